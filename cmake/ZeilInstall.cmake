@@ -1,0 +1,32 @@
+# cmake --install: libraries, public headers, scripts, a CMake package and
+# pkg-config files for the libraries that applications link.
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY include/zeil DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(PROGRAMS scripts/setup scripts/test scripts/demo
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/zeil/scripts)
+foreach(tool zeil-run zeil-report)
+  if(EXISTS ${CMAKE_SOURCE_DIR}/scripts/${tool})
+    install(PROGRAMS scripts/${tool} DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+endforeach()
+
+# Targets that applications link register themselves in the zeilTargets
+# export set (install(TARGETS ... EXPORT zeilTargets)) in their own folder.
+get_property(zeil_exported GLOBAL PROPERTY ZEIL_EXPORTED_TARGETS)
+if(zeil_exported)
+  install(TARGETS zeil_headers EXPORT zeilTargets)
+  install(EXPORT zeilTargets NAMESPACE zeil:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/zeil)
+endif()
+configure_package_config_file(cmake/zeilConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/zeilConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/zeil)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/zeilConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/zeilConfig.cmake ${CMAKE_BINARY_DIR}/zeilConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/zeil)
+
+foreach(pc zeil zeil-interop)
+  configure_file(cmake/${pc}.pc.in ${CMAKE_BINARY_DIR}/${pc}.pc @ONLY)
+  install(FILES ${CMAKE_BINARY_DIR}/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endforeach()

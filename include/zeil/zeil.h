@@ -1,0 +1,184 @@
+/*
+ * zeil.h: the zeil layer's query and attribution API (libzeil.so).
+ *
+ * For the interop library, tests and users' own tools. Every function is safe
+ * to call whether or not zeil is active: inactive, queries find nothing and
+ * hooks do nothing. Handles are the ones zeil sees below the loader (driver
+ * handles); translate loader handles with zelLoaderTranslateHandle first when
+ * the loader wraps them.
+ */
+#ifndef ZEIL_ZEIL_H
+#define ZEIL_ZEIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <level_zero/ze_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ZEIL_VERSION_MAJOR 0
+#define ZEIL_VERSION_MINOR 1
+#define ZEIL_VERSION_PATCH 0
+
+/* 1 when ZE_ENABLE_LAYERS names zeil and zeil wraps at least one driver. */
+int zeil_is_active(void);
+/* 1 when ZE_ENABLE_LAYERS names zeil (even if no driver could be wrapped). */
+int zeil_is_enabled(void);
+const char *zeil_version_string(void);
+
+/* ---- handles ---------------------------------------------------------- */
+
+typedef enum zeil_kind {
+    ZEIL_KIND_UNKNOWN = 0,
+    ZEIL_KIND_DRIVER,
+    ZEIL_KIND_DEVICE,
+    ZEIL_KIND_CONTEXT,
+    ZEIL_KIND_COMMAND_QUEUE,
+    ZEIL_KIND_COMMAND_LIST,
+    ZEIL_KIND_EVENT_POOL,
+    ZEIL_KIND_EVENT,
+    ZEIL_KIND_FENCE,
+    ZEIL_KIND_MODULE,
+    ZEIL_KIND_KERNEL,
+    ZEIL_KIND_COUNT
+} zeil_kind_t;
+
+const char *zeil_kind_name(zeil_kind_t kind);
+
+typedef struct zeil_handle_info {
+    zeil_kind_t kind;
+    int alive;                   /* 0: a tombstone of a destroyed object */
+    ze_driver_handle_t driver;   /* parents, where the kind has them */
+    ze_device_handle_t device;
+    ze_context_handle_t context;
+    void *parent;                /* pool of an event, module of a kernel */
+    uint64_t created_call;       /* zeil call sequence numbers */
+    uint64_t destroyed_call;     /* 0 while alive */
+    uint32_t created_thread;     /* zeil's small thread numbers */
+    uint32_t destroyed_thread;
+    /* command lists */
+    int is_immediate;
+    int is_in_order;
+    int is_closed;               /* regular lists: closed and not reset */
+    uint32_t ordinal;            /* command queue group ordinal */
+    uint64_t stream_id;          /* bound oneDNN stream, 0 when none */
+} zeil_handle_info_t;
+
+/* Fills *info and returns 1 when zeil knows the handle (alive or tombstone),
+ * returns 0 otherwise. */
+int zeil_lookup_handle(const void *handle, zeil_handle_info_t *info);
+
+/* ---- USM allocations -------------------------------------------------- */
+
+typedef struct zeil_alloc_info {
+    void *base;
+    size_t size;
+    ze_memory_type_t type;       /* HOST, DEVICE or SHARED */
+    ze_context_handle_t context;
+    ze_device_handle_t device;   /* null for host allocations */
+    int alive;                   /* 0: freed (a tombstone) */
+    uint64_t created_call;
+    uint64_t freed_call;
+} zeil_alloc_info_t;
+
+/* Finds the allocation that contains ptr (any interior pointer), in O(log n).
+ * Returns 1 and fills *info for a live allocation; returns 2 for a pointer
+ * that only a freed allocation's tombstone covers; 0 when unknown. */
+int zeil_lookup_pointer(const void *ptr, zeil_alloc_info_t *info);
+
+/* ---- attribution ------------------------------------------------------ */
+
+/* Binds a command list to a oneDNN stream: submissions on the list are then
+ * reported under the stream. stream_id is any non-zero number unique in the
+ * process (the interop library uses the dnnl_stream_t value); name may be
+ * null. Returns 0 on success, -1 when the list is unknown. */
+int zeil_bind_list_to_stream(ze_command_list_handle_t list, uint64_t stream_id,
+                             const char *name);
+int zeil_unbind_stream(uint64_t stream_id);
+
+typedef struct zeil_attribution {
+    uint64_t stream_id;       /* the oneDNN stream executing */
+    const char *primitive;    /* primitive kind, e.g. "convolution" */
+    const char *impl;         /* implementation, e.g. "jit:avx2" */
+} zeil_attribution_t;
+
+/* Thread-local: submissions this thread makes between push and pop belong to
+ * *attr. The strings are copied. Pushes nest. */
+void zeil_attribution_push(const zeil_attribution_t *attr);
+void zeil_attribution_pop(void);
+
+/* ---- submission records ----------------------------------------------- */
+
+typedef enum zeil_record_kind {
+    ZEIL_RECORD_LAUNCH = 1,
+    ZEIL_RECORD_COPY,
+    ZEIL_RECORD_FILL,
+    ZEIL_RECORD_BARRIER,
+    ZEIL_RECORD_OTHER
+} zeil_record_kind_t;
+
+typedef struct zeil_record {
+    uint64_t seq;               /* process-wide submission sequence number */
+    zeil_record_kind_t kind;
+    const char *call;           /* e.g. "zeCommandListAppendLaunchKernel" */
+    ze_command_list_handle_t list;
+    uint64_t stream_id;         /* 0 when no stream is bound or attributed */
+    const char *kernel;         /* kernel name (launches), else null */
+    const char *module_origin;  /* library that created the module */
+    const char *primitive;      /* from attribution, else null */
+    const char *impl;
+    uint32_t group_count[3];
+    uint32_t group_size[3];
+    size_t bytes;               /* copies and fills */
+    ze_event_handle_t signal_event;
+    uint32_t num_wait_events;
+    const ze_event_handle_t *wait_events;
+    uint32_t thread;            /* zeil's small thread number */
+    uint64_t host_ns;           /* CLOCK_MONOTONIC at submission */
+    uint64_t device_start_ns;   /* ZEIL_TIMING=1 and completed, else 0 */
+    uint64_t device_end_ns;
+} zeil_record_t;
+
+/* Calls fn for every retained record of the list (or stream), oldest first,
+ * until fn returns non-zero. Returns the number of records visited. The
+ * record and its strings are valid only during the call. */
+typedef int (*zeil_record_fn)(const zeil_record_t *record, void *user);
+size_t zeil_records_of_list(ze_command_list_handle_t list, zeil_record_fn fn,
+                            void *user);
+size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user);
+/* Total submissions ever recorded on a list, retained or folded. */
+uint64_t zeil_submission_count(ze_command_list_handle_t list);
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+typedef enum zeil_severity {
+    ZEIL_SEVERITY_ERROR = 0,
+    ZEIL_SEVERITY_WARNING = 1,
+    ZEIL_SEVERITY_INFO = 2
+} zeil_severity_t;
+
+/* Emits one diagnostic line "zeil: error [RULE] CALL: message" through
+ * zeil's log (honouring ZEIL_LOG, ZEIL_LOG_FILE, ZEIL_ON_ERROR) and counts it
+ * for the report. Works when zeil is inactive too (then to stderr). */
+void zeil_diagnostic(zeil_severity_t severity, const char *rule, const char *call,
+                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+uint64_t zeil_error_count(void);
+uint64_t zeil_warning_count(void);
+/* How often one rule fired. */
+uint64_t zeil_rule_count(const char *rule);
+
+/* Current zeil call sequence number (for messages naming where things came
+ * from). */
+uint64_t zeil_call_number(void);
+
+/* Writes buffered log, trace and record output now. */
+void zeil_flush(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

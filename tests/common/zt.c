@@ -1,0 +1,95 @@
+/* Helpers shared by zeil's check suites. */
+#include "zt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void zt_open(zt_env_t *env)
+{
+    ZT_OK(zeInit(0));
+    uint32_t n = 1;
+    ZT_OK(zeDriverGet(&n, &env->driver));
+    ck_assert_uint_ge(n, 1);
+    n = 1;
+    ZT_OK(zeDeviceGet(env->driver, &n, &env->device));
+    ck_assert_uint_ge(n, 1);
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0};
+    ZT_OK(zeContextCreate(env->driver, &desc, &env->context));
+}
+
+void zt_close(zt_env_t *env)
+{
+    if (env->context)
+        ZT_OK(zeContextDestroy(env->context));
+    env->context = NULL;
+}
+
+void *zt_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+    long len = ftell(f);
+    ck_assert_int_ge(len, 0);
+    rewind(f);
+    void *data = malloc(len > 0 ? (size_t)len : 1);
+    ck_assert_ptr_nonnull(data);
+    ck_assert_uint_eq(fread(data, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    *size = (size_t)len;
+    return data;
+}
+
+ze_module_handle_t zt_load_test_module(const zt_env_t *env)
+{
+    const char *path = getenv("ZEIL_TEST_KERNELS");
+    ck_assert_msg(path != NULL, "ZEIL_TEST_KERNELS is not set");
+    size_t size = 0;
+    void *bytes = zt_read_file(path, &size);
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
+                             size, bytes, NULL, NULL};
+    ze_module_handle_t module = NULL;
+    ZT_OK(zeModuleCreate(env->context, env->device, &desc, &module, NULL));
+    free(bytes);
+    return module;
+}
+
+ze_command_list_handle_t zt_immediate_list(const zt_env_t *env, int sync)
+{
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
+                                    sync ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS
+                                         : ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_list_handle_t list = NULL;
+    ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
+    return list;
+}
+
+ze_event_pool_handle_t zt_event_pool(const zt_env_t *env, uint32_t count,
+                                     ze_event_pool_flags_t flags)
+{
+    ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+                                 ZE_EVENT_POOL_FLAG_HOST_VISIBLE | flags, count};
+    ze_event_pool_handle_t pool = NULL;
+    ze_device_handle_t device = env->device;
+    ZT_OK(zeEventPoolCreate(env->context, &desc, 1, &device, &pool));
+    return pool;
+}
+
+ze_event_handle_t zt_event(ze_event_pool_handle_t pool, uint32_t index)
+{
+    ze_event_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, index,
+                            ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    ze_event_handle_t event = NULL;
+    ZT_OK(zeEventCreate(pool, &desc, &event));
+    return event;
+}
+
+int zt_run_suite(Suite *suite)
+{
+    SRunner *runner = srunner_create(suite);
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
