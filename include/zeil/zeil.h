@@ -151,6 +151,35 @@ size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user)
 /* Total submissions ever recorded on a list, retained or folded. */
 uint64_t zeil_submission_count(ze_command_list_handle_t list);
 
+/* ---- counters (what the exit report shows) ----------------------------- */
+
+/* Per stream (or list, when no stream is bound) and kernel: every launch ever
+ * recorded, including those folded out of the retained window. */
+typedef struct zeil_kernel_stats {
+    uint64_t stream_id;             /* 0 when the list has no stream */
+    ze_command_list_handle_t list;
+    const char *kernel;
+    const char *primitive;          /* null when not attributed */
+    const char *impl;
+    uint64_t launches;
+    uint64_t timed_launches;        /* launches with device times */
+    uint64_t total_device_ns;
+    uint64_t max_device_ns;
+} zeil_kernel_stats_t;
+
+typedef int (*zeil_kernel_stats_fn)(const zeil_kernel_stats_t *stats, void *user);
+/* Calls fn for each (stream or list, kernel, primitive) row until fn returns
+ * non-zero; returns the number of rows visited. */
+size_t zeil_foreach_kernel_stats(zeil_kernel_stats_fn fn, void *user);
+
+typedef struct zeil_live_counts {
+    uint64_t handles[ZEIL_KIND_COUNT]; /* live objects by kind */
+    uint64_t allocations;              /* live USM allocations */
+    uint64_t allocation_bytes;
+} zeil_live_counts_t;
+
+void zeil_get_live_counts(zeil_live_counts_t *counts);
+
 /* ---- diagnostics ------------------------------------------------------ */
 
 typedef enum zeil_severity {
@@ -169,6 +198,17 @@ uint64_t zeil_error_count(void);
 uint64_t zeil_warning_count(void);
 /* How often one rule fired. */
 uint64_t zeil_rule_count(const char *rule);
+
+typedef struct zeil_rule_stats {
+    const char *rule;               /* "ZEIL-E012" */
+    zeil_severity_t severity;
+    const char *summary;            /* what the rule catches, one line */
+    uint64_t count;                 /* times it fired in this process */
+} zeil_rule_stats_t;
+
+typedef int (*zeil_rule_stats_fn)(const zeil_rule_stats_t *stats, void *user);
+/* Every known rule, in ID order, fired or not. */
+size_t zeil_foreach_rule(zeil_rule_stats_fn fn, void *user);
 
 /* Current zeil call sequence number (for messages naming where things came
  * from). */

@@ -1,0 +1,62 @@
+/*
+ * zeil_output.h: what the layer runtime hands to its output side (logs, the
+ * Chrome trace, the exit report and the JSON summary). Internal to libzeil.so.
+ *
+ * The layer (registry, rules, records) calls these; layer/output/ implements
+ * them. Everything on the launch path (zo_trace_submission, zo_trace_api_call)
+ * takes no process-wide lock and allocates nothing in steady state: records are
+ * buffered per thread and written by a background flusher.
+ */
+#ifndef ZEIL_OUTPUT_H
+#define ZEIL_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <zeil/zeil.h>
+
+typedef enum zo_log_level {
+    ZO_LOG_ERROR = 0,
+    ZO_LOG_WARNING = 1, /* default */
+    ZO_LOG_INFO = 2,
+    ZO_LOG_CALLS = 3
+} zo_log_level_t;
+
+typedef struct zo_config {
+    zo_log_level_t log_level;  /* ZEIL_LOG */
+    const char *log_file;      /* ZEIL_LOG_FILE, null: stderr */
+    const char *trace_file;    /* ZEIL_TRACE, null: no trace */
+    int report;                /* ZEIL_REPORT: 0 off, 1 on (default) */
+    const char *report_file;   /* ZEIL_REPORT=path, null: stderr */
+    const char *summary_file;  /* ZEIL_SUMMARY, null: none */
+    int timing;                /* ZEIL_TIMING */
+} zo_config_t;
+
+/* Once, from the runtime's bootstrap when zeil is enabled. Copies *config. */
+void zo_init(const zo_config_t *config);
+
+/* ---- log ---- */
+/* One complete line (no newline needed); written with a single write so lines
+ * from several threads never interleave. */
+void zo_log_write(const char *line, size_t len);
+int zo_log_enabled(zo_log_level_t level);
+
+/* ---- trace ---- */
+int zo_trace_enabled(void);
+/* A host API span on the calling thread (thread = zeil's thread number). */
+void zo_trace_api_call(uint32_t thread, const char *call, uint64_t start_ns, uint64_t end_ns);
+/* A submission, as soon as it is recorded (device times may be 0 yet). */
+void zo_trace_submission(const zeil_record_t *record);
+/* Device times of an earlier submission, once known (ZEIL_TIMING=1). */
+void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns);
+/* Names the track of a list or stream. */
+void zo_trace_track_name(ze_command_list_handle_t list, uint64_t stream_id, const char *name);
+
+/* ---- end of run ---- */
+/* Writes the exit report (per-stream kernel tables, rule counts, leaks, from
+ * the zeil.h counters), the summary and completes the trace. Called once at
+ * exit; must not call into any driver. */
+void zo_finish(void);
+/* Best-effort completion from a fatal signal handler: async-signal-safe. */
+void zo_finish_from_signal(int signo);
+
+#endif
