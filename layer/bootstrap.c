@@ -142,16 +142,23 @@ static void at_exit(void)
     if (!zeil_settings()->enabled)
         return;
     if (atomic_load(&wrapped_drivers) == 0) {
-        /* Only a process that used Level Zero had anything to wrap. */
-        void *loader = dlopen("libze_loader.so.1", RTLD_LAZY | RTLD_NOLOAD);
-        if (loader) {
-            dlclose(loader);
-            diag_report(ZEIL_RULE_W060, "exit",
-                        "zeil was enabled but wrapped no driver (next drivers: %u; "
-                        "ZE_ENABLE_ALT_DRIVERS was overwritten, the loader ignored it, or Level "
-                        "Zero was initialised before zeil was loaded)",
-                        next_driver_count);
+        /* A next driver in the process that zeil did not wrap: the loader
+         * reached it directly. (A process that never initialised Level Zero
+         * has nothing to wrap and hears nothing.) */
+        unsigned unwrapped = 0;
+        for (unsigned i = 0; i < next_driver_count; i++) {
+            void *driver = dlopen(next_drivers[i], RTLD_LAZY | RTLD_NOLOAD);
+            if (driver) {
+                dlclose(driver);
+                unwrapped++;
+            }
         }
+        if (unwrapped)
+            diag_report(ZEIL_RULE_W060, "exit",
+                        "zeil was enabled but wrapped no driver (%u of %u next drivers were "
+                        "loaded without zeil: ZE_ENABLE_ALT_DRIVERS was overwritten, the loader "
+                        "ignored it, or Level Zero was initialised before zeil was loaded)",
+                        unwrapped, next_driver_count);
     } else {
         check_leaks_at_exit();
     }

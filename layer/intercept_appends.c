@@ -25,10 +25,12 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
 {
     zeil_call_t call;
     calls_begin(&call, name);
-    zeil_obj_t *list, *kernel, *signal;
+    zeil_obj_t *list, *kernel = NULL, *signal;
     ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,
                                  numWaitEvents, phWaitEvents);
-    CHECK_KEEP_FIRST(r, check_launch_kernel(&call, list, hKernel, &kernel));
+    /* Null arguments are the driver's to refuse, with its own codes. */
+    if (groups && (numWaitEvents == 0 || phWaitEvents))
+        CHECK_KEEP_FIRST(r, check_launch_kernel(&call, list, hKernel, &kernel));
     if (r == ZE_RESULT_SUCCESS) {
         zeil_submission_t s = {ZEIL_RECORD_LAUNCH, name, kernel, groups, 0, hSignalEvent,
                                numWaitEvents, phWaitEvents};
