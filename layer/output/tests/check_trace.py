@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Test helper: loads a zeil trace and prints a canonical description of it.
 
-    check_trace.py TRACE.json [--recover]
+    check_trace.py TRACE.json [--recover] [--spans]
 
 Strict mode needs the whole file to be valid JSON (json.load). --recover
 accepts what a killed process leaves: the array without its closing bracket,
@@ -11,6 +11,8 @@ possibly cut inside the last event. Prints sorted lines:
     FLOW PH PID TID COUNT      flow events per phase and track
     timing VALUE COUNT         device spans by their "timing" argument
     end REASON SIGNAL DROPPED  the end marker, or "end missing"
+--spans adds, in file order, one line per device span:
+    span TID NAME SEQ +START DUR TIMING   (START in us from the first span)
 Exit status 1 with a message on stderr when the file does not load.
 """
 import collections
@@ -65,7 +67,15 @@ def main():
             counts[f"FLOW {ph} {pid} {tid}"] += 1
     lines += [f"{k} {v}" for k, v in counts.items()]
     lines.append(end)
-    print("\n".join(sorted(lines)))
+    lines.sort()
+    if "--spans" in sys.argv[2:]:
+        spans = [e for e in events if e["ph"] == "X" and e["cat"] == "kernel"]
+        first = min((e["ts"] for e in spans), default=0)
+        for e in spans:
+            a = e["args"]
+            lines.append(f"span {e['tid']} {e['name']} {a['seq']} +{e['ts'] - first:.3f} "
+                         f"{e['dur']:.3f} {a['timing'].split(':')[0]}")
+    print("\n".join(lines))
     return 0
 
 
