@@ -3,6 +3,10 @@
 #include "registry.h"
 #include "timing.h"
 
+#ifdef ZEIL_HAVE_OUTPUT
+#include "zeil_output.h"
+#endif
+
 #include <string.h>
 
 #define ZEIL_STRINGIFY2(x) #x
@@ -91,4 +95,8 @@ void zeil_flush(void)
 {
     if (zeil_is_active())
         timing_collect(NULL);
+#ifdef ZEIL_HAVE_OUTPUT
+    if (zeil_is_enabled())
+        zo_flush();
+#endif
 }

@@ -18,6 +18,10 @@
 
 #include <zeil/zeil.h>
 
+#ifdef ZEIL_HAVE_OUTPUT
+#include "zeil_output.h"
+#endif
+
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
@@ -162,13 +166,26 @@ static void at_exit(void)
     } else {
         check_leaks_at_exit();
     }
-    zeil_flush();
+#ifdef ZEIL_HAVE_OUTPUT
+    zo_finish(); /* reads zeil's counters only: no driver is called */
+#endif
+}
+
+static void start_output(void)
+{
+#ifdef ZEIL_HAVE_OUTPUT
+    const zeil_settings_t *s = zeil_settings();
+    zo_config_t config = {(zo_log_level_t)s->log_level, s->log_file, s->trace_file, s->report,
+                          s->report_file, s->summary_file, s->timing};
+    zo_init(&config);
+#endif
 }
 
 __attribute__((constructor)) static void zeil_bootstrap(void)
 {
     if (!zeil_settings()->enabled)
         return;
+    start_output();
     atexit(at_exit);
     pthread_once(&next_drivers_once, derive_next_drivers);
     if (next_driver_count == 0)

@@ -6,6 +6,10 @@
 
 #include <zeil/zeil.h>
 
+#ifdef ZEIL_HAVE_OUTPUT
+#include "zeil_output.h"
+#endif
+
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -34,18 +38,34 @@ uint64_t zeil_call_number(void)
     return atomic_load_explicit(&call_counter, memory_order_relaxed);
 }
 
+/* Only the calls log and the trace need the duration of every call. */
+static int calls_timed(void)
+{
+#ifdef ZEIL_HAVE_OUTPUT
+    if (zo_trace_enabled())
+        return 1;
+#endif
+    return zeil_settings()->log_level >= ZEIL_LOG_CALLS;
+}
+
 void calls_begin(zeil_call_t *call, const char *name)
 {
     call->name = name;
     call->number = atomic_fetch_add_explicit(&call_counter, 1, memory_order_relaxed) + 1;
-    call->start_ns = zeil_settings()->log_level >= ZEIL_LOG_CALLS ? calls_now_ns() : 0;
+    call->start_ns = calls_timed() ? calls_now_ns() : 0;
 }
 
 ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *fmt, ...)
 {
-    if (zeil_settings()->log_level < ZEIL_LOG_CALLS)
+    if (!call->start_ns)
         return result;
     uint64_t end = calls_now_ns();
+#ifdef ZEIL_HAVE_OUTPUT
+    if (zo_trace_enabled())
+        zo_trace_api_call(calls_thread_number(), call->name, call->start_ns, end);
+#endif
+    if (zeil_settings()->log_level < ZEIL_LOG_CALLS)
+        return result;
     char args[512];
     va_list ap;
     va_start(ap, fmt);
@@ -53,6 +73,10 @@ ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *f
     va_end(ap);
     if (n < 0)
         args[0] = 0;
+#ifdef ZEIL_HAVE_OUTPUT
+    zo_log_call(calls_thread_number(), call->name, args, result, call->start_ns, end);
+    return result;
+#endif
     log_sink_printf("zeil: call %llu.%09llu thread %u #%llu %s(%s) -> %s (%llu ns)",
                     (unsigned long long)(call->start_ns / 1000000000u),
                     (unsigned long long)(call->start_ns % 1000000000u), calls_thread_number(),

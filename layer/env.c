@@ -83,6 +83,11 @@ static uint32_t parse_records(const char *value)
     return (uint32_t)n;
 }
 
+static const char *copy_if_set(const char *value)
+{
+    return value && *value ? strdup(value) : NULL;
+}
+
 static zeil_settings_t settings;
 static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
 
@@ -99,6 +104,12 @@ static void read_settings(void)
     settings.records = parse_records(getenv("ZEIL_RECORDS"));
     const char *timing = getenv("ZEIL_TIMING");
     settings.timing = timing && strcmp(timing, "1") == 0;
+    settings.trace_file = copy_if_set(getenv("ZEIL_TRACE"));
+    const char *report = getenv("ZEIL_REPORT");
+    settings.report = !report || strcmp(report, "0") != 0;
+    if (report && strcmp(report, "0") != 0 && strcmp(report, "1") != 0)
+        settings.report_file = copy_if_set(report);
+    settings.summary_file = copy_if_set(getenv("ZEIL_SUMMARY"));
 }
 
 const zeil_settings_t *zeil_settings(void)

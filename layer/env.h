@@ -17,6 +17,10 @@ typedef struct zeil_settings {
     const char *checks;      /* ZEIL_CHECKS, raw (rule groups parse it) */
     uint32_t records;        /* ZEIL_RECORDS: retained records per list */
     int timing;              /* ZEIL_TIMING=1 */
+    const char *trace_file;  /* ZEIL_TRACE */
+    int report;              /* ZEIL_REPORT: 0 off, else on (default) */
+    const char *report_file; /* ZEIL_REPORT=path */
+    const char *summary_file;/* ZEIL_SUMMARY */
 } zeil_settings_t;
 
 #define ZEIL_DEFAULT_RECORDS 4096u

@@ -1,16 +1,24 @@
-/* The log sink: stderr, or ZEIL_LOG_FILE opened once for appending. */
+/* The log sink: the output side's log (zo_log_write) when it is built in,
+ * else stderr or ZEIL_LOG_FILE opened once for appending. */
 #include "log_sink.h"
 
 #include "env.h"
 
-#include <fcntl.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#define LOG_LINE_MAX 1024
+#ifdef ZEIL_HAVE_OUTPUT
+#include "zeil_output.h"
+
+void log_sink_write(const char *line, size_t len)
+{
+    zo_log_write(line, len);
+}
+#else
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
 
 static int sink_fd = STDERR_FILENO;
 static pthread_once_t sink_once = PTHREAD_ONCE_INIT;
@@ -37,6 +45,7 @@ void log_sink_write(const char *line, size_t len)
     ssize_t written = write(sink_fd, buf, len);
     (void)written; /* nowhere better to report a failing log */
 }
+#endif
 
 void log_sink_printf(const char *fmt, ...)
 {

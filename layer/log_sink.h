@@ -14,4 +14,6 @@ void log_sink_write(const char *line, size_t len);
 /* printf-style convenience around log_sink_write; truncates long lines. */
 void log_sink_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+#define LOG_LINE_MAX 1024
+
 #endif

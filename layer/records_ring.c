@@ -4,6 +4,10 @@
 #include "calls.h"
 #include "env.h"
 
+#ifdef ZEIL_HAVE_OUTPUT
+#include "zeil_output.h"
+#endif
+
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +104,13 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
     state->total++;
     if (r->kind == ZEIL_RECORD_LAUNCH)
         records_count_launch(state, r);
+#ifdef ZEIL_HAVE_OUTPUT
+    if (zo_trace_enabled()) {
+        zeil_record_t shown = *r;
+        shown.wait_events = waits ? state->ring_waits[slot] : NULL;
+        zo_trace_submission(&shown);
+    }
+#endif
     pthread_mutex_unlock(&state->lock);
     return seq;
 }
@@ -115,6 +126,10 @@ void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t s
             r->device_start_ns = start_ns;
             r->device_end_ns = end_ns;
             records_count_device_time(state, r);
+#ifdef ZEIL_HAVE_OUTPUT
+            if (zo_trace_enabled())
+                zo_trace_device_times(seq, start_ns, end_ns);
+#endif
             break;
         }
         if (r->seq < seq)

@@ -1,14 +1,23 @@
 /* Binding command lists to oneDNN streams (zeil.h). */
 #include "records_state.h"
 
+#ifdef ZEIL_HAVE_OUTPUT
+#include "zeil_output.h"
+#endif
+
 int zeil_bind_list_to_stream(ze_command_list_handle_t list, uint64_t stream_id,
                              const char *name)
 {
-    (void)name; /* track names belong to the trace (layer/output) */
     zeil_obj_t *obj = registry_find(list);
     if (!obj || obj->kind != ZEIL_KIND_COMMAND_LIST || !atomic_load(&obj->alive) || !stream_id)
         return -1;
     atomic_store(&obj->stream_id, stream_id);
+#ifdef ZEIL_HAVE_OUTPUT
+    if (zo_trace_enabled())
+        zo_trace_track_name(list, stream_id, name);
+#else
+    (void)name; /* names only label trace tracks */
+#endif
     return 0;
 }
 
