@@ -110,6 +110,7 @@ static void run_script(script_t *s)
     s->geometry = zt_kernel(s->f.module, TK_RECORD_GEOMETRY);
     s->stamps = zt_usm_alloc(&s->f.env, ZT_USM_HOST, 64, 0);
     s->geo = zt_usm_alloc(&s->f.env, ZT_USM_SHARED, 16 * sizeof(tk_geometry_t), 0);
+    memset(s->geo, 0, 16 * sizeof(tk_geometry_t));
     s->copy_dst = zt_usm_alloc(&s->f.env, ZT_USM_DEVICE, 64, 0);
     ZT_ARG(s->stamp, 0, s->stamps);
     ZT_ARG(s->geometry, 0, s->geo);
