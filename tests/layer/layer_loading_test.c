@@ -213,6 +213,26 @@ START_TEST(test_layers_named_by_path)
 }
 END_TEST
 
+START_TEST(test_next_drivers_chosen)
+{
+    char drivers[1100], out[2048], expected[2048];
+    snprintf(drivers, sizeof drivers, "ZEIL_DRIVERS=%s", getenv("ZEIL_TEST_REFERENCE_DRIVER"));
+    /* ZEIL_DRIVERS wins over whatever ZE_ENABLE_ALT_DRIVERS says. */
+    const char *chosen[] = {drivers, "ZE_ENABLE_ALT_DRIVERS=/nowhere/libze_nothing.so.1",
+                            "ZEIL_BOOTSTRAP_SHIMS=", "ZEIL_BOOTSTRAP_NEXT=", NULL};
+    zl_run_child("status", chosen, out, sizeof out);
+    snprintf(expected, sizeof expected, "init=1 active=1 enabled=1 alt=%s next=%s\n",
+             getenv("ZE_ENABLE_ALT_DRIVERS"), getenv("ZEIL_TEST_REFERENCE_DRIVER"));
+    ck_assert_str_eq(out, expected);
+    /* Neither set: the standard driver names, none of which this machine has,
+     * so nothing changes and nothing is wrapped. */
+    const char *none[] = {"ZE_ENABLE_ALT_DRIVERS=", "ZEIL_BOOTSTRAP_SHIMS=",
+                          "ZEIL_BOOTSTRAP_NEXT=", NULL};
+    zl_run_child("status", none, out, sizeof out);
+    ck_assert_str_eq(out, "init=0 active=0 enabled=1 alt=(null) next=(null)\n");
+}
+END_TEST
+
 START_TEST(test_calls_log)
 {
     char file[1024], var[1100];
@@ -336,6 +356,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_registry_sees_objects);
     tcase_add_test(tc, test_child_process_wraps_the_same_driver);
     tcase_add_test(tc, test_layers_named_by_path);
+    tcase_add_test(tc, test_next_drivers_chosen);
     tcase_add_test(tc, test_calls_log);
     tcase_add_test(tc, test_leaks_reported_at_exit);
     tcase_add_test(tc, test_unwrapped_driver_reported_at_exit);
