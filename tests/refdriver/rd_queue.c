@@ -83,7 +83,7 @@ ze_result_t ZE_APICALL rd_zeCommandQueueExecuteCommandLists(ze_command_queue_han
         RD_HANDLE(rd_cmdlist_t, list, phCommandLists[i], RD_MAGIC_CMDLIST);
         if (list->immediate)
             return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
-        if (!list->closed || list->device != queue->device)
+        if (!list->closed || list->device != queue->device || list->context != queue->context)
             return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
     rd_execution_t *e = malloc(sizeof *e + numCommandLists * sizeof e->lists[0]);
