@@ -156,7 +156,7 @@ ze_result_t ZE_APICALL rd_zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_hand
     RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
     RD_NOT_NULL(totalGroupCount);
     /* Groups that can run at the same time: one per core. */
-    *totalGroupCount = k->module->context->driver->host.cores;
+    *totalGroupCount = k->module->driver->host.cores;
     return ZE_RESULT_SUCCESS;
 }
 

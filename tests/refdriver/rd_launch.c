@@ -39,7 +39,7 @@ ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *group
     l->group_count[1] = groups->groupCountY;
     l->group_count[2] = groups->groupCountZ;
     l->entry = kernel->abi->entry;
-    l->driver = kernel->module->context->driver;
+    l->driver = kernel->module->driver;
     rd_module_retain(kernel->module);
     l->module = kernel->module;
     *out = l;
