@@ -52,7 +52,7 @@ typedef struct rd_command {
             void *dst;
             size_t size;
             size_t pattern_size;
-            unsigned char pattern[128];
+            unsigned char pattern[RD_MAX_FILL_PATTERN];
         } fill;
         rd_event_t *reset;
         uint64_t *timestamp_dst;
