@@ -7,6 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The API whose behaviour the driver implements: 1.4 (Debian's headers).
+ * Built against newer headers it fills their larger tables with stubs but
+ * still implements 1.4, so it says so instead of ZE_API_VERSION_CURRENT. */
+#define RD_API_VERSION ZE_MAKE_VERSION(1, 4)
+
 /* driverVersion: major.minor.patch of the reference driver. */
 #define RD_DRIVER_VERSION ((1u << 24) | (0u << 16) | 0u)
 
@@ -72,7 +77,7 @@ ze_result_t ZE_APICALL rd_zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_a
     RD_HANDLE(rd_driver_t, d, hDriver, RD_MAGIC_DRIVER);
     (void)d;
     RD_NOT_NULL(version);
-    *version = ZE_API_VERSION_CURRENT;
+    *version = (ze_api_version_t)RD_API_VERSION;
     return ZE_RESULT_SUCCESS;
 }
 
