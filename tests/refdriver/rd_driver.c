@@ -19,6 +19,18 @@ static rd_driver_t the_driver;
 static pthread_once_t the_driver_once = PTHREAD_ONCE_INIT;
 static int the_driver_ready;
 
+/* A child of fork has none of the parent's threads: the work-group pool is
+ * gone (a new one starts at the child's first launch) and a lock another
+ * thread held at the fork would never be released. The child must still
+ * call zeInit and create its own objects, as the specification says. */
+static void driver_after_fork_in_child(void)
+{
+    rd_driver_t *d = &the_driver;
+    pthread_mutex_init(&d->pool_lock, NULL);
+    d->pool = NULL;
+    pthread_mutex_init(&d->allocs.lock, NULL);
+}
+
 static void driver_init(void)
 {
     rd_driver_t *d = &the_driver;
@@ -31,6 +43,7 @@ static void driver_init(void)
     memcpy(d->uuid.id + sizeof h, &h, sizeof h);
     rd_devices_init(d);
     d->magic = RD_MAGIC_DRIVER;
+    pthread_atfork(NULL, NULL, driver_after_fork_in_child);
     __atomic_store_n(&the_driver_ready, 1, __ATOMIC_RELEASE);
 }
 
