@@ -18,6 +18,10 @@ struct rd_launch {
 
 ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *groups, rd_launch_t **out)
 {
+    uint64_t total;
+    if (__builtin_mul_overflow((uint64_t)groups->groupCountX * groups->groupCountY, (uint64_t)groups->groupCountZ,
+                               &total))
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* more groups than a launch can count */
     uint32_t n = kernel->abi->num_args;
     for (uint32_t i = 0; i < n; i++)
         if (kernel->arg_states[i] == RD_ARG_UNSET)
