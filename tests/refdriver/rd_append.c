@@ -233,8 +233,9 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendQueryKernelTimestamps(
 }
 
 static ze_result_t append_launch(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
-                                 const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent,
-                                 uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+                                 const ze_group_count_t *pLaunchFuncArgs, int indirect,
+                                 ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                 ze_event_handle_t *phWaitEvents)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_HANDLE(rd_kernel_t, kernel, hKernel, RD_MAGIC_KERNEL);
@@ -243,7 +244,7 @@ static ze_result_t append_launch(ze_command_list_handle_t hCommandList, ze_kerne
     RD_TRY(rd_command_init(&cmd, RD_CMD_LAUNCH, hSignalEvent, numWaitEvents, phWaitEvents));
     /* The argument values as they are now: later zeKernelSetArgumentValue
      * calls do not change a launch already appended. */
-    ze_result_t r = rd_launch_capture(kernel, pLaunchFuncArgs, &cmd.u.launch);
+    ze_result_t r = rd_launch_capture(kernel, pLaunchFuncArgs, indirect, &cmd.u.launch);
     if (r != ZE_RESULT_SUCCESS) {
         rd_command_release(&cmd);
         return r;
@@ -257,7 +258,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchKernel(ze_command_list_handle
                                                           ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
                                                           ze_event_handle_t *phWaitEvents)
 {
-    return append_launch(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents, phWaitEvents);
+    return append_launch(hCommandList, hKernel, pLaunchFuncArgs, 0, hSignalEvent, numWaitEvents, phWaitEvents);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t hCommandList,
@@ -269,5 +270,49 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchCooperativeKernel(ze_command_
 {
     /* The kernel ABI has no cross-group synchronisation, so a cooperative
      * launch needs nothing more than an ordinary one. */
-    return append_launch(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents, phWaitEvents);
+    return append_launch(hCommandList, hKernel, pLaunchFuncArgs, 0, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCommandList,
+                                                                  ze_kernel_handle_t hKernel,
+                                                                  const ze_group_count_t *pLaunchArgumentsBuffer,
+                                                                  ze_event_handle_t hSignalEvent,
+                                                                  uint32_t numWaitEvents,
+                                                                  ze_event_handle_t *phWaitEvents)
+{
+    /* The group counts are read when the launch runs, not now. */
+    return append_launch(hCommandList, hKernel, pLaunchArgumentsBuffer, 1, hSignalEvent, numWaitEvents,
+                         phWaitEvents);
+}
+
+ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchMultipleKernelsIndirect(
+    ze_command_list_handle_t hCommandList, uint32_t numKernels, ze_kernel_handle_t *phKernels,
+    const uint32_t *pCountBuffer, const ze_group_count_t *pLaunchArgumentsBuffer, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+    RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
+    RD_NOT_NULL(phKernels);
+    RD_NOT_NULL(pCountBuffer);
+    RD_NOT_NULL(pLaunchArgumentsBuffer);
+    for (uint32_t i = 0; i < numKernels; i++)
+        RD_TRY(rd_check_handle(phKernels[i], RD_MAGIC_KERNEL));
+    rd_command_t cmd;
+    RD_TRY(rd_command_init(&cmd, RD_CMD_LAUNCH_MULTIPLE, hSignalEvent, numWaitEvents, phWaitEvents));
+    cmd.u.multiple.max = numKernels;
+    cmd.u.multiple.count = pCountBuffer;
+    cmd.u.multiple.launches = calloc(numKernels ? numKernels : 1, sizeof *cmd.u.multiple.launches);
+    if (!cmd.u.multiple.launches) {
+        rd_command_release(&cmd);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    /* Every kernel's arguments as they are now; how many run is read later. */
+    for (uint32_t i = 0; i < numKernels; i++) {
+        rd_kernel_t *kernel = (rd_kernel_t *)(void *)phKernels[i];
+        ze_result_t r = rd_launch_capture(kernel, &pLaunchArgumentsBuffer[i], 1, &cmd.u.multiple.launches[i]);
+        if (r != ZE_RESULT_SUCCESS) {
+            rd_command_release(&cmd);
+            return r;
+        }
+    }
+    return rd_cmdlist_append(list, &cmd);
 }
