@@ -1,9 +1,10 @@
 /*
  * Kernel arguments and launch geometry: scalars of every size and a struct
  * arrive intact, argument values and group sizes are copied (a later set does
- * not change an earlier append), every group of 1-, 2- and 3-D launches runs
- * exactly once with the right ids and sizes, kernel properties and names, and
- * the spec's error codes for bad arguments.
+ * not change an earlier append), null argument values reach the kernel as
+ * null, every group of 1-, 2- and 3-D launches runs exactly once with the
+ * right ids and sizes, kernel properties and names, and the spec's error
+ * codes for bad arguments.
  */
 #include "zt.h"
 #include "test_kernels.h"
@@ -246,6 +247,32 @@ START_TEST(test_group_size_copied_at_append)
 }
 END_TEST
 
+START_TEST(test_null_argument_value)
+{
+    /* "If null then argument value is considered null": the kernel sees a
+     * null argument, and a later non-null value replaces it. */
+    fixture_t f;
+    open_fixture(&f);
+    ze_kernel_handle_t k = zt_kernel(f.module, TK_NULL_PROBE);
+    ze_command_list_handle_t list = zt_immediate_list(&f.env, 1);
+    uint32_t *out = zt_usm_alloc(&f.env, ZT_USM_SHARED, sizeof(uint32_t), 0);
+    const uint32_t one[3] = {1, 1, 1};
+    *out = 7;
+    ZT_ARG(k, 0, out);
+    ZT_OK(zeKernelSetArgumentValue(k, 1, sizeof(uint64_t), NULL));
+    zt_launch(list, k, one, one, NULL, 0, NULL);
+    ck_assert_uint_eq(*out, 1);
+    uint64_t value = 0;
+    ZT_ARG(k, 1, value);
+    zt_launch(list, k, one, one, NULL, 0, NULL);
+    ck_assert_uint_eq(*out, 0);
+    ZT_OK(zeMemFree(f.env.context, out));
+    ZT_OK(zeCommandListDestroy(list));
+    ZT_OK(zeKernelDestroy(k));
+    close_fixture(&f);
+}
+END_TEST
+
 START_TEST(test_kernel_properties_and_name)
 {
     fixture_t f;
@@ -295,6 +322,7 @@ static Suite *kernel_args_suite(void)
     tcase_add_test(tc, test_argument_values_copied);
     tcase_add_loop_test(tc, test_launch_geometry, 0, sizeof geometries / sizeof geometries[0]);
     tcase_add_test(tc, test_group_size_copied_at_append);
+    tcase_add_test(tc, test_null_argument_value);
     tcase_add_test(tc, test_kernel_properties_and_name);
     tcase_add_test(tc, test_bad_arguments_refused);
     suite_add_tcase(s, tc);
