@@ -3,8 +3,9 @@
  * arrive intact, argument values and group sizes are copied (a later set does
  * not change an earlier append), null argument values reach the kernel as
  * null, every group of 1-, 2- and 3-D launches runs exactly once with the
- * right ids and sizes, kernel properties and names, and the spec's error
- * codes for bad arguments.
+ * right ids and sizes (also when an indirect launch reads its group count at
+ * run time), kernel properties and names, and the spec's error codes for bad
+ * arguments.
  */
 #include "zt.h"
 #include "test_kernels.h"
@@ -273,6 +274,46 @@ START_TEST(test_null_argument_value)
 }
 END_TEST
 
+START_TEST(test_indirect_launch_reads_counts_when_it_runs)
+{
+    /* "The implementation must not access the contents of the launch
+     * arguments as they are free to be modified by either the Host or device
+     * up until execution": a copy earlier on the same list writes the group
+     * count, and the launch must see that count, not the buffer's value at
+     * append time. */
+    fixture_t f;
+    open_fixture(&f);
+    ze_kernel_handle_t k = zt_kernel(f.module, TK_RECORD_GEOMETRY);
+    ze_command_list_handle_t list = zt_immediate_list(&f.env, 0);
+    ze_event_handle_t gate = zt_event(f.pool, 0), done = zt_event(f.pool, 1);
+    const uint32_t gs[3] = {3, 2, 1}, gc[3] = {4, 2, 3};
+    ze_group_count_t *counts = zt_usm_alloc(&f.env, ZT_USM_DEVICE, sizeof *counts, 8);
+    ze_group_count_t *staged = zt_usm_alloc(&f.env, ZT_USM_HOST, sizeof *staged, 8);
+    *staged = (ze_group_count_t){1, 1, 1};
+    tk_geometry_t *records = zt_usm_alloc(&f.env, ZT_USM_SHARED, 25 * sizeof *records, 0);
+    memset(records, 0, 25 * sizeof *records);
+    ZT_OK(zeCommandListAppendMemoryCopy(list, counts, staged, sizeof *counts, NULL, 1, &gate));
+    ZT_ARG(k, 0, records);
+    ZT_OK(zeKernelSetGroupSize(k, gs[0], gs[1], gs[2]));
+    ZT_OK(zeCommandListAppendLaunchKernelIndirect(list, k, counts, done, 0, NULL));
+    *staged = (ze_group_count_t){gc[0], gc[1], gc[2]}; /* before the copy runs */
+    ZT_OK(zeEventHostSignal(gate));
+    ZT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+    check_geometry(records, gs, gc);
+    ck_assert_uint_eq(records[24].runs, 0);
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+              zeCommandListAppendLaunchKernelIndirect(list, k, NULL, NULL, 0, NULL));
+    ZT_OK(zeMemFree(f.env.context, counts));
+    ZT_OK(zeMemFree(f.env.context, staged));
+    ZT_OK(zeMemFree(f.env.context, records));
+    ZT_OK(zeEventDestroy(gate));
+    ZT_OK(zeEventDestroy(done));
+    ZT_OK(zeCommandListDestroy(list));
+    ZT_OK(zeKernelDestroy(k));
+    close_fixture(&f);
+}
+END_TEST
+
 START_TEST(test_kernel_properties_and_name)
 {
     fixture_t f;
@@ -322,6 +363,7 @@ static Suite *kernel_args_suite(void)
     tcase_add_test(tc, test_argument_values_copied);
     tcase_add_loop_test(tc, test_launch_geometry, 0, sizeof geometries / sizeof geometries[0]);
     tcase_add_test(tc, test_group_size_copied_at_append);
+    tcase_add_test(tc, test_indirect_launch_reads_counts_when_it_runs);
     tcase_add_test(tc, test_null_argument_value);
     tcase_add_test(tc, test_kernel_properties_and_name);
     tcase_add_test(tc, test_bad_arguments_refused);
