@@ -1,8 +1,8 @@
 /*
  * Timestamps: the timer resolution in both of its units, kernel timestamp
  * events (start <= end, a duration that covers a slow kernel; on immediate
- * and regular lists), appended
- * timestamp queries, global timestamps written by a list and read on the host.
+ * and regular lists), appended timestamp queries, global timestamps written
+ * by a list and read on the host.
  */
 #include "zt.h"
 #include "test_kernels.h"
