@@ -69,13 +69,13 @@ START_TEST(test_async_list_returns_before_work_runs)
     ze_command_list_handle_t list = zt_immediate_list(&f.env, 0);
     ze_event_handle_t done = zt_event(f.pool, 0);
     uint64_t start = zt_now_ns();
-    append_spin(list, f.spin, 200u * 1000, &f.times[0], done, 0, NULL);
-    uint64_t returned = zt_now_ns() - start;
-    ck_assert_msg(returned < 100 * MS, "append took %llu ns", (unsigned long long)returned);
+    append_spin(list, f.spin, 300u * 1000, &f.times[0], done, 0, NULL);
+    /* Not signalled yet: the append did not wait for the 300 ms kernel (a
+     * wall-clock bound on the append would fail on a loaded machine). */
     ZT_RESULT(ZE_RESULT_NOT_READY, zeEventQueryStatus(done));
     ZT_OK(zeEventHostSynchronize(done, UINT64_MAX));
-    ck_assert_uint_ge(zt_now_ns() - start, 200 * MS);
-    ck_assert_uint_ge(f.times[0], start + 200 * MS);
+    ck_assert_uint_ge(zt_now_ns() - start, 300 * MS);
+    ck_assert_uint_ge(f.times[0], start + 300 * MS);
     ZT_OK(zeEventDestroy(done));
     ZT_OK(zeCommandListDestroy(list));
     close_fixture(&f);
