@@ -222,7 +222,7 @@ class ZeilRun(unittest.TestCase):
 
     def test_options_set_the_environment(self):
         env = dict(self.env, ZEIL_LIBRARY=PRELOAD, ZE_ENABLE_LAYERS="tracing",
-                   LD_PRELOAD="libother.so")
+                   LD_PRELOAD="libm.so.6")
         r = self.run_zeil("--trace", "t.json", "--log", "calls", "--log-file", "z.log",
                           "--timing", "--report", "r.txt", "--summary", "s.json",
                           "--driver", "/x/libdrv.so", "--driver", "libze_intel_gpu.so.1",
@@ -230,7 +230,7 @@ class ZeilRun(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         got = dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line)
         self.assertEqual(got["ZE_ENABLE_LAYERS"], "tracing,zeil")
-        self.assertEqual(got["LD_PRELOAD"], os.path.realpath(PRELOAD) + ":libother.so")
+        self.assertEqual(got["LD_PRELOAD"], os.path.realpath(PRELOAD) + ":libm.so.6")
         self.assertEqual(got["ZEIL_TRACE"], "t.json")
         self.assertEqual(got["ZEIL_LOG"], "calls")
         self.assertEqual(got["ZEIL_LOG_FILE"], "z.log")
