@@ -83,12 +83,13 @@ START_TEST(scripted_sequence_has_exact_tracks_and_events)
                      "name 2 1 net stream 0 (stream 0x10, list 0x100)\n"
                      "name 2 2 list 0x200\n"
                      "timing nominal 5\n"
-                     /* nominal layout: back to back on a track, from the host time */
+                     /* nominal layout: back to back on a track, from the host time,
+                      * waiters after their signaller (copy after conv_fwd) */
                      "span 1 conv_fwd 1 +0.000 10.000 nominal\n"
                      "span 1 relu_fwd 2 +10.000 10.000 nominal\n"
-                     "span 2 copy 3 +2.000 10.000 nominal\n"
-                     "span 2 gemm 4 +12.000 10.000 nominal\n"
-                     "span 2 barrier 5 +22.000 10.000 nominal\n");
+                     "span 2 copy 3 +10.000 10.000 nominal\n"
+                     "span 2 gemm 4 +20.000 10.000 nominal\n"
+                     "span 2 barrier 5 +30.000 10.000 nominal\n");
     free(out);
     char *raw = zo_test_read(zo_test_path("scripted.json"));
     ck_assert_ptr_nonnull(strstr(raw, "\"args\":{\"seq\":1,\"kind\":\"launch\","
@@ -102,6 +103,43 @@ START_TEST(scripted_sequence_has_exact_tracks_and_events)
     ck_assert_ptr_nonnull(strstr(raw, "\"ph\":\"f\",\"pid\":2,\"tid\":2,\"cat\":\"event\","
                                       "\"name\":\"event\",\"id\":1,"));
     free(raw);
+}
+END_TEST
+
+START_TEST(waiter_appended_before_its_signaller_is_laid_out_after_it)
+{
+    start_trace("early_waiter.json", 0);
+    uint64_t t = zo_now_ns();
+    ze_event_handle_t produced = (ze_event_handle_t)0xe1;
+    /* As the reference sample does: the consumer's copy is appended first,
+     * waiting for a kernel the producer list gets afterwards. */
+    zeil_record_t r = zo_test_launch(1, 0x200, 0, 0, t);
+    r.kind = ZEIL_RECORD_COPY;
+    r.num_wait_events = 1;
+    r.wait_events = &produced;
+    zo_trace_submission(&r);
+    r = zo_test_launch(2, 0x200, 0, "after_copy", t + 1000);
+    zo_trace_submission(&r);
+    r = zo_test_launch(3, 0x100, 0, "spin", t + 50000);
+    r.signal_event = produced;
+    zo_trace_submission(&r);
+    zo_finish();
+    char *out = describe("early_waiter.json", "--spans");
+    ck_assert_str_eq(out,
+                     "FLOW f 2 1 1\n"
+                     "FLOW s 2 2 1\n"
+                     "X kernel 2 1 2\n"
+                     "X kernel 2 2 1\n"
+                     "end exit 0 0\n"
+                     "name 1 - host\n"
+                     "name 2 - device\n"
+                     "name 2 1 list 0x200\n"
+                     "name 2 2 list 0x100\n"
+                     "timing nominal 3\n"
+                     "span 2 spin 3 +0.000 10.000 nominal\n"
+                     "span 1 copy 1 +10.000 10.000 nominal\n"
+                     "span 1 after_copy 2 +20.000 10.000 nominal\n");
+    free(out);
 }
 END_TEST
 
@@ -250,6 +288,7 @@ static Suite *trace_suite(void)
     Suite *s = suite_create("output_trace");
     TCase *t = tcase_create("events");
     tcase_add_test(t, scripted_sequence_has_exact_tracks_and_events);
+    tcase_add_test(t, waiter_appended_before_its_signaller_is_laid_out_after_it);
     tcase_add_test(t, hostile_kernel_names_stay_valid_json);
     tcase_add_test(t, device_times_place_spans_and_missing_ones_fall_back);
     tcase_add_test(t, nothing_is_written_after_finish);
