@@ -5,6 +5,7 @@
 #include "zo_file.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +27,8 @@ static int grow(void **array, size_t *cap, size_t need, size_t item)
     if (need <= *cap)
         return 0;
     size_t cap2 = *cap ? *cap * 2 : 64;
+    if (cap2 < *cap || cap2 > SIZE_MAX / item)
+        return -1;
     void *p = realloc(*array, cap2 * item);
     if (!p)
         return -1;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void start_trace(const char *name, int timing)
@@ -283,6 +284,32 @@ START_TEST(nothing_is_written_after_finish)
 }
 END_TEST
 
+START_TEST(forked_child_leaves_the_parents_trace_alone)
+{
+    start_trace("fork.json", 0);
+    zeil_record_t r = zo_test_launch(1, 0x100, 0, "before_fork", zo_now_ns());
+    zo_trace_submission(&r);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        r = zo_test_launch(2, 0x100, 0, "in_child", zo_now_ns());
+        zo_trace_submission(&r);
+        zo_finish();
+        _exit(zo_trace_enabled() ? 3 : 0);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    r = zo_test_launch(3, 0x100, 0, "after_fork", zo_now_ns());
+    zo_trace_submission(&r);
+    zo_finish();
+    char *out = describe("fork.json", "--spans");
+    ck_assert_ptr_nonnull(strstr(out, "X kernel 2 1 2\nend exit 0 0\n"));
+    ck_assert_ptr_null(strstr(out, "in_child"));
+    free(out);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
     Suite *s = suite_create("output_trace");
@@ -292,6 +319,7 @@ static Suite *trace_suite(void)
     tcase_add_test(t, hostile_kernel_names_stay_valid_json);
     tcase_add_test(t, device_times_place_spans_and_missing_ones_fall_back);
     tcase_add_test(t, nothing_is_written_after_finish);
+    tcase_add_test(t, forked_child_leaves_the_parents_trace_alone);
     suite_add_tcase(s, t);
     t = tcase_create("threads");
     tcase_set_timeout(t, 120);
