@@ -52,16 +52,19 @@ static unsigned char host_thread_named[MAX_NAMED_THREADS];
 /* Parked: nominal spans waiting for their signaller's span (see lay_out). */
 typedef struct parked {
     zo_entry_t entry;
+    uint64_t drain;   /* the drain that parked it */
     int32_t next;
 } parked_t;
 static parked_t parked[PARK_SLOTS];
 static int32_t park_free_list = -1;
 static uint32_t parked_count;
 static int signaller_written; /* since the parked entries were last tried */
+static uint64_t drain_number;
+#define FORCE_NONE 0
+#define FORCE_ALL UINT64_MAX
 static held_span_t *held;          /* HOLD_SLOTS, allocated at open in timing mode */
 static uint64_t held_oldest;       /* FIFO positions: held[pos % HOLD_SLOTS] */
 static uint64_t held_next;
-static _Atomic uint64_t untimed;
 
 /* ---- output chunk ---- */
 
@@ -172,10 +175,12 @@ static void write_span(const zo_entry_t *e, uint64_t start, uint64_t end, zo_spa
 /* ---- nominal layout ----
  * Without device times a span starts when its track is free (spans of a
  * list run in order), at its host submission time at the earliest, and after
- * the spans that signal the events it waits on. A waiter appended before its
- * signaller is parked, with everything after it on its track, until the
- * signaller's span is written; whatever is still parked when a drain ends
- * (signallers zeil never saw) is written as it is. */
+ * the spans that signal the events it waits on. A waiter whose signaller's
+ * span is not written yet is parked, with everything after it on its track,
+ * until it is; the signaller may also be appended later (the wait came
+ * first), so parked entries wait up to one more drain. Then, at zo_flush and
+ * at the end they are written as they are (events signalled from the host,
+ * or by submissions zeil never saw). */
 
 static int try_lay_out(const zo_entry_t *e, int force)
 {
@@ -183,21 +188,20 @@ static int try_lay_out(const zo_entry_t *e, int force)
     uint64_t start = t->free_from_ns > e->start_ns ? t->free_from_ns : e->start_ns;
     for (uint32_t i = 0; i < e->num_waits; i++) {
         uint64_t from = zo_flows_signaller(e->waits[i], e->seq), end;
-        if (!from)
-            continue;
-        if (zo_flows_span_end(e->waits[i], from, &end)) {
+        if (from && zo_flows_span_end(e->waits[i], from, &end)) {
             if (end > start)
                 start = end;
         } else if (!force) {
-            return 0;
+            return 0; /* signaller not written yet, or not seen yet */
         }
     }
     write_span(e, start, start + ZO_NOMINAL_DURATION_NS, ZO_TIMING_NOMINAL);
     return 1;
 }
 
-/* Writes the parked entries that can go now (all of them when forced). */
-static void retry_parked(int force)
+/* Writes the parked entries that can go now; those parked by a drain
+ * before `force_before` go in any case. */
+static void retry_parked(uint64_t force_before)
 {
     int progress = 1;
     while (parked_count && progress) {
@@ -206,7 +210,7 @@ static void retry_parked(int force)
             track_t *t = &tracks[i];
             while (t->tid && t->park_head >= 0) {
                 int32_t p = t->park_head;
-                if (!try_lay_out(&parked[p].entry, force))
+                if (!try_lay_out(&parked[p].entry, parked[p].drain < force_before))
                     break;
                 t->park_head = parked[p].next;
                 if (t->park_head < 0)
@@ -223,16 +227,12 @@ static void retry_parked(int force)
 
 static void park(track_t *t, const zo_entry_t *e)
 {
-    if (park_free_list < 0 && parked_count == 0)
-        for (int32_t i = PARK_SLOTS - 1; i >= 0; i--) {
-            parked[i].next = park_free_list;
-            park_free_list = i;
-        }
     if (park_free_list < 0)
-        retry_parked(1);
+        retry_parked(FORCE_ALL);
     int32_t p = park_free_list;
     park_free_list = parked[p].next;
     parked[p].entry = *e;
+    parked[p].drain = drain_number;
     parked[p].next = -1;
     if (t->park_tail >= 0)
         parked[t->park_tail].next = p;
@@ -262,7 +262,6 @@ static void release_oldest_held(int force)
             if (!force)
                 return;
             write_nominal_span(&h->entry);
-            atomic_fetch_add_explicit(&untimed, 1, memory_order_relaxed);
             h->used = 0;
             force = 0;
         }
@@ -354,7 +353,7 @@ static void unlock_drain(void)
 /* Two passes over the same entries: first learn which submissions signal
  * which events (a waiter on another thread's ring may come first), then
  * write. Entries are consumed one by one so a crash mid-drain repeats none. */
-static void drain_locked(void)
+static void drain_locked(uint64_t force_parked_before)
 {
     for (zo_ring_t *r = zo_ring_first(); r; r = r->next) {
         r->drain_limit = atomic_load_explicit(&r->head, memory_order_acquire);
@@ -369,10 +368,11 @@ static void drain_locked(void)
             write_entry(&r->entries[i & (ZO_RING_ENTRIES - 1)]);
             atomic_store_explicit(&r->tail, i + 1, memory_order_release);
             if (signaller_written && parked_count)
-                retry_parked(0);
+                retry_parked(FORCE_NONE);
         }
     }
-    retry_parked(1);
+    retry_parked(force_parked_before);
+    drain_number++;
     write_chunk();
 }
 
@@ -387,6 +387,10 @@ int zo_writer_open(const char *path, uint64_t base_ns, int timing)
         if (!held)
             zo_warn("ZEIL_TRACE: out of memory; device spans get nominal times", 0, 0);
     }
+    for (int32_t i = PARK_SLOTS - 1; i >= 0; i--) {
+        parked[i].next = park_free_list;
+        park_free_list = i;
+    }
     zo_buf_init(&chunk, chunk_data, sizeof chunk_data);
     zo_format_trace_header(&chunk);
     event_end();
@@ -399,21 +403,26 @@ int zo_writer_is_open(void)
     return trace_fd >= 0 && !atomic_load(&closed);
 }
 
-int zo_writer_drain_now(void)
+static int drain_with(uint64_t force_parked_before)
 {
     if (!zo_writer_is_open())
         return 1;
     if (!try_lock_drain())
         return 0;
     if (zo_writer_is_open())
-        drain_locked();
+        drain_locked(force_parked_before);
     unlock_drain();
     return 1;
 }
 
+int zo_writer_drain_now(void)
+{
+    return drain_with(FORCE_ALL);
+}
+
 void zo_writer_drain(void)
 {
-    (void)zo_writer_drain_now();
+    (void)drain_with(drain_number);
 }
 
 /* The lock for closing: waits for another thread's drain to end (it takes
@@ -443,10 +452,11 @@ void zo_writer_close(const char *reason, int signo)
         unlock_drain();
         return;
     }
-    drain_locked();
+    drain_locked(FORCE_ALL);
     if (held)
         while (held_oldest < held_next)
             release_oldest_held(1);
+    retry_parked(FORCE_ALL);
     event_begin();
     zo_format_trace_end(&chunk, reason, signo, zo_ring_dropped_total());
     zo_format_trace_close(&chunk);
@@ -454,9 +464,4 @@ void zo_writer_close(const char *reason, int signo)
     write_chunk();
     close(trace_fd);
     unlock_drain();
-}
-
-uint64_t zo_writer_untimed_count(void)
-{
-    return atomic_load_explicit(&untimed, memory_order_relaxed);
 }

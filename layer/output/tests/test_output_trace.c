@@ -121,6 +121,7 @@ START_TEST(waiter_appended_before_its_signaller_is_laid_out_after_it)
     zo_trace_submission(&r);
     r = zo_test_launch(2, 0x200, 0, "after_copy", t + 1000);
     zo_trace_submission(&r);
+    usleep(150 * 1000); /* the flusher drains once before the signaller comes */
     r = zo_test_launch(3, 0x100, 0, "spin", t + 50000);
     r.signal_event = produced;
     zo_trace_submission(&r);
@@ -140,6 +141,29 @@ START_TEST(waiter_appended_before_its_signaller_is_laid_out_after_it)
                      "span 2 spin 3 +0.000 10.000 nominal\n"
                      "span 1 copy 1 +10.000 10.000 nominal\n"
                      "span 1 after_copy 2 +20.000 10.000 nominal\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(waiter_whose_signaller_never_comes_is_written_anyway)
+{
+    start_trace("late_signal.json", 0);
+    uint64_t t = zo_now_ns();
+    ze_event_handle_t produced = (ze_event_handle_t)0xe1;
+    zeil_record_t r = zo_test_launch(1, 0x200, 0, "waiter", t);
+    r.num_wait_events = 1;
+    r.wait_events = &produced;
+    zo_trace_submission(&r);
+    zo_flush(); /* writes what waits for a signaller, as it is */
+    r = zo_test_launch(2, 0x100, 0, "late_signal", t + 50000);
+    r.signal_event = produced;
+    zo_trace_submission(&r);
+    zo_finish();
+    char *out = describe("late_signal.json", "--spans");
+    ck_assert_ptr_nonnull(strstr(out, "FLOW s 2 2 1\nX kernel 2 1 1\nX kernel 2 2 1\n"));
+    ck_assert_ptr_null(strstr(out, "FLOW f"));
+    ck_assert_ptr_nonnull(strstr(out, "span 1 waiter 1 +0.000 10.000 nominal\n"
+                                      "span 2 late_signal 2 +50.000 10.000 nominal\n"));
     free(out);
 }
 END_TEST
@@ -316,6 +340,7 @@ static Suite *trace_suite(void)
     TCase *t = tcase_create("events");
     tcase_add_test(t, scripted_sequence_has_exact_tracks_and_events);
     tcase_add_test(t, waiter_appended_before_its_signaller_is_laid_out_after_it);
+    tcase_add_test(t, waiter_whose_signaller_never_comes_is_written_anyway);
     tcase_add_test(t, hostile_kernel_names_stay_valid_json);
     tcase_add_test(t, device_times_place_spans_and_missing_ones_fall_back);
     tcase_add_test(t, nothing_is_written_after_finish);
