@@ -353,7 +353,8 @@ static void unlock_drain(void)
 /* Two passes over the same entries: first learn which submissions signal
  * which events (a waiter on another thread's ring may come first), then
  * write. Entries are consumed one by one so a crash mid-drain repeats none. */
-static void drain_locked(uint64_t force_parked_before)
+/* force_all: also the parked spans of this very drain (else only older). */
+static void drain_locked(int force_all)
 {
     for (zo_ring_t *r = zo_ring_first(); r; r = r->next) {
         r->drain_limit = atomic_load_explicit(&r->head, memory_order_acquire);
@@ -371,7 +372,7 @@ static void drain_locked(uint64_t force_parked_before)
                 retry_parked(FORCE_NONE);
         }
     }
-    retry_parked(force_parked_before);
+    retry_parked(force_all ? FORCE_ALL : drain_number);
     drain_number++;
     write_chunk();
 }
@@ -403,26 +404,26 @@ int zo_writer_is_open(void)
     return trace_fd >= 0 && !atomic_load(&closed);
 }
 
-static int drain_with(uint64_t force_parked_before)
+static int drain_with(int force_all)
 {
     if (!zo_writer_is_open())
         return 1;
     if (!try_lock_drain())
         return 0;
     if (zo_writer_is_open())
-        drain_locked(force_parked_before);
+        drain_locked(force_all);
     unlock_drain();
     return 1;
 }
 
 int zo_writer_drain_now(void)
 {
-    return drain_with(FORCE_ALL);
+    return drain_with(1);
 }
 
 void zo_writer_drain(void)
 {
-    (void)drain_with(drain_number);
+    (void)drain_with(0);
 }
 
 /* The lock for closing: waits for another thread's drain to end (it takes
@@ -452,7 +453,7 @@ void zo_writer_close(const char *reason, int signo)
         unlock_drain();
         return;
     }
-    drain_locked(FORCE_ALL);
+    drain_locked(1);
     if (held)
         while (held_oldest < held_next)
             release_oldest_held(1);
