@@ -71,7 +71,7 @@ void zo_init(const zo_config_t *config)
                   zo_trace_start(config->trace_file, base_ns, config->timing) == 0;
     if ((tracing || want_report_or_summary) &&
         zo_flusher_start(tracing ? drain_hook : 0, want_report_or_summary ? snapshot_hook : 0) != 0)
-        zo_warn("zeil: cannot start the output thread; the trace is written at exit only", 0, 0);
+        zo_warn("cannot start the output thread: trace records beyond the buffers are dropped, a crash leaves no report", 0, 0);
     zo_crash_handlers_install();
     pthread_atfork(0, 0, in_forked_child);
 }

@@ -164,7 +164,7 @@ void zo_report_write(uint64_t dropped_records)
     size_t report_len = 0, summary_len = 0;
     int incomplete = zo_report_collect(&c, dropped_records) != 0;
     if (render(&c.data, &report, &report_len, &summary, &summary_len) != 0)
-        zo_warn("zeil: out of memory writing the report", 0, 0);
+        zo_warn("out of memory writing the report", 0, 0);
     write_outputs(incomplete ? "zeil report (incomplete: out of memory while collecting)\n"
                              : "zeil report\n",
                   report, report_len, summary, summary_len, 0);
