@@ -28,6 +28,8 @@ typedef struct track {
     uint64_t free_from_ns; /* nominal layout: where the next span may start */
     int32_t park_head;     /* parked entries of this track, oldest first; -1: none */
     int32_t park_tail;
+    int clock_aligned;     /* device_offset_ns is set */
+    int64_t device_offset_ns;
     char name[sizeof(((zo_entry_t *)0)->name)];
 } track_t;
 
@@ -172,6 +174,24 @@ static void write_span(const zo_entry_t *e, uint64_t start, uint64_t end, zo_spa
     }
 }
 
+/* Device times should come in CLOCK_MONOTONIC (zeil_output.h). When they
+ * are plainly in another clock (a device counter: more than 10 s away from
+ * the submission), the track's first timed span is put at its submission
+ * time and the others keep their distance to it. */
+#define FOREIGN_CLOCK_NS 10000000000ll
+
+static void write_device_span(const zo_entry_t *e, uint64_t start, uint64_t end)
+{
+    track_t *t = track_of(e->stream_id, e->list);
+    if (!t->clock_aligned) {
+        int64_t gap = (int64_t)(e->start_ns - start);
+        t->device_offset_ns = gap > FOREIGN_CLOCK_NS || gap < -FOREIGN_CLOCK_NS ? gap : 0;
+        t->clock_aligned = 1;
+    }
+    write_span(e, start + (uint64_t)t->device_offset_ns, end + (uint64_t)t->device_offset_ns,
+               ZO_TIMING_DEVICE);
+}
+
 /* ---- nominal layout ----
  * Without device times a span starts when its track is free (spans of a
  * list run in order), at its host submission time at the earliest, and after
@@ -284,7 +304,7 @@ static void complete_held_span(uint64_t seq, uint64_t start, uint64_t end)
     for (uint64_t pos = held_oldest; pos < held_next; pos++) {
         held_span_t *h = &held[pos % HOLD_SLOTS];
         if (h->used && h->entry.seq == seq) {
-            write_span(&h->entry, start, end, ZO_TIMING_DEVICE);
+            write_device_span(&h->entry, start, end);
             h->used = 0;
             break;
         }
@@ -295,7 +315,7 @@ static void complete_held_span(uint64_t seq, uint64_t start, uint64_t end)
 static void write_submission(const zo_entry_t *e)
 {
     if (e->device_end_ns)
-        write_span(e, e->device_start_ns, e->device_end_ns, ZO_TIMING_DEVICE);
+        write_device_span(e, e->device_start_ns, e->device_end_ns);
     else if (held)
         hold_span(e);
     else

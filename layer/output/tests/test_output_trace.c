@@ -292,6 +292,29 @@ START_TEST(device_times_place_spans_and_missing_ones_fall_back)
 }
 END_TEST
 
+START_TEST(device_times_of_another_clock_are_aligned_to_the_submission)
+{
+    start_trace("device_clock.json", 1);
+    uint64_t t = zo_now_ns();
+    const uint64_t device_clock = 5000000000000ull; /* a device counter, far from host time */
+    for (uint64_t seq = 1; seq <= 2; seq++) {
+        zeil_record_t r = zo_test_launch(seq, 0x100, 0, "k", t + seq * 1000);
+        zo_trace_submission(&r);
+    }
+    zo_trace_device_times(1, device_clock, device_clock + 20000);
+    zo_trace_device_times(2, device_clock + 30000, device_clock + 35000);
+    zeil_record_t r = zo_test_launch(3, 0x200, 0, "host_clock", t + 1000);
+    zo_trace_submission(&r);
+    zo_trace_device_times(3, t + 1000, t + 2000); /* host clock: kept as it is */
+    zo_finish();
+    char *out = describe("device_clock.json", "--spans");
+    ck_assert_ptr_nonnull(strstr(out, "span 1 k 1 +0.000 20.000 device\n"
+                                      "span 1 k 2 +30.000 5.000 device\n"
+                                      "span 2 host_clock 3 +0.000 1.000 device\n"));
+    free(out);
+}
+END_TEST
+
 START_TEST(nothing_is_written_after_finish)
 {
     start_trace("late.json", 0);
@@ -343,6 +366,7 @@ static Suite *trace_suite(void)
     tcase_add_test(t, waiter_whose_signaller_never_comes_is_written_anyway);
     tcase_add_test(t, hostile_kernel_names_stay_valid_json);
     tcase_add_test(t, device_times_place_spans_and_missing_ones_fall_back);
+    tcase_add_test(t, device_times_of_another_clock_are_aligned_to_the_submission);
     tcase_add_test(t, nothing_is_written_after_finish);
     tcase_add_test(t, forked_child_leaves_the_parents_trace_alone);
     suite_add_tcase(s, t);
