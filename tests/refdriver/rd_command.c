@@ -1,6 +1,5 @@
 /* Running one command: wait, work, signal. */
 #include "rd_command.h"
-#include "rd_driver.h"
 #include "rd_launch.h"
 #include "rd_sync.h"
 
@@ -36,46 +35,6 @@ static void fill(void *dst, size_t size, const unsigned char *pattern, size_t pa
     }
 }
 
-/* Large copies and fills are cut into pieces the work-group pool runs side
- * by side: one core cannot saturate memory bandwidth. A piece is a multiple
- * of every fill pattern size (powers of two up to 128), so each piece starts
- * at the beginning of the pattern. */
-#define RD_PIECE_BYTES ((size_t)1 << 20)
-
-static void copy_or_fill_piece(void *ctx, uint64_t index)
-{
-    const rd_command_t *cmd = ctx;
-    size_t at = (size_t)index * RD_PIECE_BYTES;
-    if (cmd->kind == RD_CMD_COPY) {
-        size_t n = cmd->u.copy.size - at < RD_PIECE_BYTES ? cmd->u.copy.size - at : RD_PIECE_BYTES;
-        memcpy((char *)cmd->u.copy.dst + at, (const char *)cmd->u.copy.src + at, n);
-    } else {
-        size_t n = cmd->u.fill.size - at < RD_PIECE_BYTES ? cmd->u.fill.size - at : RD_PIECE_BYTES;
-        fill((char *)cmd->u.fill.dst + at, n, cmd->u.fill.pattern, cmd->u.fill.pattern_size);
-    }
-}
-
-static int overlap(const void *a, const void *b, size_t size)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    return x < y + size && y < x + size;
-}
-
-static void copy_or_fill(const rd_command_t *cmd, size_t size)
-{
-    rd_driver_t *driver = rd_driver();
-    if (size < 4 * RD_PIECE_BYTES || !driver ||
-        (cmd->kind == RD_CMD_COPY && overlap(cmd->u.copy.dst, cmd->u.copy.src, size))) {
-        if (cmd->kind == RD_CMD_COPY)
-            memmove(cmd->u.copy.dst, cmd->u.copy.src, size);
-        else
-            fill(cmd->u.fill.dst, size, cmd->u.fill.pattern, cmd->u.fill.pattern_size);
-        return;
-    }
-    size_t pieces = (size + RD_PIECE_BYTES - 1) / RD_PIECE_BYTES;
-    rd_threadpool_run(rd_driver_threadpool(driver), pieces, copy_or_fill_piece, (void *)cmd);
-}
-
 static void copy_region(const rd_region_t *dst, const rd_region_t *src)
 {
     uint32_t depth = src->box.depth ? src->box.depth : 1;
@@ -105,13 +64,14 @@ static void do_work(const rd_command_t *cmd)
     case RD_CMD_BARRIER:
         break;
     case RD_CMD_COPY:
-        copy_or_fill(cmd, cmd->u.copy.size);
+        if (cmd->u.copy.size)
+            memmove(cmd->u.copy.dst, cmd->u.copy.src, cmd->u.copy.size);
         break;
     case RD_CMD_COPY_REGION:
         copy_region(&cmd->u.region.dst, &cmd->u.region.src);
         break;
     case RD_CMD_FILL:
-        copy_or_fill(cmd, cmd->u.fill.size);
+        fill(cmd->u.fill.dst, cmd->u.fill.size, cmd->u.fill.pattern, cmd->u.fill.pattern_size);
         break;
     case RD_CMD_EVENT_RESET:
         rd_event_reset(cmd->u.reset);
