@@ -131,7 +131,7 @@ START_TEST(sigkill_after_a_flush_interval_leaves_a_readable_prefix)
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
         close(ready[0]);
-        child_records_then(wait_forever, 0, ready[1]);
+        child_records_then(wait_forever, 1, ready[1]);
     }
     close(ready[1]);
     char c;
@@ -154,6 +154,17 @@ START_TEST(sigkill_after_a_flush_interval_leaves_a_readable_prefix)
     ck_assert_msg(status == 0, "zeil-report: %s", report);
     ck_assert_ptr_nonnull(strstr(report, "conv_fwd"));
     ck_assert_ptr_nonnull(strstr(report, "300"));
+    free(report);
+
+    /* The summary as of the last second, marked as such. */
+    char *summary = zo_test_read(zo_test_path("summary.json"));
+    ck_assert_ptr_nonnull(strstr(summary, "\"launches\": 300"));
+    ck_assert_ptr_nonnull(strstr(summary, "\"status\": \"running\"\n}\n"));
+    free(summary);
+    snprintf(command, sizeof command, "%s '%s' 2>&1", ZO_TEST_ZEIL_REPORT, zo_test_path("summary.json"));
+    report = zo_test_run(command, &status);
+    ck_assert_msg(status == 0, "zeil-report: %s", report);
+    ck_assert_ptr_nonnull(strstr(report, "status: running"));
     free(report);
 }
 END_TEST
