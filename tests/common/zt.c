@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 void zt_open(zt_env_t *env)
 {
@@ -92,4 +93,87 @@ int zt_run_suite(Suite *suite)
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* --- additions for the driver suites --- */
+
+const char *const zt_usm_kind_names[ZT_USM_KINDS] = {"host", "device", "shared"};
+
+void *zt_usm_alloc(const zt_env_t *env, zt_usm_kind_t kind, size_t size, size_t alignment)
+{
+    ze_device_mem_alloc_desc_t device_desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
+    ze_host_mem_alloc_desc_t host_desc = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0};
+    void *ptr = NULL;
+    switch (kind) {
+    case ZT_USM_HOST:
+        ZT_OK(zeMemAllocHost(env->context, &host_desc, size, alignment, &ptr));
+        break;
+    case ZT_USM_DEVICE:
+        ZT_OK(zeMemAllocDevice(env->context, &device_desc, size, alignment, env->device, &ptr));
+        break;
+    default:
+        ZT_OK(zeMemAllocShared(env->context, &device_desc, &host_desc, size, alignment,
+                               env->device, &ptr));
+        break;
+    }
+    ck_assert_ptr_nonnull(ptr);
+    return ptr;
+}
+
+ze_module_handle_t zt_load_module_from_env(const zt_env_t *env, const char *var)
+{
+    const char *path = getenv(var);
+    ck_assert_msg(path != NULL, "%s is not set", var);
+    size_t size = 0;
+    void *bytes = zt_read_file(path, &size);
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
+                             size, bytes, NULL, NULL};
+    ze_module_handle_t module = NULL;
+    ZT_OK(zeModuleCreate(env->context, env->device, &desc, &module, NULL));
+    free(bytes);
+    return module;
+}
+
+ze_kernel_handle_t zt_kernel(ze_module_handle_t module, const char *name)
+{
+    ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, NULL, 0, name};
+    ze_kernel_handle_t kernel = NULL;
+    ze_result_t r = zeKernelCreate(module, &desc, &kernel);
+    ck_assert_msg(r == ZE_RESULT_SUCCESS, "zeKernelCreate(%s) returned 0x%x", name, (unsigned)r);
+    return kernel;
+}
+
+void zt_launch(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
+               const uint32_t group_size[3], const uint32_t group_count[3],
+               ze_event_handle_t signal, uint32_t num_waits, ze_event_handle_t *waits)
+{
+    ZT_OK(zeKernelSetGroupSize(kernel, group_size[0], group_size[1], group_size[2]));
+    ze_group_count_t count = {group_count[0], group_count[1], group_count[2]};
+    ZT_OK(zeCommandListAppendLaunchKernel(list, kernel, &count, signal, num_waits, waits));
+}
+
+ze_command_list_handle_t zt_regular_list(const zt_env_t *env)
+{
+    ze_command_list_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0, 0};
+    ze_command_list_handle_t list = NULL;
+    ZT_OK(zeCommandListCreate(env->context, env->device, &desc, &list));
+    return list;
+}
+
+ze_command_queue_handle_t zt_queue(const zt_env_t *env, int sync)
+{
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
+                                    sync ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS
+                                         : ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_handle_t queue = NULL;
+    ZT_OK(zeCommandQueueCreate(env->context, env->device, &desc, &queue));
+    return queue;
+}
+
+uint64_t zt_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

@@ -4,6 +4,7 @@
 
 #include <check.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <level_zero/ze_api.h>
 
 /* Asserts that a Level Zero call returns ZE_RESULT_SUCCESS, naming the call. */
@@ -52,5 +53,40 @@ ze_event_handle_t zt_event(ze_event_pool_handle_t pool, uint32_t index);
 
 /* Runs a Suite with check's runner and returns main's exit status. */
 int zt_run_suite(Suite *suite);
+
+/* --- additions for the driver suites --- */
+
+/* The three USM kinds, for tests that run over all of them. */
+typedef enum zt_usm_kind { ZT_USM_HOST, ZT_USM_DEVICE, ZT_USM_SHARED, ZT_USM_KINDS } zt_usm_kind_t;
+extern const char *const zt_usm_kind_names[ZT_USM_KINDS];
+
+/* A USM allocation of the given kind on env's context (and device, for device
+ * and shared); fails the test when the driver refuses. */
+void *zt_usm_alloc(const zt_env_t *env, zt_usm_kind_t kind, size_t size, size_t alignment);
+
+/* A native module from the bytes of the library file named by the
+ * environment variable var (for example ZEIL_TEST_KERNELS_OTHER). */
+ze_module_handle_t zt_load_module_from_env(const zt_env_t *env, const char *var);
+
+/* A kernel of the module by name; fails the test when it is missing. */
+ze_kernel_handle_t zt_kernel(ze_module_handle_t module, const char *name);
+
+/* Sets argument index of kernel to the value of the lvalue v. */
+#define ZT_ARG(kernel, index, v)                                                   \
+    ZT_OK(zeKernelSetArgumentValue((kernel), (index), sizeof(v), &(v)))
+
+/* Sets the group size and appends a launch of count_x * count_y * count_z
+ * groups. */
+void zt_launch(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
+               const uint32_t group_size[3], const uint32_t group_count[3],
+               ze_event_handle_t signal, uint32_t num_waits, ze_event_handle_t *waits);
+
+/* A regular (non-immediate) command list and a command queue on env's device
+ * (ordinal 0). */
+ze_command_list_handle_t zt_regular_list(const zt_env_t *env);
+ze_command_queue_handle_t zt_queue(const zt_env_t *env, int sync);
+
+/* CLOCK_MONOTONIC in nanoseconds, the clock the test kernels stamp with. */
+uint64_t zt_now_ns(void);
 
 #endif

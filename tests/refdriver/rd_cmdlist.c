@@ -1,0 +1,198 @@
+/* Command lists: create (regular, immediate), close, reset, destroy, and
+ * where an appended command goes. */
+#include "rd_api.h"
+#include "rd_cmdlist.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void immediate_job(void *arg)
+{
+    rd_command_t *cmd = arg;
+    rd_command_run(cmd);
+    rd_command_release(cmd);
+    free(cmd);
+}
+
+static ze_result_t append_immediate(rd_cmdlist_t *list, rd_command_t *cmd)
+{
+    rd_command_t *copy = malloc(sizeof *copy);
+    if (!copy) {
+        rd_command_release(cmd);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    *copy = *cmd;
+    uint64_t ticket = rd_worker_submit(list->worker, immediate_job, copy);
+    if (ticket == 0) {
+        rd_command_release(copy);
+        free(copy);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    if (list->synchronous)
+        rd_worker_wait(list->worker, ticket, UINT64_MAX);
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t rd_cmdlist_append(rd_cmdlist_t *list, rd_command_t *cmd)
+{
+    if (list->immediate)
+        return append_immediate(list, cmd);
+    if (list->closed) {
+        rd_command_release(cmd);
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+    if (list->count == list->capacity) {
+        size_t cap = list->capacity ? list->capacity * 2 : 16;
+        rd_command_t *commands = realloc(list->commands, cap * sizeof *commands);
+        if (!commands) {
+            rd_command_release(cmd);
+            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        }
+        list->commands = commands;
+        list->capacity = cap;
+    }
+    list->commands[list->count++] = *cmd;
+    return ZE_RESULT_SUCCESS;
+}
+
+void rd_cmdlist_execution_begin(rd_cmdlist_t *list)
+{
+    pthread_mutex_lock(&list->lock);
+    list->executions++;
+    pthread_mutex_unlock(&list->lock);
+}
+
+void rd_cmdlist_run(const rd_cmdlist_t *list)
+{
+    for (size_t i = 0; i < list->count; i++)
+        rd_command_run(&list->commands[i]);
+}
+
+void rd_cmdlist_execution_end(rd_cmdlist_t *list)
+{
+    pthread_mutex_lock(&list->lock);
+    if (--list->executions == 0)
+        pthread_cond_broadcast(&list->idle);
+    pthread_mutex_unlock(&list->lock);
+}
+
+/* Waits until no queue runs the list or has it queued. The application
+ * must not reset or destroy a list still in use; waiting turns that mistake
+ * into a delay instead of a use after free. */
+static void wait_unused(rd_cmdlist_t *list)
+{
+    if (list->immediate) {
+        rd_worker_wait(list->worker, rd_worker_last_ticket(list->worker), UINT64_MAX);
+        return;
+    }
+    pthread_mutex_lock(&list->lock);
+    while (list->executions > 0)
+        pthread_cond_wait(&list->idle, &list->lock);
+    pthread_mutex_unlock(&list->lock);
+}
+
+static void release_commands(rd_cmdlist_t *list)
+{
+    for (size_t i = 0; i < list->count; i++)
+        rd_command_release(&list->commands[i]);
+    list->count = 0;
+}
+
+static ze_result_t cmdlist_new(ze_context_handle_t hContext, ze_device_handle_t hDevice, uint32_t ordinal,
+                               rd_cmdlist_t **out)
+{
+    RD_TRY(rd_context_check_device(hContext, hDevice));
+    if (ordinal >= RD_QUEUE_GROUPS)
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    rd_cmdlist_t *list = calloc(1, sizeof *list);
+    if (!list)
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    list->context = (rd_context_t *)(void *)hContext;
+    list->device = (rd_device_t *)(void *)hDevice;
+    pthread_mutex_init(&list->lock, NULL);
+    pthread_cond_init(&list->idle, NULL);
+    *out = list;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL rd_zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                              const ze_command_list_desc_t *desc,
+                                              ze_command_list_handle_t *phCommandList)
+{
+    RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
+    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
+    (void)ctx;
+    (void)dev;
+    RD_NOT_NULL(desc);
+    RD_NOT_NULL(phCommandList);
+    if (desc->flags > 0x7)
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    rd_cmdlist_t *list = NULL;
+    RD_TRY(cmdlist_new(hContext, hDevice, desc->commandQueueGroupOrdinal, &list));
+    list->magic = RD_MAGIC_CMDLIST;
+    *phCommandList = (ze_command_list_handle_t)list;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL rd_zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                                       const ze_command_queue_desc_t *altdesc,
+                                                       ze_command_list_handle_t *phCommandList)
+{
+    RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
+    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
+    (void)ctx;
+    (void)dev;
+    RD_NOT_NULL(altdesc);
+    RD_NOT_NULL(phCommandList);
+    if (altdesc->flags > 0x1 || altdesc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
+        altdesc->priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH)
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    if (altdesc->index >= RD_QUEUES_PER_GROUP)
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    rd_cmdlist_t *list = NULL;
+    RD_TRY(cmdlist_new(hContext, hDevice, altdesc->ordinal, &list));
+    list->immediate = 1;
+    list->synchronous = altdesc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+    list->worker = rd_worker_create();
+    if (!list->worker) {
+        pthread_cond_destroy(&list->idle);
+        pthread_mutex_destroy(&list->lock);
+        free(list);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    list->magic = RD_MAGIC_CMDLIST;
+    *phCommandList = (ze_command_list_handle_t)list;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL rd_zeCommandListDestroy(ze_command_list_handle_t hCommandList)
+{
+    RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
+    list->magic = RD_MAGIC_DEAD;
+    wait_unused(list);
+    rd_worker_destroy(list->worker);
+    release_commands(list);
+    free(list->commands);
+    pthread_cond_destroy(&list->idle);
+    pthread_mutex_destroy(&list->lock);
+    free(list);
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL rd_zeCommandListClose(ze_command_list_handle_t hCommandList)
+{
+    RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
+    if (list->immediate)
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* nothing to close: commands already went */
+    list->closed = 1;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL rd_zeCommandListReset(ze_command_list_handle_t hCommandList)
+{
+    RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
+    wait_unused(list);
+    release_commands(list);
+    list->closed = 0;
+    return ZE_RESULT_SUCCESS;
+}

@@ -1,0 +1,43 @@
+/*
+ * rd_cmdlist.h: command lists.
+ *
+ * A regular list records commands until it is closed and then runs them,
+ * any number of times, on command queues. An immediate list has its own
+ * worker and hands every command to it as it is appended (and, in
+ * synchronous mode, waits for it before the append returns).
+ */
+#ifndef ZEIL_RD_CMDLIST_H
+#define ZEIL_RD_CMDLIST_H
+
+#include "rd_command.h"
+#include "rd_worker.h"
+
+#include <pthread.h>
+
+typedef struct rd_cmdlist {
+    uint32_t magic;
+    rd_context_t *context;
+    rd_device_t *device;
+    int immediate;
+    int synchronous; /* immediate lists only */
+    rd_worker_t *worker; /* immediate lists only */
+    int closed;          /* regular lists only */
+    rd_command_t *commands;
+    size_t count;
+    size_t capacity;
+    pthread_mutex_t lock;
+    pthread_cond_t idle;
+    uint32_t executions; /* queued or running on queues */
+} rd_cmdlist_t;
+
+/* Adds a command built by an append: records it, or runs it (immediate).
+ * Takes what the command owns, also when it fails. */
+ze_result_t rd_cmdlist_append(rd_cmdlist_t *list, rd_command_t *cmd);
+
+/* A queue's execution of a closed regular list: mark before queuing, run
+ * on the queue's worker, unmark when done (reset and destroy wait for that). */
+void rd_cmdlist_execution_begin(rd_cmdlist_t *list);
+void rd_cmdlist_run(const rd_cmdlist_t *list);
+void rd_cmdlist_execution_end(rd_cmdlist_t *list);
+
+#endif

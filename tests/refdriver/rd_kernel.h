@@ -1,0 +1,28 @@
+/*
+ * rd_kernel.h: a kernel object: one kernel of a module plus the state the
+ * application sets on it (group size, argument values copied at set time).
+ */
+#ifndef ZEIL_RD_KERNEL_H
+#define ZEIL_RD_KERNEL_H
+
+#include "rd_module.h"
+
+typedef enum rd_arg_state {
+    RD_ARG_UNSET = 0,
+    RD_ARG_VALUE,
+    RD_ARG_NULL, /* set with a null value */
+} rd_arg_state_t;
+
+typedef struct rd_kernel {
+    uint32_t magic;
+    rd_module_t *module; /* holds a reference */
+    const zeil_cpu_kernel_t *abi;
+    uint32_t group_size[3];
+    size_t *arg_offsets;         /* into arg_values, one per argument */
+    unsigned char *arg_values;   /* every argument's bytes, back to back */
+    size_t arg_bytes;
+    unsigned char *arg_states;   /* rd_arg_state_t per argument */
+    ze_kernel_indirect_access_flags_t indirect_access;
+} rd_kernel_t;
+
+#endif

@@ -1,0 +1,77 @@
+/* Kernel launches: capture at append time, run every work-group. */
+#include "rd_launch.h"
+#include "rd_driver.h"
+#include "rd_kernel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct rd_launch {
+    rd_module_t *module; /* holds a reference: the entry's code */
+    rd_driver_t *driver;
+    zeil_cpu_kernel_fn entry;
+    uint32_t group_size[3];
+    uint32_t group_count[3];
+    const void **args;     /* num_args pointers into values, or null */
+    unsigned char *values; /* copy of the kernel's argument bytes */
+};
+
+ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *groups, rd_launch_t **out)
+{
+    uint32_t n = kernel->abi->num_args;
+    for (uint32_t i = 0; i < n; i++)
+        if (kernel->arg_states[i] == RD_ARG_UNSET)
+            return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    /* One allocation: the launch, the argument pointers, the argument bytes. */
+    size_t size = sizeof(rd_launch_t) + n * sizeof(void *) + kernel->arg_bytes;
+    rd_launch_t *l = malloc(size);
+    if (!l)
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    l->args = (const void **)(void *)(l + 1);
+    l->values = (unsigned char *)(l->args + n);
+    memcpy(l->values, kernel->arg_values, kernel->arg_bytes);
+    for (uint32_t i = 0; i < n; i++)
+        l->args[i] = kernel->arg_states[i] == RD_ARG_NULL ? NULL : l->values + kernel->arg_offsets[i];
+    memcpy(l->group_size, kernel->group_size, sizeof l->group_size);
+    l->group_count[0] = groups->groupCountX;
+    l->group_count[1] = groups->groupCountY;
+    l->group_count[2] = groups->groupCountZ;
+    l->entry = kernel->abi->entry;
+    l->driver = kernel->module->context->driver;
+    rd_module_retain(kernel->module);
+    l->module = kernel->module;
+    *out = l;
+    return ZE_RESULT_SUCCESS;
+}
+
+static void run_group(void *ctx, uint64_t index)
+{
+    const rd_launch_t *l = ctx;
+    zeil_cpu_group_t g;
+    uint64_t per_plane = (uint64_t)l->group_count[0] * l->group_count[1];
+    g.group_id[0] = (uint32_t)(index % l->group_count[0]);
+    g.group_id[1] = (uint32_t)(index / l->group_count[0] % l->group_count[1]);
+    g.group_id[2] = (uint32_t)(index / per_plane);
+    for (int d = 0; d < 3; d++) {
+        g.group_size[d] = l->group_size[d];
+        g.group_count[d] = l->group_count[d];
+        g.global_size[d] = (uint64_t)l->group_count[d] * l->group_size[d];
+    }
+    l->entry(&g, (const void *const *)l->args);
+}
+
+void rd_launch_run(rd_launch_t *l)
+{
+    uint64_t total = (uint64_t)l->group_count[0] * l->group_count[1] * l->group_count[2];
+    if (total == 0)
+        return;
+    rd_threadpool_run(rd_driver_threadpool(l->driver), total, run_group, l);
+}
+
+void rd_launch_free(rd_launch_t *l)
+{
+    if (!l)
+        return;
+    rd_module_release(l->module);
+    free(l);
+}

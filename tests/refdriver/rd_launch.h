@@ -1,0 +1,19 @@
+/*
+ * rd_launch.h: a kernel launch captured at append time (kernel entry, group
+ * size and count, a copy of every argument value) and its execution: every
+ * work-group, spread over the driver's pool.
+ */
+#ifndef ZEIL_RD_LAUNCH_H
+#define ZEIL_RD_LAUNCH_H
+
+#include <level_zero/ze_api.h>
+
+struct rd_kernel;
+typedef struct rd_launch rd_launch_t;
+
+/* ZE_RESULT_ERROR_INVALID_ARGUMENT when an argument was never set. */
+ze_result_t rd_launch_capture(struct rd_kernel *kernel, const ze_group_count_t *groups, rd_launch_t **launch);
+void rd_launch_run(rd_launch_t *launch);
+void rd_launch_free(rd_launch_t *launch);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * rd_worker.h: an in-order worker thread.
+ *
+ * Each command queue and each immediate command list owns one: jobs run one
+ * after the other in the order they were submitted, on the worker's thread.
+ * Every job gets a ticket (1, 2, ...) so that a caller can wait for it and
+ * for everything submitted before it.
+ */
+#ifndef ZEIL_RD_WORKER_H
+#define ZEIL_RD_WORKER_H
+
+#include <level_zero/ze_api.h>
+
+#include <stdint.h>
+
+typedef struct rd_worker rd_worker_t;
+
+/* Runs the job; it owns arg and frees it. */
+typedef void (*rd_job_fn)(void *arg);
+
+rd_worker_t *rd_worker_create(void);
+
+/* Queues a job; returns its ticket, or 0 when out of memory (the job is not
+ * run and arg is not freed). */
+uint64_t rd_worker_submit(rd_worker_t *worker, rd_job_fn run, void *arg);
+
+/* The ticket of the last job submitted (0 when none). */
+uint64_t rd_worker_last_ticket(rd_worker_t *worker);
+
+/* Waits until the job with that ticket and all before it have run:
+ * ZE_RESULT_SUCCESS, or ZE_RESULT_NOT_READY after timeout_ns. */
+ze_result_t rd_worker_wait(rd_worker_t *worker, uint64_t ticket, uint64_t timeout_ns);
+
+/* Runs what is queued, then stops and joins the thread. */
+void rd_worker_destroy(rd_worker_t *worker);
+
+#endif
