@@ -83,6 +83,49 @@ START_TEST(list_memory_and_blob_of_another_device_are_refused)
 }
 END_TEST
 
+static int count_launches(const zeil_record_t *record, void *user)
+{
+    *(int *)user += record->kind == ZEIL_RECORD_LAUNCH;
+    return 0;
+}
+
+/* With two drivers the loader wraps handles: the stream's records must
+ * still be found (zeil binds the driver handle of the list). */
+START_TEST(records_are_attributed_when_the_loader_wraps_handles)
+{
+    two_drivers_t t;
+    open_two(&t);
+    ifx_t f;
+    memset(&f, 0, sizeof f);
+    f.env = (zt_env_t){t.driver[1], t.device[1][0], t.context[1]};
+    IFX_DNNL_OK(dnnl_ze_interop_engine_create(&f.engine, f.env.driver, f.env.device,
+                                              f.env.context));
+    f.list = ifx_list(&f.env, 1);
+    IFX_DNNL_OK(dnnl_ze_interop_stream_create(&f.stream, f.engine, f.list, 0));
+    const dnnl_dim_t dims[1] = {64};
+    dnnl_memory_desc_t md = ifx_md(1, dims);
+    dnnl_memory_t src = NULL, dst = NULL;
+    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&src, &md, f.engine, 0, NULL));
+    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&dst, &md, f.engine, 0, NULL));
+    dnnl_primitive_t relu = ifx_eltwise(f.engine, &md, dnnl_eltwise_relu, 0, 0);
+    dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
+    ze_event_handle_t done = NULL;
+    for (int i = 0; i < 3; i++) {
+        IFX_DNNL_OK(dnnl_ze_interop_primitive_execute(relu, f.stream, 2, args, 0, NULL, &done));
+        ifx_wait(done);
+    }
+    int launches = 0;
+    zeil_records_of_stream((uint64_t)(uintptr_t)f.stream, count_launches, &launches);
+    ck_assert_int_eq(launches, 3);
+    IFX_DNNL_OK(dnnl_primitive_destroy(relu));
+    IFX_DNNL_OK(dnnl_memory_destroy(src));
+    IFX_DNNL_OK(dnnl_memory_destroy(dst));
+    ZT_OK(zeContextDestroy(t.context[0]));
+    t.context[0] = NULL;
+    ifx_close(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("interop_devices");
@@ -90,6 +133,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, objects_of_two_drivers_do_not_belong_together);
     tcase_add_test(tc, list_memory_and_blob_of_another_device_are_refused);
+    tcase_add_test(tc, records_are_attributed_when_the_loader_wraps_handles);
     suite_add_tcase(s, tc);
     return zt_run_suite(s);
 }
