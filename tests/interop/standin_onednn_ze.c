@@ -70,17 +70,25 @@ static struct standin_stream *find_stream(dnnl_stream_t stream)
     return NULL;
 }
 
+/* Called internally through a static function: the exported name resolves
+ * to zeil's definition, which comes first. */
+static dnnl_status_t create_engine(dnnl_engine_t *engine, ze_driver_handle_t driver,
+                                   ze_device_handle_t device, ze_context_handle_t context)
+{
+    struct standin_engine *slot = find_engine(NULL);
+    if (!slot || dnnl_engine_create(engine, dnnl_cpu, 0) != dnnl_success)
+        return dnnl_runtime_error;
+    *slot = (struct standin_engine){*engine, driver, device, context};
+    return dnnl_success;
+}
+
 STANDIN_EXPORT dnnl_status_t dnnl_ze_interop_engine_create(dnnl_engine_t *engine,
                                                            ze_driver_handle_t driver,
                                                            ze_device_handle_t device,
                                                            ze_context_handle_t context)
 {
     count("engine_create");
-    struct standin_engine *slot = find_engine(NULL);
-    if (!slot || dnnl_engine_create(engine, dnnl_cpu, 0) != dnnl_success)
-        return dnnl_runtime_error;
-    *slot = (struct standin_engine){*engine, driver, device, context};
-    return dnnl_success;
+    return create_engine(engine, driver, device, context);
 }
 
 static const uint8_t standin_blob[] = "stand-in blob";
@@ -93,7 +101,7 @@ STANDIN_EXPORT dnnl_status_t dnnl_ze_interop_engine_create_from_cache_blob(
     if (size != sizeof standin_blob || memcmp(cache_blob, standin_blob, size) != 0)
         return dnnl_invalid_arguments;
     count("engine_create_from_cache_blob:accepted");
-    return dnnl_ze_interop_engine_create(engine, driver, device, context);
+    return create_engine(engine, driver, device, context);
 }
 
 STANDIN_EXPORT dnnl_status_t dnnl_ze_interop_engine_get_cache_blob_id(ze_driver_handle_t driver,
