@@ -101,6 +101,9 @@ static interop_engine_t *new_record(interop_backend_t backend, ze_driver_handle_
 static dnnl_status_t publish(interop_engine_t *record, dnnl_engine_t engine, dnnl_engine_t *out)
 {
     record->engine = engine;
+    /* A record already here belongs to an engine destroyed behind zeil's
+     * back (W151: oneDNN's dnnl_engine_destroy came first). */
+    interop_engine_forget(engine);
     if (handle_map_put(&engines, engine, record) != 0) {
         interop_engine_release(record);
         return dnnl_out_of_memory;
