@@ -65,6 +65,14 @@ START_TEST(engine_from_blob_runs_primitives)
     ifx_open(&f);
     size_t size = 0;
     uint8_t *blob = engine_blob(f.engine, &size);
+    dnnl_engine_t plain = NULL;
+    IFX_DNNL_OK(dnnl_engine_create(&plain, dnnl_cpu, 0));
+    size_t plain_size = 0;
+    IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E105",
+                dnnl_ze_interop_engine_get_cache_blob(plain, &plain_size, NULL));
+    IFX_DNNL_OK(dnnl_engine_destroy(plain));
+    IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E101",
+                dnnl_ze_interop_engine_get_cache_blob(f.engine, NULL, NULL));
     size_t small = size - 1;
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E145",
                 dnnl_ze_interop_engine_get_cache_blob(f.engine, &small, blob));
