@@ -59,10 +59,10 @@ void interop_engine_forget(dnnl_engine_t engine)
 interop_backend_t interop_engine_backend_for(ze_device_handle_t device)
 {
     backend_request_t request = forward_backend_request();
+    if (request == BACKEND_FORWARD_ONLY)
+        return INTEROP_BACKEND_FORWARD; /* refused later (E152) without a target */
     if (request == BACKEND_HOST_ONLY || !forward_table())
         return INTEROP_BACKEND_HOST;
-    if (request == BACKEND_FORWARD_ONLY)
-        return INTEROP_BACKEND_FORWARD;
     ze_device_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
     if (zeDeviceGetProperties(device, &props) == ZE_RESULT_SUCCESS
         && props.type == ZE_DEVICE_TYPE_CPU)
