@@ -304,6 +304,42 @@ START_TEST(test_bad_arguments_refused)
 }
 END_TEST
 
+/* The in-order flags of newer headers (ZE_BIT(1) for queues and immediate
+ * lists, ZE_BIT(3) for regular lists) are accepted; unknown bits are not. */
+START_TEST(test_in_order_flags_accepted)
+{
+    zt_env_t env;
+    zt_open(&env);
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, ZE_BIT(1),
+                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_handle_t queue = NULL;
+    ZT_OK(zeCommandQueueCreate(env.context, env.device, &desc, &queue));
+    ze_command_list_handle_t immediate = NULL;
+    ZT_OK(zeCommandListCreateImmediate(env.context, env.device, &desc, &immediate));
+    ze_command_list_desc_t list_desc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0, ZE_BIT(3)};
+    ze_command_list_handle_t list = NULL;
+    ZT_OK(zeCommandListCreate(env.context, env.device, &list_desc, &list));
+    ZT_OK(zeCommandListClose(list));
+    ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &list, NULL));
+    ZT_OK(zeCommandQueueSynchronize(queue, UINT64_MAX));
+
+    ze_command_list_handle_t refused = NULL;
+    ze_command_queue_handle_t refused_queue = NULL;
+    desc.flags = ZE_BIT(5);
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+              zeCommandListCreateImmediate(env.context, env.device, &desc, &refused));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+              zeCommandQueueCreate(env.context, env.device, &desc, &refused_queue));
+    list_desc.flags = ZE_BIT(6);
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+              zeCommandListCreate(env.context, env.device, &list_desc, &refused));
+    ZT_OK(zeCommandListDestroy(list));
+    ZT_OK(zeCommandListDestroy(immediate));
+    ZT_OK(zeCommandQueueDestroy(queue));
+    zt_close(&env);
+}
+END_TEST
+
 static Suite *queue_suite(void)
 {
     Suite *s = suite_create("driver_queue");
@@ -315,6 +351,7 @@ static Suite *queue_suite(void)
     tcase_add_loop_test(tc, test_queue_modes_and_timeouts, 0, 2);
     tcase_add_test(tc, test_append_to_closed_list);
     tcase_add_test(tc, test_bad_arguments_refused);
+    tcase_add_test(tc, test_in_order_flags_accepted);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -11,13 +11,6 @@ ze_command_list_handle_t ifx_list(const zt_env_t *env, int in_order)
                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list = NULL;
     ze_result_t result = zeCommandListCreateImmediate(env->context, env->device, &desc, &list);
-    if (result == ZE_RESULT_ERROR_INVALID_ENUMERATION && in_order) {
-        /* The reference driver (tests/refdriver/rd_cmdlist.c) refuses the
-         * in-order flag so far; its immediate lists run in order anyway, and
-         * the stream then gets W113. */
-        desc.flags = 0;
-        result = zeCommandListCreateImmediate(env->context, env->device, &desc, &list);
-    }
     ZT_OK(result);
     return list;
 }

@@ -125,7 +125,7 @@ ze_result_t ZE_APICALL rd_zeCommandListCreate(ze_context_handle_t hContext, ze_d
     (void)dev;
     RD_NOT_NULL(desc);
     RD_NOT_NULL(phCommandList);
-    if (desc->flags > 0x7)
+    if (desc->flags & ~RD_LIST_FLAGS_KNOWN)
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     rd_cmdlist_t *list = NULL;
     RD_TRY(cmdlist_new(hContext, hDevice, desc->commandQueueGroupOrdinal, &list));
@@ -144,7 +144,7 @@ ze_result_t ZE_APICALL rd_zeCommandListCreateImmediate(ze_context_handle_t hCont
     (void)dev;
     RD_NOT_NULL(altdesc);
     RD_NOT_NULL(phCommandList);
-    if (altdesc->flags > 0x1 || altdesc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
+    if ((altdesc->flags & ~RD_QUEUE_FLAGS_KNOWN) || altdesc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
         altdesc->priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH)
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     if (altdesc->index >= RD_QUEUES_PER_GROUP)

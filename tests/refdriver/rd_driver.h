@@ -21,6 +21,14 @@
 #define RD_MAX_GROUP_SIZE 1024u
 #define RD_QUEUE_GROUPS 1u
 #define RD_QUEUES_PER_GROUP 4u
+
+/* Queue (and immediate list) flags the driver knows: EXPLICIT_ONLY (bit 0)
+ * and IN_ORDER (bit 1, named only in headers newer than API 1.4). The
+ * driver runs every queue and immediate list in order, so both are honoured. */
+#define RD_QUEUE_FLAGS_KNOWN (ZE_BIT(0) | ZE_BIT(1))
+/* Regular list flags: RELAXED_ORDERING, MAXIMIZE_THROUGHPUT, EXPLICIT_ONLY
+ * and IN_ORDER (bit 3, newer headers). */
+#define RD_LIST_FLAGS_KNOWN (ZE_BIT(0) | ZE_BIT(1) | ZE_BIT(2) | ZE_BIT(3))
 #define RD_MAX_FILL_PATTERN 128u
 #define RD_DEFAULT_ALIGNMENT 64u
 #define RD_MAX_KERNEL_ARGS_BYTES 4096u

@@ -33,7 +33,7 @@ ze_result_t ZE_APICALL rd_zeCommandQueueCreate(ze_context_handle_t hContext, ze_
     RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(desc);
     RD_NOT_NULL(phCommandQueue);
-    if (desc->flags > 0x1 || desc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
+    if ((desc->flags & ~RD_QUEUE_FLAGS_KNOWN) || desc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
         desc->priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH)
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     if (!rd_context_has_device(ctx, dev) || desc->ordinal >= RD_QUEUE_GROUPS || desc->index >= RD_QUEUES_PER_GROUP)
