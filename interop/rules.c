@@ -9,13 +9,23 @@
 typedef struct rule_entry {
     const char *id;
     zeil_severity_t severity;
+    const char *summary;
 } rule_entry_t;
 
 static const rule_entry_t rule_table[INTEROP_RULE_COUNT] = {
-#define ZEIL_INTEROP_RULE(id, severity, summary, example) {"ZEIL-" #id, ZEIL_SEVERITY_##severity},
+#define ZEIL_INTEROP_RULE(id, severity, summary, example) \
+    {"ZEIL-" #id, ZEIL_SEVERITY_##severity, summary},
 #include "rules.def"
 #undef ZEIL_INTEROP_RULE
 };
+
+/* The layer's rule list (zeil_foreach_rule, the exit report) then shows the
+ * interop rules with their summaries before any of them fires. */
+__attribute__((constructor)) static void register_interop_rules(void)
+{
+    for (int i = 0; i < INTEROP_RULE_COUNT; i++)
+        zeil_register_rule(rule_table[i].id, rule_table[i].severity, rule_table[i].summary);
+}
 
 static atomic_int rule_said[INTEROP_RULE_COUNT];
 

@@ -1,5 +1,6 @@
 /* Every dnnl_ze_interop_* function with the zeil layer active: success, and
  * each misuse refused with its rule. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -291,12 +292,45 @@ START_TEST(allocated_memory_is_freed_once_with_its_object)
 }
 END_TEST
 
+typedef struct rule_seen {
+    int found;
+    zeil_severity_t severity;
+    uint64_t count;
+    char summary[128];
+} rule_seen_t;
+
+static int find_e101(const zeil_rule_stats_t *stats, void *user)
+{
+    rule_seen_t *seen = user;
+    if (strcmp(stats->rule, "ZEIL-E101") != 0)
+        return 0;
+    seen->found = 1;
+    seen->severity = stats->severity;
+    seen->count = stats->count;
+    snprintf(seen->summary, sizeof seen->summary, "%s", stats->summary ? stats->summary : "");
+    return 1;
+}
+
+/* The interop rules are known to the layer (and so to the exit report) with
+ * their summaries before any of them fires. */
+START_TEST(interop_rules_are_registered_with_the_layer)
+{
+    rule_seen_t seen = {0};
+    zeil_foreach_rule(find_e101, &seen);
+    ck_assert_int_eq(seen.found, 1);
+    ck_assert_int_eq(seen.severity, ZEIL_SEVERITY_ERROR);
+    ck_assert_uint_eq(seen.count, 0);
+    ck_assert_str_eq(seen.summary, "null handle or null output pointer");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("interop_api");
     TCase *tc = tcase_create("api");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, engine_binds_the_level_zero_objects);
+    tcase_add_test(tc, interop_rules_are_registered_with_the_layer);
     tcase_add_test(tc, engine_create_refuses_null_and_wrong_handles);
     tcase_add_test(tc, getters_refuse_other_engines_and_destroyed_context);
     tcase_add_test(tc, stream_binds_an_in_order_immediate_list);
