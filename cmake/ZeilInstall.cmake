@@ -26,6 +26,10 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/zeilConfigVersion.cmake
 install(FILES ${CMAKE_BINARY_DIR}/zeilConfig.cmake ${CMAKE_BINARY_DIR}/zeilConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/zeil)
 
+# Relocatable: the prefix is found from the .pc file's own place, so
+# `cmake --install build --prefix DIR` gives working files for any DIR.
+file(RELATIVE_PATH ZEIL_PC_TO_PREFIX "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
+string(REGEX REPLACE "/$" "" ZEIL_PC_TO_PREFIX "${ZEIL_PC_TO_PREFIX}")
 foreach(pc zeil zeil-interop)
   configure_file(cmake/${pc}.pc.in ${CMAKE_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${CMAKE_BINARY_DIR}/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
