@@ -182,9 +182,9 @@ ze_result_t ZE_APICALL rd_zeCommandListDestroy(ze_command_list_handle_t hCommand
 ze_result_t ZE_APICALL rd_zeCommandListClose(ze_command_list_handle_t hCommandList)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
-    if (list->immediate)
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* nothing to close: commands already went */
-    list->closed = 1;
+    /* An immediate list has nothing to close: its commands already went. */
+    if (!list->immediate)
+        list->closed = 1;
     return ZE_RESULT_SUCCESS;
 }
 
@@ -196,3 +196,15 @@ ze_result_t ZE_APICALL rd_zeCommandListReset(ze_command_list_handle_t hCommandLi
     list->closed = 0;
     return ZE_RESULT_SUCCESS;
 }
+
+/* zeCommandListHostSynchronize appeared in API 1.6; headers that know it
+ * also define ZE_API_VERSION_CURRENT_M. */
+#if defined(ZE_API_VERSION_CURRENT_M) && ZE_API_VERSION_CURRENT_M >= ZE_MAKE_VERSION(1, 6)
+ze_result_t ZE_APICALL rd_zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList, uint64_t timeout)
+{
+    RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
+    if (!list->immediate)
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    return rd_worker_wait(list->worker, rd_worker_last_ticket(list->worker), timeout);
+}
+#endif

@@ -5,9 +5,17 @@
 
 #include <stdlib.h>
 
+void rd_fence_pending(rd_fence_t *fence)
+{
+    pthread_mutex_lock(&fence->lock);
+    fence->pending++;
+    pthread_mutex_unlock(&fence->lock);
+}
+
 void rd_fence_signal(rd_fence_t *fence)
 {
     pthread_mutex_lock(&fence->lock);
+    fence->pending--;
     fence->signaled = 1;
     pthread_cond_broadcast(&fence->cond);
     pthread_mutex_unlock(&fence->lock);
@@ -28,6 +36,7 @@ ze_result_t ZE_APICALL rd_zeFenceCreate(ze_command_queue_handle_t hCommandQueue,
     fence->signaled = (desc->flags & ZE_FENCE_FLAG_SIGNALED) != 0;
     pthread_mutex_init(&fence->lock, NULL);
     rd_cond_init(&fence->cond);
+    __atomic_add_fetch(&queue->live_fences, 1, __ATOMIC_RELAXED);
     fence->magic = RD_MAGIC_FENCE;
     *phFence = (ze_fence_handle_t)fence;
     return ZE_RESULT_SUCCESS;
@@ -37,8 +46,11 @@ ze_result_t ZE_APICALL rd_zeFenceDestroy(ze_fence_handle_t hFence)
 {
     RD_HANDLE(rd_fence_t, fence, hFence, RD_MAGIC_FENCE);
     /* An execution still queued with this fence would signal freed memory. */
-    rd_worker_t *w = fence->queue->worker;
-    rd_worker_wait(w, rd_worker_last_ticket(w), UINT64_MAX);
+    pthread_mutex_lock(&fence->lock);
+    while (fence->pending > 0)
+        pthread_cond_wait(&fence->cond, &fence->lock);
+    pthread_mutex_unlock(&fence->lock);
+    __atomic_sub_fetch(&fence->queue->live_fences, 1, __ATOMIC_RELAXED);
     fence->magic = RD_MAGIC_DEAD;
     pthread_cond_destroy(&fence->cond);
     pthread_mutex_destroy(&fence->lock);

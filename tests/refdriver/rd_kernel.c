@@ -6,6 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Kernels read their arguments in place (*(const double *)args[i]), so
+ * every value starts at an offset fit for any scalar type. */
+static size_t arg_aligned(size_t offset)
+{
+    return (offset + RD_ARG_ALIGNMENT - 1) & ~(size_t)(RD_ARG_ALIGNMENT - 1);
+}
+
 ze_result_t ZE_APICALL rd_zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *desc,
                                          ze_kernel_handle_t *phKernel)
 {
@@ -22,7 +29,7 @@ ze_result_t ZE_APICALL rd_zeKernelCreate(ze_module_handle_t hModule, const ze_ke
     uint32_t n = abi->num_args;
     size_t bytes = 0;
     for (uint32_t i = 0; i < n; i++)
-        bytes += abi->arg_sizes[i];
+        bytes = arg_aligned(bytes) + abi->arg_sizes[i];
     if (k) {
         k->arg_offsets = calloc(n ? n : 1, sizeof *k->arg_offsets);
         k->arg_states = calloc(n ? n : 1, 1);
@@ -38,7 +45,7 @@ ze_result_t ZE_APICALL rd_zeKernelCreate(ze_module_handle_t hModule, const ze_ke
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     for (uint32_t i = 1; i < n; i++)
-        k->arg_offsets[i] = k->arg_offsets[i - 1] + abi->arg_sizes[i - 1];
+        k->arg_offsets[i] = arg_aligned(k->arg_offsets[i - 1] + abi->arg_sizes[i - 1]);
     k->arg_bytes = bytes;
     k->abi = abi;
     k->group_size[0] = k->group_size[1] = k->group_size[2] = 1;
@@ -149,7 +156,7 @@ ze_result_t ZE_APICALL rd_zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_hand
     RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
     RD_NOT_NULL(totalGroupCount);
     /* Groups that can run at the same time: one per core. */
-    *totalGroupCount = k->module->context->driver->host.cores;
+    *totalGroupCount = k->module->driver->host.cores;
     return ZE_RESULT_SUCCESS;
 }
 

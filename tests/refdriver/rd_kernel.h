@@ -7,6 +7,9 @@
 
 #include "rd_module.h"
 
+/* Alignment of each argument value in arg_values (that of max_align_t). */
+#define RD_ARG_ALIGNMENT 16u
+
 typedef enum rd_arg_state {
     RD_ARG_UNSET = 0,
     RD_ARG_VALUE,

@@ -23,12 +23,14 @@ ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *group
         if (kernel->arg_states[i] == RD_ARG_UNSET)
             return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     /* One allocation: the launch, the argument pointers, the argument bytes. */
-    size_t size = sizeof(rd_launch_t) + n * sizeof(void *) + kernel->arg_bytes;
-    rd_launch_t *l = malloc(size);
+    size_t values_at = sizeof(rd_launch_t) + n * sizeof(void *);
+    values_at = (values_at + RD_ARG_ALIGNMENT - 1) & ~(size_t)(RD_ARG_ALIGNMENT - 1);
+    size_t size = (values_at + kernel->arg_bytes + RD_ARG_ALIGNMENT - 1) & ~(size_t)(RD_ARG_ALIGNMENT - 1);
+    rd_launch_t *l = aligned_alloc(RD_ARG_ALIGNMENT, size);
     if (!l)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     l->args = (const void **)(void *)(l + 1);
-    l->values = (unsigned char *)(l->args + n);
+    l->values = (unsigned char *)l + values_at;
     memcpy(l->values, kernel->arg_values, kernel->arg_bytes);
     for (uint32_t i = 0; i < n; i++)
         l->args[i] = kernel->arg_states[i] == RD_ARG_NULL ? NULL : l->values + kernel->arg_offsets[i];
@@ -37,7 +39,7 @@ ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *group
     l->group_count[1] = groups->groupCountY;
     l->group_count[2] = groups->groupCountZ;
     l->entry = kernel->abi->entry;
-    l->driver = kernel->module->context->driver;
+    l->driver = kernel->module->driver;
     rd_module_retain(kernel->module);
     l->module = kernel->module;
     *out = l;

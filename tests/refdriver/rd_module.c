@@ -191,7 +191,7 @@ ze_result_t ZE_APICALL rd_zeModuleCreate(ze_context_handle_t hContext, ze_device
         return r;
     }
     m->id = rd_hash(RD_HASH_SEED, m->binary, m->binary_size);
-    m->context = (rd_context_t *)(void *)hContext;
+    m->driver = ((rd_context_t *)(void *)hContext)->driver;
     m->device = (rd_device_t *)(void *)hDevice;
     m->magic = RD_MAGIC_MODULE;
     *phModule = (ze_module_handle_t)m;

@@ -16,7 +16,7 @@
 
 typedef struct rd_module {
     uint32_t magic;
-    rd_context_t *context;
+    rd_driver_t *driver;   /* not the context: a kernel may outlive it */
     rd_device_t *device;
     void *library;  /* dlopen handle */
     int fd;         /* the memfd it was loaded from, open while loaded */

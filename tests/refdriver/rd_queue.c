@@ -57,6 +57,9 @@ ze_result_t ZE_APICALL rd_zeCommandQueueCreate(ze_context_handle_t hContext, ze_
 ze_result_t ZE_APICALL rd_zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue)
 {
     RD_HANDLE(rd_queue_t, queue, hCommandQueue, RD_MAGIC_QUEUE);
+    /* Its fences point at it (the application must destroy them first). */
+    if (__atomic_load_n(&queue->live_fences, __ATOMIC_RELAXED) > 0)
+        return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
     queue->magic = RD_MAGIC_DEAD;
     rd_worker_destroy(queue->worker); /* runs what is queued first */
     free(queue);
@@ -83,7 +86,7 @@ ze_result_t ZE_APICALL rd_zeCommandQueueExecuteCommandLists(ze_command_queue_han
         RD_HANDLE(rd_cmdlist_t, list, phCommandLists[i], RD_MAGIC_CMDLIST);
         if (list->immediate)
             return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
-        if (!list->closed || list->device != queue->device)
+        if (!list->closed || list->device != queue->device || list->context != queue->context)
             return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
     rd_execution_t *e = malloc(sizeof *e + numCommandLists * sizeof e->lists[0]);
@@ -95,10 +98,14 @@ ze_result_t ZE_APICALL rd_zeCommandQueueExecuteCommandLists(ze_command_queue_han
         e->lists[i] = (rd_cmdlist_t *)(void *)phCommandLists[i];
         rd_cmdlist_execution_begin(e->lists[i]);
     }
+    if (fence)
+        rd_fence_pending(fence);
     uint64_t ticket = rd_worker_submit(queue->worker, execution_job, e);
     if (ticket == 0) {
         for (uint32_t i = 0; i < numCommandLists; i++)
             rd_cmdlist_execution_end(e->lists[i]);
+        if (fence)
+            rd_fence_signal(fence);
         free(e);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }

@@ -19,6 +19,7 @@ typedef struct rd_queue {
     rd_device_t *device;
     int synchronous;
     rd_worker_t *worker;
+    uint32_t live_fences; /* atomic: the queue outlives its fences */
 } rd_queue_t;
 
 typedef struct rd_fence {
@@ -27,8 +28,11 @@ typedef struct rd_fence {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int signaled;
+    uint32_t pending; /* executions queued with this fence, not yet signalled */
 } rd_fence_t;
 
+/* An execution with this fence was queued / has finished (signals it). */
+void rd_fence_pending(rd_fence_t *fence);
 void rd_fence_signal(rd_fence_t *fence);
 
 #endif
