@@ -24,6 +24,11 @@ void calls_begin(zeil_call_t *call, const char *name);
 ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* calls_end, with the key arguments evaluated only when the call is timed
+ * (calls log or trace on): the launch path then skips formatting entirely. */
+#define CALLS_END(call, result, ...) \
+    ((call)->start_ns ? calls_end((call), (result), __VA_ARGS__) : (result))
+
 const char *calls_result_name(ze_result_t result);
 
 #endif

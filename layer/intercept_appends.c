@@ -44,7 +44,7 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
         if (r == ZE_RESULT_SUCCESS)
             note_signal(signal, &call);
     }
-    return calls_end(&call, r, "hCommandList=%p hKernel=%p (%s) groups=%ux%ux%u hSignalEvent=%p "
+    return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s) groups=%ux%ux%u hSignalEvent=%p "
                      "numWaitEvents=%u",
                      (void *)hCommandList, (void *)hKernel, kernel ? kernel->name : "?",
                      groups ? groups->groupCountX : 0, groups ? groups->groupCountY : 0,
@@ -95,7 +95,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernelIndirect(
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call.name, kernel, NULL, 0,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
     }
-    return calls_end(&call, r, "hCommandList=%p hKernel=%p (%s)", (void *)hCommandList,
+    return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s)", (void *)hCommandList,
                      (void *)hKernel, kernel ? kernel->name : "?");
 }
 
@@ -119,7 +119,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopy(
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, call.name, NULL, NULL, size,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
     }
-    return calls_end(&call, r, "hCommandList=%p dstptr=%p srcptr=%p size=%zu",
+    return CALLS_END(&call, r, "hCommandList=%p dstptr=%p srcptr=%p size=%zu",
                      (void *)hCommandList, dstptr, srcptr, size);
 }
 
@@ -143,7 +143,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryFill(
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_FILL, call.name, NULL, NULL, size,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
     }
-    return calls_end(&call, r, "hCommandList=%p ptr=%p pattern_size=%zu size=%zu",
+    return CALLS_END(&call, r, "hCommandList=%p ptr=%p pattern_size=%zu size=%zu",
                      (void *)hCommandList, ptr, pattern_size, size);
 }
 
@@ -164,7 +164,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendBarrier(
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, call.name, NULL, NULL, 0,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
     }
-    return calls_end(&call, r, "hCommandList=%p hSignalEvent=%p numWaitEvents=%u",
+    return CALLS_END(&call, r, "hCommandList=%p hSignalEvent=%p numWaitEvents=%u",
                      (void *)hCommandList, (void *)hSignalEvent, numWaitEvents);
 }
 
@@ -180,7 +180,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendSignalEvent(const zeil_next_
         r = NEXT(ze_command_list_dditable_t, pfnAppendSignalEvent)(hCommandList, hEvent);
     if (r == ZE_RESULT_SUCCESS)
         note_signal(signal, &call);
-    return calls_end(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
+    return CALLS_END(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendWaitOnEvents(
@@ -194,7 +194,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendWaitOnEvents(
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnAppendWaitOnEvents)(hCommandList, numEvents,
                                                                     phEvents);
-    return calls_end(&call, r, "hCommandList=%p numEvents=%u", (void *)hCommandList, numEvents);
+    return CALLS_END(&call, r, "hCommandList=%p numEvents=%u", (void *)hCommandList, numEvents);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendEventReset(const zeil_next_t *next,
@@ -212,5 +212,5 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendEventReset(const zeil_next_t
         r = NEXT(ze_command_list_dditable_t, pfnAppendEventReset)(hCommandList, hEvent);
     if (r == ZE_RESULT_SUCCESS && event)
         atomic_store(&event->signalled_by_call, 0);
-    return calls_end(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
+    return CALLS_END(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
 }

@@ -33,7 +33,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeContextCreate(const zeil_next_t *next,
         r = NEXT(ze_context_dditable_t, pfnCreate)(hDriver, desc, phContext);
     if (r == ZE_RESULT_SUCCESS && phContext)
         register_context(&call, next, hDriver, *phContext, 0, NULL);
-    return calls_end(&call, r, "hDriver=%p -> %p", (void *)hDriver,
+    return CALLS_END(&call, r, "hDriver=%p -> %p", (void *)hDriver,
                      phContext && r == ZE_RESULT_SUCCESS ? (void *)*phContext : NULL);
 }
 
@@ -55,7 +55,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeContextCreateEx(const zeil_next_t *next,
                                                      phContext);
     if (r == ZE_RESULT_SUCCESS && phContext)
         register_context(&call, next, hDriver, *phContext, numDevices, phDevices);
-    return calls_end(&call, r, "hDriver=%p numDevices=%u -> %p", (void *)hDriver, numDevices,
+    return CALLS_END(&call, r, "hDriver=%p numDevices=%u -> %p", (void *)hDriver, numDevices,
                      phContext && r == ZE_RESULT_SUCCESS ? (void *)*phContext : NULL);
 }
 
@@ -71,7 +71,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeContextDestroy(const zeil_next_t *next,
         r = NEXT(ze_context_dditable_t, pfnDestroy)(hContext);
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, context);
-    return calls_end(&call, r, "hContext=%p", (void *)hContext);
+    return CALLS_END(&call, r, "hContext=%p", (void *)hContext);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueCreate(const zeil_next_t *next,
@@ -97,7 +97,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueCreate(const zeil_next_t *next,
                                          .ordinal = desc->ordinal,
                                          .is_in_order = !!(desc->flags &
                                                            ZE_COMMAND_QUEUE_FLAG_IN_ORDER)});
-    return calls_end(&call, r, "hContext=%p hDevice=%p ordinal=%u -> %p", (void *)hContext,
+    return CALLS_END(&call, r, "hContext=%p hDevice=%p ordinal=%u -> %p", (void *)hContext,
                      (void *)hDevice, desc ? desc->ordinal : 0,
                      phCommandQueue && r == ZE_RESULT_SUCCESS ? (void *)*phCommandQueue : NULL);
 }
@@ -114,7 +114,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueDestroy(const zeil_next_t *next,
         r = NEXT(ze_command_queue_dditable_t, pfnDestroy)(hCommandQueue);
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, queue);
-    return calls_end(&call, r, "hCommandQueue=%p", (void *)hCommandQueue);
+    return CALLS_END(&call, r, "hCommandQueue=%p", (void *)hCommandQueue);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueExecuteCommandLists(
@@ -130,7 +130,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueExecuteCommandLists(
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_queue_dditable_t, pfnExecuteCommandLists)(
             hCommandQueue, numCommandLists, phCommandLists, hFence);
-    return calls_end(&call, r, "hCommandQueue=%p numCommandLists=%u first=%p hFence=%p",
+    return CALLS_END(&call, r, "hCommandQueue=%p numCommandLists=%u first=%p hFence=%p",
                      (void *)hCommandQueue, numCommandLists,
                      phCommandLists && numCommandLists ? (void *)phCommandLists[0] : NULL,
                      (void *)hFence);
@@ -155,7 +155,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeFenceCreate(const zeil_next_t *next,
                                          .device = queue ? queue->device : NULL,
                                          .context = queue ? queue->context : NULL,
                                          .parent = hCommandQueue});
-    return calls_end(&call, r, "hCommandQueue=%p -> %p", (void *)hCommandQueue,
+    return CALLS_END(&call, r, "hCommandQueue=%p -> %p", (void *)hCommandQueue,
                      phFence && r == ZE_RESULT_SUCCESS ? (void *)*phFence : NULL);
 }
 
@@ -169,5 +169,5 @@ ze_result_t ZE_APICALL zeil_icpt_zeFenceDestroy(const zeil_next_t *next, ze_fenc
         r = NEXT(ze_fence_dditable_t, pfnDestroy)(hFence);
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, fence);
-    return calls_end(&call, r, "hFence=%p", (void *)hFence);
+    return CALLS_END(&call, r, "hFence=%p", (void *)hFence);
 }

@@ -8,7 +8,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeInit(const zeil_next_t *next, ze_init_flags_t
     zeil_call_t call;
     calls_begin(&call, "zeInit");
     ze_result_t r = NEXT(ze_global_dditable_t, pfnInit)(flags);
-    return calls_end(&call, r, "flags=0x%x driver=%s", (unsigned)flags, next->path);
+    return CALLS_END(&call, r, "flags=0x%x driver=%s", (unsigned)flags, next->path);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeDriverGet(const zeil_next_t *next, uint32_t *pCount,
@@ -24,7 +24,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeDriverGet(const zeil_next_t *next, uint32_t *
                                                           .kind = ZEIL_KIND_DRIVER,
                                                           .driver = phDrivers[i]});
     }
-    return calls_end(&call, r, "count=%u", pCount ? *pCount : 0);
+    return CALLS_END(&call, r, "count=%u", pCount ? *pCount : 0);
 }
 
 static void register_devices(const zeil_call_t *call, const zeil_next_t *next,
@@ -54,7 +54,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeDeviceGet(const zeil_next_t *next, ze_driver_
         r = NEXT(ze_device_dditable_t, pfnGet)(hDriver, pCount, phDevices);
     if (r == ZE_RESULT_SUCCESS && pCount)
         register_devices(&call, next, hDriver, NULL, *pCount, phDevices);
-    return calls_end(&call, r, "hDriver=%p count=%u", (void *)hDriver, pCount ? *pCount : 0);
+    return CALLS_END(&call, r, "hDriver=%p count=%u", (void *)hDriver, pCount ? *pCount : 0);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeDeviceGetSubDevices(const zeil_next_t *next,
@@ -71,5 +71,5 @@ ze_result_t ZE_APICALL zeil_icpt_zeDeviceGetSubDevices(const zeil_next_t *next,
     if (r == ZE_RESULT_SUCCESS && pCount)
         register_devices(&call, next, device ? device->driver : NULL, hDevice, *pCount,
                          phSubdevices);
-    return calls_end(&call, r, "hDevice=%p count=%u", (void *)hDevice, pCount ? *pCount : 0);
+    return CALLS_END(&call, r, "hDevice=%p count=%u", (void *)hDevice, pCount ? *pCount : 0);
 }

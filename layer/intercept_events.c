@@ -29,7 +29,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventPoolCreate(const zeil_next_t *next,
                                                                                 : NULL,
                                          .context = hContext,
                                          .pool_flags = desc ? desc->flags : 0});
-    return calls_end(&call, r, "hContext=%p count=%u flags=0x%x -> %p", (void *)hContext,
+    return CALLS_END(&call, r, "hContext=%p count=%u flags=0x%x -> %p", (void *)hContext,
                      desc ? desc->count : 0, desc ? (unsigned)desc->flags : 0,
                      phEventPool && r == ZE_RESULT_SUCCESS ? (void *)*phEventPool : NULL);
 }
@@ -46,7 +46,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventPoolDestroy(const zeil_next_t *next,
         r = NEXT(ze_event_pool_dditable_t, pfnDestroy)(hEventPool);
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, pool);
-    return calls_end(&call, r, "hEventPool=%p", (void *)hEventPool);
+    return CALLS_END(&call, r, "hEventPool=%p", (void *)hEventPool);
 }
 
 /* Pools opened from another process's IPC handle are pools all the same. */
@@ -66,7 +66,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventPoolOpenIpcHandle(const zeil_next_t *nex
                            &(zeil_obj_t){.handle = *phEventPool, .kind = ZEIL_KIND_EVENT_POOL,
                                          .driver = context ? context->driver : NULL,
                                          .context = hContext});
-    return calls_end(&call, r, "hContext=%p", (void *)hContext);
+    return CALLS_END(&call, r, "hContext=%p", (void *)hContext);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventPoolCloseIpcHandle(const zeil_next_t *next,
@@ -80,7 +80,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventPoolCloseIpcHandle(const zeil_next_t *ne
         r = NEXT(ze_event_pool_dditable_t, pfnCloseIpcHandle)(hEventPool);
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, pool);
-    return calls_end(&call, r, "hEventPool=%p", (void *)hEventPool);
+    return CALLS_END(&call, r, "hEventPool=%p", (void *)hEventPool);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventCreate(const zeil_next_t *next,
@@ -102,7 +102,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventCreate(const zeil_next_t *next,
                                          .context = pool ? pool->context : NULL,
                                          .parent = hEventPool,
                                          .pool_flags = pool ? pool->pool_flags : 0});
-    return calls_end(&call, r, "hEventPool=%p index=%u -> %p", (void *)hEventPool,
+    return CALLS_END(&call, r, "hEventPool=%p index=%u -> %p", (void *)hEventPool,
                      desc ? desc->index : 0,
                      phEvent && r == ZE_RESULT_SUCCESS ? (void *)*phEvent : NULL);
 }
@@ -117,7 +117,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventDestroy(const zeil_next_t *next, ze_even
         r = NEXT(ze_event_dditable_t, pfnDestroy)(hEvent);
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, event);
-    return calls_end(&call, r, "hEvent=%p", (void *)hEvent);
+    return CALLS_END(&call, r, "hEvent=%p", (void *)hEvent);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventHostReset(const zeil_next_t *next, ze_event_handle_t hEvent)
@@ -130,7 +130,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventHostReset(const zeil_next_t *next, ze_ev
         r = NEXT(ze_event_dditable_t, pfnHostReset)(hEvent);
     if (r == ZE_RESULT_SUCCESS && event)
         atomic_store(&event->signalled_by_call, 0);
-    return calls_end(&call, r, "hEvent=%p", (void *)hEvent);
+    return CALLS_END(&call, r, "hEvent=%p", (void *)hEvent);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventHostSignal(const zeil_next_t *next, ze_event_handle_t hEvent)
@@ -141,7 +141,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventHostSignal(const zeil_next_t *next, ze_e
     ze_result_t r = check_handle(&call, "hEvent", hEvent, ZEIL_KIND_EVENT, &event);
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_event_dditable_t, pfnHostSignal)(hEvent);
-    return calls_end(&call, r, "hEvent=%p", (void *)hEvent);
+    return CALLS_END(&call, r, "hEvent=%p", (void *)hEvent);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventHostSynchronize(const zeil_next_t *next,
@@ -154,6 +154,6 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventHostSynchronize(const zeil_next_t *next,
     ze_result_t r = check_handle(&call, "hEvent", hEvent, ZEIL_KIND_EVENT, &event);
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_event_dditable_t, pfnHostSynchronize)(hEvent, timeout);
-    return calls_end(&call, r, "hEvent=%p timeout=%llu", (void *)hEvent,
+    return CALLS_END(&call, r, "hEvent=%p timeout=%llu", (void *)hEvent,
                      (unsigned long long)timeout);
 }

@@ -45,7 +45,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListCreate(const zeil_next_t *next,
         register_list(&call, next, context, hContext, hDevice, *phCommandList, 0,
                       desc->commandQueueGroupOrdinal,
                       !!(desc->flags & ZE_COMMAND_LIST_FLAG_IN_ORDER));
-    return calls_end(&call, r, "hContext=%p hDevice=%p -> %p", (void *)hContext,
+    return CALLS_END(&call, r, "hContext=%p hDevice=%p -> %p", (void *)hContext,
                      (void *)hDevice,
                      phCommandList && r == ZE_RESULT_SUCCESS ? (void *)*phCommandList : NULL);
 }
@@ -64,7 +64,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListCreateImmediate(
     if (r == ZE_RESULT_SUCCESS && phCommandList && altdesc)
         register_list(&call, next, context, hContext, hDevice, *phCommandList, 1,
                       altdesc->ordinal, !!(altdesc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER));
-    return calls_end(&call, r, "hContext=%p hDevice=%p -> %p", (void *)hContext,
+    return CALLS_END(&call, r, "hContext=%p hDevice=%p -> %p", (void *)hContext,
                      (void *)hDevice,
                      phCommandList && r == ZE_RESULT_SUCCESS ? (void *)*phCommandList : NULL);
 }
@@ -85,7 +85,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListDestroy(const zeil_next_t *next,
         records_list_destroyed(list->records);
         intercept_retire(&call, list);
     }
-    return calls_end(&call, r, "hCommandList=%p", (void *)hCommandList);
+    return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListClose(const zeil_next_t *next,
@@ -102,7 +102,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListClose(const zeil_next_t *next,
         atomic_store(&list->closed_call, call.number);
         atomic_store(&list->is_closed, 1);
     }
-    return calls_end(&call, r, "hCommandList=%p", (void *)hCommandList);
+    return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListReset(const zeil_next_t *next,
@@ -117,5 +117,5 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListReset(const zeil_next_t *next,
         r = NEXT(ze_command_list_dditable_t, pfnReset)(hCommandList);
     if (r == ZE_RESULT_SUCCESS && list)
         atomic_store(&list->is_closed, 0);
-    return calls_end(&call, r, "hCommandList=%p", (void *)hCommandList);
+    return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
 }

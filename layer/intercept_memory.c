@@ -31,7 +31,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemAllocDevice(const zeil_next_t *next,
                                                     hDevice, pptr);
     if (r == ZE_RESULT_SUCCESS && pptr && *pptr)
         register_alloc(&call, *pptr, size, ZE_MEMORY_TYPE_DEVICE, hContext, hDevice);
-    return calls_end(&call, r, "hContext=%p size=%zu hDevice=%p -> %p", (void *)hContext, size,
+    return CALLS_END(&call, r, "hContext=%p size=%zu hDevice=%p -> %p", (void *)hContext, size,
                      (void *)hDevice, pptr && r == ZE_RESULT_SUCCESS ? *pptr : NULL);
 }
 
@@ -48,7 +48,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemAllocHost(const zeil_next_t *next,
         r = NEXT(ze_mem_dditable_t, pfnAllocHost)(hContext, host_desc, size, alignment, pptr);
     if (r == ZE_RESULT_SUCCESS && pptr && *pptr)
         register_alloc(&call, *pptr, size, ZE_MEMORY_TYPE_HOST, hContext, NULL);
-    return calls_end(&call, r, "hContext=%p size=%zu -> %p", (void *)hContext, size,
+    return CALLS_END(&call, r, "hContext=%p size=%zu -> %p", (void *)hContext, size,
                      pptr && r == ZE_RESULT_SUCCESS ? *pptr : NULL);
 }
 
@@ -70,7 +70,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemAllocShared(const zeil_next_t *next,
                                                     alignment, hDevice, pptr);
     if (r == ZE_RESULT_SUCCESS && pptr && *pptr)
         register_alloc(&call, *pptr, size, ZE_MEMORY_TYPE_SHARED, hContext, hDevice);
-    return calls_end(&call, r, "hContext=%p size=%zu hDevice=%p -> %p", (void *)hContext, size,
+    return CALLS_END(&call, r, "hContext=%p size=%zu hDevice=%p -> %p", (void *)hContext, size,
                      (void *)hDevice, pptr && r == ZE_RESULT_SUCCESS ? *pptr : NULL);
 }
 
@@ -86,7 +86,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemFree(const zeil_next_t *next, ze_context_h
         r = NEXT(ze_mem_dditable_t, pfnFree)(hContext, ptr);
     if (r == ZE_RESULT_SUCCESS && ptr)
         registry_free_alloc(ptr, call.number, calls_thread_number());
-    return calls_end(&call, r, "hContext=%p ptr=%p", (void *)hContext, ptr);
+    return CALLS_END(&call, r, "hContext=%p ptr=%p", (void *)hContext, ptr);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeMemFreeExt(const zeil_next_t *next,
@@ -103,5 +103,5 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemFreeExt(const zeil_next_t *next,
         r = NEXT(ze_mem_dditable_t, pfnFreeExt)(hContext, pMemFreeDesc, ptr);
     if (r == ZE_RESULT_SUCCESS && ptr)
         registry_free_alloc(ptr, call.number, calls_thread_number());
-    return calls_end(&call, r, "hContext=%p ptr=%p", (void *)hContext, ptr);
+    return CALLS_END(&call, r, "hContext=%p ptr=%p", (void *)hContext, ptr);
 }

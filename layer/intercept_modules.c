@@ -50,7 +50,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeModuleCreate(const zeil_next_t *next,
         learn_kernel_names(next, *phModule, &proto);
         intercept_register(&call, next, &proto);
     }
-    return calls_end(&call, r, "hContext=%p hDevice=%p format=%d size=%zu -> %p",
+    return CALLS_END(&call, r, "hContext=%p hDevice=%p format=%d size=%zu -> %p",
                      (void *)hContext, (void *)hDevice, desc ? (int)desc->format : -1,
                      desc ? desc->inputSize : 0,
                      phModule && r == ZE_RESULT_SUCCESS ? (void *)*phModule : NULL);
@@ -68,7 +68,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeModuleDestroy(const zeil_next_t *next,
         r = NEXT(ze_module_dditable_t, pfnDestroy)(hModule);
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, module);
-    return calls_end(&call, r, "hModule=%p", (void *)hModule);
+    return CALLS_END(&call, r, "hModule=%p", (void *)hModule);
 }
 
 /* How many arguments the kernel takes, when the driver says (0: unknown). */
@@ -104,7 +104,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeKernelCreate(const zeil_next_t *next,
                                                                      : "?"),
                                          .group_size = {1, 1, 1},
                                          .arg_count = kernel_arg_count(next, *phKernel)});
-    return calls_end(&call, r, "hModule=%p name=%s -> %p", (void *)hModule,
+    return CALLS_END(&call, r, "hModule=%p name=%s -> %p", (void *)hModule,
                      desc && desc->pKernelName ? desc->pKernelName : "?",
                      phKernel && r == ZE_RESULT_SUCCESS ? (void *)*phKernel : NULL);
 }
@@ -120,7 +120,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeKernelDestroy(const zeil_next_t *next,
         r = NEXT(ze_kernel_dditable_t, pfnDestroy)(hKernel);
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, kernel);
-    return calls_end(&call, r, "hKernel=%p", (void *)hKernel);
+    return CALLS_END(&call, r, "hKernel=%p", (void *)hKernel);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeKernelSetGroupSize(const zeil_next_t *next,
@@ -140,7 +140,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeKernelSetGroupSize(const zeil_next_t *next,
         atomic_store_explicit(&kernel->group_size[1], groupSizeY, memory_order_relaxed);
         atomic_store_explicit(&kernel->group_size[2], groupSizeZ, memory_order_relaxed);
     }
-    return calls_end(&call, r, "hKernel=%p size=%ux%ux%u", (void *)hKernel, groupSizeX,
+    return CALLS_END(&call, r, "hKernel=%p size=%ux%ux%u", (void *)hKernel, groupSizeX,
                      groupSizeY, groupSizeZ);
 }
 
@@ -160,6 +160,6 @@ ze_result_t ZE_APICALL zeil_icpt_zeKernelSetArgumentValue(const zeil_next_t *nex
                                                             pArgValue);
     if (r == ZE_RESULT_SUCCESS && kernel && argIndex < 64)
         atomic_fetch_or_explicit(&kernel->args_set, 1ull << argIndex, memory_order_relaxed);
-    return calls_end(&call, r, "hKernel=%p argIndex=%u argSize=%zu", (void *)hKernel, argIndex,
+    return CALLS_END(&call, r, "hKernel=%p argIndex=%u argSize=%zu", (void *)hKernel, argIndex,
                      argSize);
 }

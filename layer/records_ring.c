@@ -230,7 +230,8 @@ size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user)
     /* Sorting moves records away from their wait arrays: remember the index. */
     for (size_t i = 0; i < count; i++)
         all[i].wait_events = (const ze_event_handle_t *)(uintptr_t)i;
-    qsort(all, count, sizeof *all, compare_seq);
+    if (count)
+        qsort(all, count, sizeof *all, compare_seq);
     size_t visited = 0;
     for (size_t i = 0; i < count; i++) {
         size_t k = (size_t)(uintptr_t)all[i].wait_events;

@@ -32,6 +32,7 @@ struct zeil_list_state {
     uint32_t capacity;
     uint64_t total;                           /* ever recorded */
     stats_entry_t *stats;
+    stats_entry_t *last_stats;                /* a loop launches the same kernel */
     struct records_timing *timing;            /* ZEIL_TIMING, lazily */
     zeil_list_state_t *prev, *next;           /* all live states */
 };

@@ -35,8 +35,15 @@ static stats_entry_t *entry_of(stats_entry_t **table, const stats_key_t *key)
 
 void records_count_launch(zeil_list_state_t *state, const zeil_record_t *record)
 {
+    stats_entry_t *last = state->last_stats;
+    if (last && last->key.kernel == record->kernel && last->key.stream_id == record->stream_id &&
+        last->key.primitive == record->primitive && last->key.impl == record->impl) {
+        last->launches++;
+        return;
+    }
     stats_key_t key = key_of(record);
-    entry_of(&state->stats, &key)->launches++;
+    state->last_stats = entry_of(&state->stats, &key);
+    state->last_stats->launches++;
 }
 
 void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *record)
@@ -54,6 +61,7 @@ void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *re
 
 void records_retire_stats(zeil_list_state_t *state)
 {
+    state->last_stats = NULL;
     stats_entry_t *e, *tmp;
     HASH_ITER(hh, state->stats, e, tmp) {
         HASH_DEL(state->stats, e);

@@ -42,14 +42,21 @@ static void init_shards(void)
         pthread_rwlock_init(&shards[i].lock, NULL);
 }
 
-static shard_t *shard_of(const void *handle)
+/* One cheap mix of the handle value picks the shard and is the uthash hash
+ * (uthash's own hash costs more than the rest of a lookup). */
+static unsigned hash_of(const void *handle)
+{
+    uint64_t h = (uint64_t)(uintptr_t)handle;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return (unsigned)h;
+}
+
+static shard_t *shard_of(unsigned hash)
 {
     pthread_once(&shards_once, init_shards);
-    uintptr_t h = (uintptr_t)handle;
-    h ^= h >> 17;
-    h *= 0xed5ad4bbu;
-    h ^= h >> 11;
-    return &shards[h % ZEIL_SHARDS];
+    return &shards[(hash >> 24) % ZEIL_SHARDS];
 }
 
 static void free_obj(zeil_obj_t *obj)
@@ -78,13 +85,14 @@ zeil_obj_t *registry_insert(const zeil_obj_t *proto)
         abort();
     memcpy(obj, proto, sizeof *obj);
     atomic_store(&obj->alive, 1);
-    shard_t *s = shard_of(obj->handle);
+    unsigned hash = hash_of(obj->handle);
+    shard_t *s = shard_of(hash);
     zeil_obj_t *old = NULL;
     pthread_rwlock_wrlock(&s->lock);
-    HASH_FIND(hh, s->objects, &obj->handle, sizeof obj->handle, old);
+    HASH_FIND_BYHASHVALUE(hh, s->objects, &obj->handle, sizeof obj->handle, hash, old);
     if (old)
         HASH_DEL(s->objects, old);
-    HASH_ADD(hh, s->objects, handle, sizeof obj->handle, obj);
+    HASH_ADD_BYHASHVALUE(hh, s->objects, handle, sizeof obj->handle, hash, obj);
     pthread_rwlock_unlock(&s->lock);
     /* A live object replaced by the same handle value means zeil missed its
      * destruction; keep the old one readable (it may be in use) by leaking it. */
@@ -97,20 +105,22 @@ zeil_obj_t *registry_find(const void *handle)
 {
     if (!handle)
         return NULL;
-    shard_t *s = shard_of(handle);
+    unsigned hash = hash_of(handle);
+    shard_t *s = shard_of(hash);
     zeil_obj_t *obj = NULL;
     pthread_rwlock_rdlock(&s->lock);
-    HASH_FIND(hh, s->objects, &handle, sizeof handle, obj);
+    HASH_FIND_BYHASHVALUE(hh, s->objects, &handle, sizeof handle, hash, obj);
     pthread_rwlock_unlock(&s->lock);
     return obj;
 }
 
 static void evict(zeil_obj_t *victim)
 {
-    shard_t *s = shard_of(victim->handle);
+    unsigned hash = hash_of(victim->handle);
+    shard_t *s = shard_of(hash);
     zeil_obj_t *found = NULL;
     pthread_rwlock_wrlock(&s->lock);
-    HASH_FIND(hh, s->objects, &victim->handle, sizeof victim->handle, found);
+    HASH_FIND_BYHASHVALUE(hh, s->objects, &victim->handle, sizeof victim->handle, hash, found);
     if (found == victim)
         HASH_DEL(s->objects, victim);
     pthread_rwlock_unlock(&s->lock);

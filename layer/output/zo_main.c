@@ -21,7 +21,6 @@ static _Atomic int initialised;
 static _Atomic int finished;
 /* A forked child shares the parent's files: it writes none of them. */
 static _Atomic int forked_child;
-static int want_report_or_summary;
 
 uint64_t zo_now_ns(void)
 {
@@ -66,13 +65,13 @@ void zo_init(const zo_config_t *config)
                         : STDERR_FILENO;
     int summary_fd = open_if(config->summary_file, "ZEIL_SUMMARY");
     zo_report_set_outputs(report_fd, summary_fd);
-    want_report_or_summary = report_fd >= 0 || summary_fd >= 0;
+    int want_report_or_summary = report_fd >= 0 || summary_fd >= 0;
 
     int tracing = config->trace_file && config->trace_file[0] &&
                   zo_trace_start(config->trace_file, base_ns, config->timing) == 0;
     if ((tracing || want_report_or_summary) &&
         zo_flusher_start(tracing ? drain_hook : 0, want_report_or_summary ? snapshot_hook : 0) != 0)
-        zo_warn("zeil: cannot start the output thread; the trace is written at exit only", 0, 0);
+        zo_warn("cannot start the output thread: trace records beyond the buffers are dropped, a crash leaves no report", 0, 0);
     zo_crash_handlers_install();
     pthread_atfork(0, 0, in_forked_child);
 }

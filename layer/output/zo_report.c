@@ -5,6 +5,7 @@
 #include "zo_file.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +27,8 @@ static int grow(void **array, size_t *cap, size_t need, size_t item)
     if (need <= *cap)
         return 0;
     size_t cap2 = *cap ? *cap * 2 : 64;
+    if (cap2 < *cap || cap2 > SIZE_MAX / item)
+        return -1;
     void *p = realloc(*array, cap2 * item);
     if (!p)
         return -1;
@@ -161,7 +164,7 @@ void zo_report_write(uint64_t dropped_records)
     size_t report_len = 0, summary_len = 0;
     int incomplete = zo_report_collect(&c, dropped_records) != 0;
     if (render(&c.data, &report, &report_len, &summary, &summary_len) != 0)
-        zo_warn("zeil: out of memory writing the report", 0, 0);
+        zo_warn("out of memory writing the report", 0, 0);
     write_outputs(incomplete ? "zeil report (incomplete: out of memory while collecting)\n"
                              : "zeil report\n",
                   report, report_len, summary, summary_len, 0);

@@ -20,8 +20,9 @@ int zo_writer_is_open(void);
 /* Writes what the rings hold now. Returns without waiting when another
  * consumer is draining. */
 void zo_writer_drain(void);
-/* Like zo_writer_drain; returns 1 when it drained, 0 when another consumer
- * held the lock (zo_flush retries). */
+/* Like zo_writer_drain, and writes the spans still waiting for a signaller
+ * too; returns 1 when it drained, 0 when another consumer held the lock
+ * (zo_flush retries). */
 int zo_writer_drain_now(void);
 
 /* Drains, writes held spans with nominal times, the end marker and "]", and
@@ -29,9 +30,5 @@ int zo_writer_drain_now(void);
  * handler, gives up (leaving a loadable prefix) when another thread holds the
  * drain lock for longer than ~200 ms. */
 void zo_writer_close(const char *reason, int signo);
-
-/* Submissions whose device spans were written with nominal times because
- * their device times never came (timing mode) or the hold queue was full. */
-uint64_t zo_writer_untimed_count(void);
 
 #endif

@@ -1,9 +1,11 @@
 /*
  * Kernel arguments and launch geometry: scalars of every size and a struct
  * arrive intact, argument values and group sizes are copied (a later set does
- * not change an earlier append), every group of 1-, 2- and 3-D launches runs
- * exactly once with the right ids and sizes, kernel properties and names, and
- * the spec's error codes for bad arguments.
+ * not change an earlier append), null argument values reach the kernel as
+ * null, every group of 1-, 2- and 3-D launches runs exactly once with the
+ * right ids and sizes (also when an indirect launch reads its group count at
+ * run time), kernel properties and names, and the spec's error codes for bad
+ * arguments.
  */
 #include "zt.h"
 #include "test_kernels.h"
@@ -170,19 +172,29 @@ static void check_geometry(const tk_geometry_t *records, const uint32_t group_si
         uint32_t id[3] = {(uint32_t)(i % group_count[0]),
                           (uint32_t)(i / group_count[0] % group_count[1]),
                           (uint32_t)(i / group_count[0] / group_count[1])};
-        ck_assert_msg(r->runs == 1, "group %llu ran %u times", (unsigned long long)i, r->runs);
-        for (int d = 0; d < 3; d++) {
-            ck_assert_uint_eq(r->group_id[d], id[d]);
-            ck_assert_uint_eq(r->group_size[d], group_size[d]);
-            ck_assert_uint_eq(r->group_count[d], group_count[d]);
-            ck_assert_uint_eq(r->global_size[d], (uint64_t)group_size[d] * group_count[d]);
-        }
+        int ok = r->runs == 1;
+        for (int d = 0; d < 3; d++)
+            ok = ok && r->group_id[d] == id[d] && r->group_size[d] == group_size[d] &&
+                 r->group_count[d] == group_count[d] &&
+                 r->global_size[d] == (uint64_t)group_size[d] * group_count[d];
+        if (!ok)
+            ck_abort_msg("group %llu: runs %u, id (%u,%u,%u) expected (%u,%u,%u), size (%u,%u,%u), "
+                         "count (%u,%u,%u), global (%llu,%llu,%llu)",
+                         (unsigned long long)i, r->runs, r->group_id[0], r->group_id[1],
+                         r->group_id[2], id[0], id[1], id[2], r->group_size[0], r->group_size[1],
+                         r->group_size[2], r->group_count[0], r->group_count[1], r->group_count[2],
+                         (unsigned long long)r->global_size[0], (unsigned long long)r->global_size[1],
+                         (unsigned long long)r->global_size[2]);
     }
 }
 
+/* Group counts include ones that share factors ({4, 6, 2}): with coprime
+ * counts a driver that mixed up the dimensions of a group id could still
+ * reach every group exactly once. */
 static const uint32_t geometries[][2][3] = {
-    {{1, 1, 1}, {1, 1, 1}},     {{4, 3, 2}, {5, 3, 2}}, {{256, 1, 1}, {17, 1, 1}},
-    {{1, 1, 1}, {3000, 1, 1}},  {{2, 2, 2}, {1, 7, 3}}, {{8, 8, 1}, {9, 1, 11}},
+    {{1, 1, 1}, {1, 1, 1}},    {{4, 3, 2}, {5, 3, 2}}, {{256, 1, 1}, {17, 1, 1}},
+    {{1, 1, 1}, {3000, 1, 1}}, {{2, 2, 2}, {1, 7, 3}}, {{8, 8, 1}, {9, 1, 11}},
+    {{2, 1, 3}, {4, 6, 2}},
 };
 
 START_TEST(test_launch_geometry)
@@ -228,6 +240,72 @@ START_TEST(test_group_size_copied_at_append)
     check_geometry(r2, gs2, gc);
     ZT_OK(zeMemFree(f.env.context, r1));
     ZT_OK(zeMemFree(f.env.context, r2));
+    ZT_OK(zeEventDestroy(gate));
+    ZT_OK(zeEventDestroy(done));
+    ZT_OK(zeCommandListDestroy(list));
+    ZT_OK(zeKernelDestroy(k));
+    close_fixture(&f);
+}
+END_TEST
+
+START_TEST(test_null_argument_value)
+{
+    /* "If null then argument value is considered null": the kernel sees a
+     * null argument, and a later non-null value replaces it. */
+    fixture_t f;
+    open_fixture(&f);
+    ze_kernel_handle_t k = zt_kernel(f.module, TK_NULL_PROBE);
+    ze_command_list_handle_t list = zt_immediate_list(&f.env, 1);
+    uint32_t *out = zt_usm_alloc(&f.env, ZT_USM_SHARED, sizeof(uint32_t), 0);
+    const uint32_t one[3] = {1, 1, 1};
+    *out = 7;
+    ZT_ARG(k, 0, out);
+    ZT_OK(zeKernelSetArgumentValue(k, 1, sizeof(uint64_t), NULL));
+    zt_launch(list, k, one, one, NULL, 0, NULL);
+    ck_assert_uint_eq(*out, 1);
+    uint64_t value = 0;
+    ZT_ARG(k, 1, value);
+    zt_launch(list, k, one, one, NULL, 0, NULL);
+    ck_assert_uint_eq(*out, 0);
+    ZT_OK(zeMemFree(f.env.context, out));
+    ZT_OK(zeCommandListDestroy(list));
+    ZT_OK(zeKernelDestroy(k));
+    close_fixture(&f);
+}
+END_TEST
+
+START_TEST(test_indirect_launch_reads_counts_when_it_runs)
+{
+    /* "The implementation must not access the contents of the launch
+     * arguments as they are free to be modified by either the Host or device
+     * up until execution": a copy earlier on the same list writes the group
+     * count, and the launch must see that count, not the buffer's value at
+     * append time. */
+    fixture_t f;
+    open_fixture(&f);
+    ze_kernel_handle_t k = zt_kernel(f.module, TK_RECORD_GEOMETRY);
+    ze_command_list_handle_t list = zt_immediate_list(&f.env, 0);
+    ze_event_handle_t gate = zt_event(f.pool, 0), done = zt_event(f.pool, 1);
+    const uint32_t gs[3] = {3, 2, 1}, gc[3] = {4, 2, 3};
+    ze_group_count_t *counts = zt_usm_alloc(&f.env, ZT_USM_DEVICE, sizeof *counts, 8);
+    ze_group_count_t *staged = zt_usm_alloc(&f.env, ZT_USM_HOST, sizeof *staged, 8);
+    *staged = (ze_group_count_t){1, 1, 1};
+    tk_geometry_t *records = zt_usm_alloc(&f.env, ZT_USM_SHARED, 25 * sizeof *records, 0);
+    memset(records, 0, 25 * sizeof *records);
+    ZT_OK(zeCommandListAppendMemoryCopy(list, counts, staged, sizeof *counts, NULL, 1, &gate));
+    ZT_ARG(k, 0, records);
+    ZT_OK(zeKernelSetGroupSize(k, gs[0], gs[1], gs[2]));
+    ZT_OK(zeCommandListAppendLaunchKernelIndirect(list, k, counts, done, 0, NULL));
+    *staged = (ze_group_count_t){gc[0], gc[1], gc[2]}; /* before the copy runs */
+    ZT_OK(zeEventHostSignal(gate));
+    ZT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+    check_geometry(records, gs, gc);
+    ck_assert_uint_eq(records[24].runs, 0);
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+              zeCommandListAppendLaunchKernelIndirect(list, k, NULL, NULL, 0, NULL));
+    ZT_OK(zeMemFree(f.env.context, counts));
+    ZT_OK(zeMemFree(f.env.context, staged));
+    ZT_OK(zeMemFree(f.env.context, records));
     ZT_OK(zeEventDestroy(gate));
     ZT_OK(zeEventDestroy(done));
     ZT_OK(zeCommandListDestroy(list));
@@ -285,6 +363,8 @@ static Suite *kernel_args_suite(void)
     tcase_add_test(tc, test_argument_values_copied);
     tcase_add_loop_test(tc, test_launch_geometry, 0, sizeof geometries / sizeof geometries[0]);
     tcase_add_test(tc, test_group_size_copied_at_append);
+    tcase_add_test(tc, test_indirect_launch_reads_counts_when_it_runs);
+    tcase_add_test(tc, test_null_argument_value);
     tcase_add_test(tc, test_kernel_properties_and_name);
     tcase_add_test(tc, test_bad_arguments_refused);
     suite_add_tcase(s, tc);

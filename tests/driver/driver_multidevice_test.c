@@ -76,7 +76,8 @@ START_TEST(test_work_on_last_device)
     ZT_OK(zeCommandListAppendMemoryFill(list, buf, &pattern, sizeof pattern,
                                         1024 * sizeof(uint32_t), NULL, 0, NULL));
     for (int i = 0; i < 1024; i++)
-        ck_assert_uint_eq(buf[i], pattern);
+        if (buf[i] != pattern)
+            ck_abort_msg("word %d is %x after the fill", i, buf[i]);
     ZT_OK(zeMemFree(env.context, buf));
     ZT_OK(zeCommandListDestroy(list));
     zt_close(&env);

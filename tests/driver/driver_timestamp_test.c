@@ -1,7 +1,8 @@
 /*
  * Timestamps: the timer resolution in both of its units, kernel timestamp
- * events (start <= end, a duration that covers a slow kernel), appended
- * timestamp queries, global timestamps written by a list and read on the host.
+ * events (start <= end, a duration that covers a slow kernel; on immediate
+ * and regular lists), appended timestamp queries, global timestamps written
+ * by a list and read on the host.
  */
 #include "zt.h"
 #include "test_kernels.h"
@@ -89,12 +90,18 @@ static void close_fixture(fixture_t *f)
     zt_close(&f->env);
 }
 
-static void append_spin(fixture_t *f, uint64_t us, ze_event_handle_t signal)
+static void append_spin_to(fixture_t *f, ze_command_list_handle_t list, uint64_t us,
+                           ze_event_handle_t signal)
 {
     uint64_t *no_output = NULL;
     ZT_ARG(f->spin, 0, us);
     ZT_ARG(f->spin, 1, no_output);
-    zt_launch(f->list, f->spin, one, one, signal, 0, NULL);
+    zt_launch(list, f->spin, one, one, signal, 0, NULL);
+}
+
+static void append_spin(fixture_t *f, uint64_t us, ze_event_handle_t signal)
+{
+    append_spin_to(f, f->list, us, signal);
 }
 
 static void check_duration(fixture_t *f, const ze_kernel_timestamp_result_t *ts, double min_ns)
@@ -129,6 +136,45 @@ START_TEST(test_kernel_timestamp_covers_kernel)
     ZT_OK(zeEventHostSynchronize(ev, UINT64_MAX));
     ZT_OK(zeEventQueryKernelTimestamp(ev, &ts));
     check_duration(&f, &ts, 30.0 * MS);
+    ZT_OK(zeEventDestroy(ev));
+    close_fixture(&f);
+}
+END_TEST
+
+START_TEST(test_kernel_timestamp_on_regular_list)
+{
+    /* The same through a regular list on a queue, executed twice: the event
+     * is reset between runs and the second run's times come after the
+     * first's. */
+    fixture_t f;
+    open_fixture(&f);
+    ze_event_handle_t ev = zt_event(f.pool, 0);
+    ze_command_list_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0, 0};
+    ze_command_list_handle_t list = NULL;
+    ZT_OK(zeCommandListCreate(f.env.context, f.env.device, &desc, &list));
+    append_spin_to(&f, list, 15u * 1000, ev);
+    ZT_OK(zeCommandListClose(list));
+    ze_command_queue_desc_t qdesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
+                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_handle_t queue = NULL;
+    ZT_OK(zeCommandQueueCreate(f.env.context, f.env.device, &qdesc, &queue));
+    ze_kernel_timestamp_result_t first, second;
+    ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &list, NULL));
+    ZT_OK(zeEventHostSynchronize(ev, UINT64_MAX));
+    ZT_OK(zeEventQueryKernelTimestamp(ev, &first));
+    check_duration(&f, &first, 15.0 * MS);
+    ZT_OK(zeEventHostReset(ev));
+    ZT_RESULT(ZE_RESULT_NOT_READY, zeEventQueryKernelTimestamp(ev, &second));
+    ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &list, NULL));
+    ZT_OK(zeCommandQueueSynchronize(queue, UINT64_MAX));
+    ZT_OK(zeEventQueryKernelTimestamp(ev, &second));
+    check_duration(&f, &second, 15.0 * MS);
+    ck_assert_double_le(elapsed_ns(&f.clock, f.clock.kernel_mask, first.global.kernelEnd,
+                                   second.global.kernelStart),
+                        elapsed_ns(&f.clock, f.clock.kernel_mask, first.global.kernelStart,
+                                   second.global.kernelEnd));
+    ZT_OK(zeCommandQueueDestroy(queue));
+    ZT_OK(zeCommandListDestroy(list));
     ZT_OK(zeEventDestroy(ev));
     close_fixture(&f);
 }
@@ -222,6 +268,7 @@ static Suite *timestamp_suite(void)
     TCase *tc = tcase_create("timestamp");
     tcase_add_test(tc, test_resolution_units_agree);
     tcase_add_test(tc, test_kernel_timestamp_covers_kernel);
+    tcase_add_test(tc, test_kernel_timestamp_on_regular_list);
     tcase_add_test(tc, test_appended_timestamp_query);
     tcase_add_test(tc, test_global_timestamps);
     tcase_add_test(tc, test_bad_arguments_refused);

@@ -107,6 +107,13 @@ static void stamp(const zeil_cpu_group_t *g, const void *const *args)
         *started_ns = monotonic_ns();
 }
 
+static void null_probe(const zeil_cpu_group_t *g, const void *const *args)
+{
+    uint32_t *out = ARG(uint32_t *, 0);
+    if (g->group_id[0] == 0 && g->group_id[1] == 0 && g->group_id[2] == 0)
+        out[0] = args[1] == NULL;
+}
+
 static const uint32_t vector_add_args[] = {sizeof(float *), sizeof(float *), sizeof(float *),
                                            sizeof(uint64_t)};
 static const uint32_t reduce_sum_args[] = {sizeof(float *), sizeof(float *), sizeof(uint64_t)};
@@ -117,6 +124,7 @@ static const uint32_t scale_args[TK_SCALE_NUM_ARGS] = {
 static const uint32_t record_geometry_args[] = {sizeof(tk_geometry_t *)};
 static const uint32_t spin_args[] = {sizeof(uint64_t), sizeof(uint64_t *)};
 static const uint32_t stamp_args[] = {sizeof(uint64_t *)};
+static const uint32_t null_probe_args[] = {sizeof(uint32_t *), sizeof(uint64_t)};
 
 #define KERNEL(name, fn, sizes) {name, sizeof(sizes) / sizeof(sizes[0]), sizes, fn}
 
@@ -127,7 +135,9 @@ static const zeil_cpu_kernel_t kernels[] = {
     KERNEL(TK_RECORD_GEOMETRY, record_geometry, record_geometry_args),
     KERNEL(TK_SPIN, spin, spin_args),
     KERNEL(TK_STAMP, stamp, stamp_args),
+    KERNEL(TK_NULL_PROBE, null_probe, null_probe_args),
 };
+_Static_assert(sizeof(kernels) / sizeof(kernels[0]) == TK_NUM_KERNELS, "TK_NUM_KERNELS");
 
 ZEIL_CPU_MODULE_EXPORT const zeil_cpu_module_t zeil_cpu_module = {
     ZEIL_CPU_KERNEL_ABI_VERSION, sizeof(kernels) / sizeof(kernels[0]), kernels};

@@ -67,6 +67,14 @@ typedef struct tk_geometry {
  * to *started_ns when it starts. */
 #define TK_STAMP "stamp"
 
+/* null_probe(uint32_t *out, <any 8-byte argument>): out[0] = 1 when the
+ * second argument was set with a null pArgValue (the ABI then passes a null
+ * args[1]), 0 otherwise. */
+#define TK_NULL_PROBE "null_probe"
+
+/* The number of kernels in zeil_test_kernels. */
+#define TK_NUM_KERNELS 7u
+
 /* The second module (zeil_test_kernels_other). */
 /* negate(float *x, uint64_t n): x[i] = -x[i]. */
 #define TK_OTHER_NEGATE "negate"

@@ -11,13 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Builds the common part of a command and hands it to the list. */
-#define RD_APPEND(list, cmd, kind, signal, nwait, waits, ...)                  \
-    do {                                                                       \
-        RD_TRY(rd_command_init(&(cmd), (kind), (signal), (nwait), (waits)));   \
-        __VA_ARGS__;                                                           \
-        return rd_cmdlist_append((list), &(cmd));                              \
-    } while (0)
+/* A command that only waits and signals. */
+static ze_result_t append_plain(rd_cmdlist_t *list, ze_event_handle_t signal, uint32_t num_waits,
+                                ze_event_handle_t *waits)
+{
+    rd_command_t cmd;
+    RD_TRY(rd_command_init(&cmd, RD_CMD_BARRIER, signal, num_waits, waits));
+    return rd_cmdlist_append(list, &cmd);
+}
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList,
                                                      ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
@@ -25,8 +26,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendBarrier(ze_command_list_handle_t hC
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     /* Commands already run one after the other: a barrier only waits and signals. */
-    rd_command_t cmd;
-    RD_APPEND(list, cmd, RD_CMD_BARRIER, hSignalEvent, numWaitEvents, phWaitEvents, (void)0);
+    return append_plain(list, hSignalEvent, numWaitEvents, phWaitEvents);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCommandList,
@@ -39,8 +39,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryRangesBarrier(ze_command_list
     RD_NOT_NULL(pRangeSizes);
     RD_NOT_NULL(pRanges);
     (void)numRanges;
-    rd_command_t cmd;
-    RD_APPEND(list, cmd, RD_CMD_BARRIER, hSignalEvent, numWaitEvents, phWaitEvents, (void)0);
+    return append_plain(list, hSignalEvent, numWaitEvents, phWaitEvents);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList, void *dstptr,
@@ -52,11 +51,11 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopy(ze_command_list_handle_t
     RD_NOT_NULL(dstptr);
     RD_NOT_NULL(srcptr);
     rd_command_t cmd;
-    RD_APPEND(list, cmd, RD_CMD_COPY, hSignalEvent, numWaitEvents, phWaitEvents, {
-        cmd.u.copy.dst = dstptr;
-        cmd.u.copy.src = srcptr;
-        cmd.u.copy.size = size;
-    });
+    RD_TRY(rd_command_init(&cmd, RD_CMD_COPY, hSignalEvent, numWaitEvents, phWaitEvents));
+    cmd.u.copy.dst = dstptr;
+    cmd.u.copy.src = srcptr;
+    cmd.u.copy.size = size;
+    return rd_cmdlist_append(list, &cmd);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopyFromContext(
@@ -95,10 +94,8 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopyRegion(
     if (dstRegion->width != srcRegion->width || dstRegion->height != srcRegion->height ||
         (dstRegion->depth ? dstRegion->depth : 1) != (srcRegion->depth ? srcRegion->depth : 1))
         return ZE_RESULT_ERROR_INVALID_SIZE;
-    if (dstRegion->width == 0 || dstRegion->height == 0) {
-        rd_command_t cmd;
-        RD_APPEND(list, cmd, RD_CMD_BARRIER, hSignalEvent, numWaitEvents, phWaitEvents, (void)0);
-    }
+    if (dstRegion->width == 0 || dstRegion->height == 0) /* nothing to copy */
+        return append_plain(list, hSignalEvent, numWaitEvents, phWaitEvents);
     if (dstRegion->width > dstPitch || srcRegion->width > srcPitch ||
         (dstRegion->depth > 1 && (uint64_t)dstPitch * dstRegion->height > dstSlicePitch) ||
         (srcRegion->depth > 1 && (uint64_t)srcPitch * srcRegion->height > srcSlicePitch))
@@ -107,10 +104,10 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopyRegion(
         boxes_overlap(dstRegion, srcRegion))
         return ZE_RESULT_ERROR_OVERLAPPING_REGIONS;
     rd_command_t cmd;
-    RD_APPEND(list, cmd, RD_CMD_COPY_REGION, hSignalEvent, numWaitEvents, phWaitEvents, {
-        cmd.u.region.dst = (rd_region_t){dstptr, *dstRegion, dstPitch, dstSlicePitch};
-        cmd.u.region.src = (rd_region_t){(char *)(uintptr_t)srcptr, *srcRegion, srcPitch, srcSlicePitch};
-    });
+    RD_TRY(rd_command_init(&cmd, RD_CMD_COPY_REGION, hSignalEvent, numWaitEvents, phWaitEvents));
+    cmd.u.region.dst = (rd_region_t){dstptr, *dstRegion, dstPitch, dstSlicePitch};
+    cmd.u.region.src = (rd_region_t){(char *)(uintptr_t)srcptr, *srcRegion, srcPitch, srcSlicePitch};
+    return rd_cmdlist_append(list, &cmd);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void *ptr,
@@ -125,12 +122,12 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryFill(ze_command_list_handle_t
     if (pattern_size == 0 || pattern_size > RD_MAX_FILL_PATTERN || (pattern_size & (pattern_size - 1)))
         return ZE_RESULT_ERROR_INVALID_SIZE;
     rd_command_t cmd;
-    RD_APPEND(list, cmd, RD_CMD_FILL, hSignalEvent, numWaitEvents, phWaitEvents, {
-        cmd.u.fill.dst = ptr;
-        cmd.u.fill.size = size;
-        cmd.u.fill.pattern_size = pattern_size;
-        memcpy(cmd.u.fill.pattern, pattern, pattern_size);
-    });
+    RD_TRY(rd_command_init(&cmd, RD_CMD_FILL, hSignalEvent, numWaitEvents, phWaitEvents));
+    cmd.u.fill.dst = ptr;
+    cmd.u.fill.size = size;
+    cmd.u.fill.pattern_size = pattern_size;
+    memcpy(cmd.u.fill.pattern, pattern, pattern_size);
+    return rd_cmdlist_append(list, &cmd);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandList, const void *ptr,
@@ -139,8 +136,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryPrefetch(ze_command_list_hand
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(ptr);
     (void)size; /* shared memory already is where the device reads it */
-    rd_command_t cmd;
-    RD_APPEND(list, cmd, RD_CMD_BARRIER, NULL, 0, NULL, (void)0);
+    return append_plain(list, NULL, 0, NULL);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
@@ -154,8 +150,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemAdvise(ze_command_list_handle_t 
     (void)size;
     if (advice > ZE_MEMORY_ADVICE_BIAS_UNCACHED)
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-    rd_command_t cmd;
-    RD_APPEND(list, cmd, RD_CMD_BARRIER, NULL, 0, NULL, (void)0);
+    return append_plain(list, NULL, 0, NULL);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList,
@@ -164,8 +159,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendSignalEvent(ze_command_list_handle_
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     if (!hEvent)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    rd_command_t cmd;
-    RD_APPEND(list, cmd, RD_CMD_BARRIER, hEvent, 0, NULL, (void)0);
+    return append_plain(list, hEvent, 0, NULL);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandList, uint32_t numEvents,
@@ -173,8 +167,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendWaitOnEvents(ze_command_list_handle
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(phEvents);
-    rd_command_t cmd;
-    RD_APPEND(list, cmd, RD_CMD_BARRIER, NULL, numEvents, phEvents, (void)0);
+    return append_plain(list, NULL, numEvents, phEvents);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
@@ -184,7 +177,9 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendEventReset(ze_command_list_handle_t
     rd_event_t *event = NULL;
     RD_TRY(rd_event_from_handle(hEvent, &event));
     rd_command_t cmd;
-    RD_APPEND(list, cmd, RD_CMD_EVENT_RESET, NULL, 0, NULL, cmd.u.reset = event);
+    RD_TRY(rd_command_init(&cmd, RD_CMD_EVENT_RESET, NULL, 0, NULL));
+    cmd.u.reset = event;
+    return rd_cmdlist_append(list, &cmd);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCommandList,
@@ -195,8 +190,9 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendWriteGlobalTimestamp(ze_command_lis
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(dstptr);
     rd_command_t cmd;
-    RD_APPEND(list, cmd, RD_CMD_WRITE_TIMESTAMP, hSignalEvent, numWaitEvents, phWaitEvents,
-              cmd.u.timestamp_dst = dstptr);
+    RD_TRY(rd_command_init(&cmd, RD_CMD_WRITE_TIMESTAMP, hSignalEvent, numWaitEvents, phWaitEvents));
+    cmd.u.timestamp_dst = dstptr;
+    return rd_cmdlist_append(list, &cmd);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendQueryKernelTimestamps(
@@ -237,8 +233,9 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendQueryKernelTimestamps(
 }
 
 static ze_result_t append_launch(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
-                                 const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent,
-                                 uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+                                 const ze_group_count_t *pLaunchFuncArgs, int indirect,
+                                 ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                 ze_event_handle_t *phWaitEvents)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_HANDLE(rd_kernel_t, kernel, hKernel, RD_MAGIC_KERNEL);
@@ -247,7 +244,7 @@ static ze_result_t append_launch(ze_command_list_handle_t hCommandList, ze_kerne
     RD_TRY(rd_command_init(&cmd, RD_CMD_LAUNCH, hSignalEvent, numWaitEvents, phWaitEvents));
     /* The argument values as they are now: later zeKernelSetArgumentValue
      * calls do not change a launch already appended. */
-    ze_result_t r = rd_launch_capture(kernel, pLaunchFuncArgs, &cmd.u.launch);
+    ze_result_t r = rd_launch_capture(kernel, pLaunchFuncArgs, indirect, &cmd.u.launch);
     if (r != ZE_RESULT_SUCCESS) {
         rd_command_release(&cmd);
         return r;
@@ -261,7 +258,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchKernel(ze_command_list_handle
                                                           ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
                                                           ze_event_handle_t *phWaitEvents)
 {
-    return append_launch(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents, phWaitEvents);
+    return append_launch(hCommandList, hKernel, pLaunchFuncArgs, 0, hSignalEvent, numWaitEvents, phWaitEvents);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t hCommandList,
@@ -273,5 +270,49 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchCooperativeKernel(ze_command_
 {
     /* The kernel ABI has no cross-group synchronisation, so a cooperative
      * launch needs nothing more than an ordinary one. */
-    return append_launch(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents, phWaitEvents);
+    return append_launch(hCommandList, hKernel, pLaunchFuncArgs, 0, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCommandList,
+                                                                  ze_kernel_handle_t hKernel,
+                                                                  const ze_group_count_t *pLaunchArgumentsBuffer,
+                                                                  ze_event_handle_t hSignalEvent,
+                                                                  uint32_t numWaitEvents,
+                                                                  ze_event_handle_t *phWaitEvents)
+{
+    /* The group counts are read when the launch runs, not now. */
+    return append_launch(hCommandList, hKernel, pLaunchArgumentsBuffer, 1, hSignalEvent, numWaitEvents,
+                         phWaitEvents);
+}
+
+ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchMultipleKernelsIndirect(
+    ze_command_list_handle_t hCommandList, uint32_t numKernels, ze_kernel_handle_t *phKernels,
+    const uint32_t *pCountBuffer, const ze_group_count_t *pLaunchArgumentsBuffer, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+    RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
+    RD_NOT_NULL(phKernels);
+    RD_NOT_NULL(pCountBuffer);
+    RD_NOT_NULL(pLaunchArgumentsBuffer);
+    for (uint32_t i = 0; i < numKernels; i++)
+        RD_TRY(rd_check_handle(phKernels[i], RD_MAGIC_KERNEL));
+    rd_command_t cmd;
+    RD_TRY(rd_command_init(&cmd, RD_CMD_LAUNCH_MULTIPLE, hSignalEvent, numWaitEvents, phWaitEvents));
+    cmd.u.multiple.max = numKernels;
+    cmd.u.multiple.count = pCountBuffer;
+    cmd.u.multiple.launches = calloc(numKernels ? numKernels : 1, sizeof *cmd.u.multiple.launches);
+    if (!cmd.u.multiple.launches) {
+        rd_command_release(&cmd);
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    /* Every kernel's arguments as they are now; how many run is read later. */
+    for (uint32_t i = 0; i < numKernels; i++) {
+        rd_kernel_t *kernel = (rd_kernel_t *)(void *)phKernels[i];
+        ze_result_t r = rd_launch_capture(kernel, &pLaunchArgumentsBuffer[i], 1, &cmd.u.multiple.launches[i]);
+        if (r != ZE_RESULT_SUCCESS) {
+            rd_command_release(&cmd);
+            return r;
+        }
+    }
+    return rd_cmdlist_append(list, &cmd);
 }

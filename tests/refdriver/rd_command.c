@@ -87,6 +87,12 @@ static void do_work(const rd_command_t *cmd)
     case RD_CMD_LAUNCH:
         rd_launch_run(cmd->u.launch);
         break;
+    case RD_CMD_LAUNCH_MULTIPLE: {
+        uint32_t n = *cmd->u.multiple.count;
+        for (uint32_t i = 0; i < n && i < cmd->u.multiple.max; i++)
+            rd_launch_run(cmd->u.multiple.launches[i]);
+        break;
+    }
     }
 }
 
@@ -109,6 +115,10 @@ void rd_command_release(rd_command_t *cmd)
         free(cmd->u.query.offsets);
     } else if (cmd->kind == RD_CMD_LAUNCH) {
         rd_launch_free(cmd->u.launch);
+    } else if (cmd->kind == RD_CMD_LAUNCH_MULTIPLE && cmd->u.multiple.launches) {
+        for (uint32_t i = 0; i < cmd->u.multiple.max; i++)
+            rd_launch_free(cmd->u.multiple.launches[i]);
+        free(cmd->u.multiple.launches);
     }
     cmd->kind = RD_CMD_BARRIER;
 }

@@ -24,6 +24,7 @@ typedef enum rd_command_kind {
     RD_CMD_WRITE_TIMESTAMP,
     RD_CMD_QUERY_TIMESTAMPS,
     RD_CMD_LAUNCH,
+    RD_CMD_LAUNCH_MULTIPLE,
 } rd_command_kind_t;
 
 /* One side of a 3D region copy. */
@@ -52,7 +53,7 @@ typedef struct rd_command {
             void *dst;
             size_t size;
             size_t pattern_size;
-            unsigned char pattern[128];
+            unsigned char pattern[RD_MAX_FILL_PATTERN];
         } fill;
         rd_event_t *reset;
         uint64_t *timestamp_dst;
@@ -63,6 +64,11 @@ typedef struct rd_command {
             size_t *offsets;     /* owned, null: results one after the other */
         } query;
         struct rd_launch *launch; /* owned */
+        struct {
+            uint32_t max;
+            const uint32_t *count;     /* read when the command runs */
+            struct rd_launch **launches; /* owned, max of them */
+        } multiple;
     } u;
 } rd_command_t;
 

@@ -7,12 +7,29 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The API whose behaviour the driver implements: 1.4 (Debian's headers).
+ * Built against newer headers it fills their larger tables with stubs but
+ * still implements 1.4, so it says so instead of ZE_API_VERSION_CURRENT. */
+#define RD_API_VERSION ZE_MAKE_VERSION(1, 4)
+
 /* driverVersion: major.minor.patch of the reference driver. */
 #define RD_DRIVER_VERSION ((1u << 24) | (0u << 16) | 0u)
 
 static rd_driver_t the_driver;
 static pthread_once_t the_driver_once = PTHREAD_ONCE_INIT;
 static int the_driver_ready;
+
+/* A child of fork has none of the parent's threads: the work-group pool is
+ * gone (a new one starts at the child's first launch) and a lock another
+ * thread held at the fork would never be released. The child must still
+ * call zeInit and create its own objects, as the specification says. */
+static void driver_after_fork_in_child(void)
+{
+    rd_driver_t *d = &the_driver;
+    pthread_mutex_init(&d->pool_lock, NULL);
+    d->pool = NULL;
+    pthread_mutex_init(&d->allocs.lock, NULL);
+}
 
 static void driver_init(void)
 {
@@ -26,6 +43,7 @@ static void driver_init(void)
     memcpy(d->uuid.id + sizeof h, &h, sizeof h);
     rd_devices_init(d);
     d->magic = RD_MAGIC_DRIVER;
+    pthread_atfork(NULL, NULL, driver_after_fork_in_child);
     __atomic_store_n(&the_driver_ready, 1, __ATOMIC_RELEASE);
 }
 
@@ -72,7 +90,7 @@ ze_result_t ZE_APICALL rd_zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_a
     RD_HANDLE(rd_driver_t, d, hDriver, RD_MAGIC_DRIVER);
     (void)d;
     RD_NOT_NULL(version);
-    *version = ZE_API_VERSION_CURRENT;
+    *version = (ze_api_version_t)RD_API_VERSION;
     return ZE_RESULT_SUCCESS;
 }
 

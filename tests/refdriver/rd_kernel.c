@@ -97,6 +97,19 @@ ze_result_t ZE_APICALL rd_zeKernelGetProperties(ze_kernel_handle_t hKernel, ze_k
     return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t ZE_APICALL rd_zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pSize, char **pString)
+{
+    RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
+    (void)k;
+    RD_NOT_NULL(pSize);
+    /* Native kernels carry no source attributes: the empty string. */
+    static char none[] = "";
+    if (pString)
+        *pString = none;
+    *pSize = sizeof none;
+    return ZE_RESULT_SUCCESS;
+}
+
 static int group_size_valid(uint32_t x, uint32_t y, uint32_t z)
 {
     if (x == 0 || y == 0 || z == 0 || x > RD_MAX_GROUP_SIZE || y > RD_MAX_GROUP_SIZE || z > RD_MAX_GROUP_SIZE)

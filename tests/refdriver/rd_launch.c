@@ -12,12 +12,24 @@ struct rd_launch {
     zeil_cpu_kernel_fn entry;
     uint32_t group_size[3];
     uint32_t group_count[3];
+    const ze_group_count_t *indirect; /* read when the launch runs, or null */
     const void **args;     /* num_args pointers into values, or null */
     unsigned char *values; /* copy of the kernel's argument bytes */
 };
 
-ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *groups, rd_launch_t **out)
+/* Groups in a launch, or 0 when the product does not fit 64 bits. */
+static uint64_t total_groups(const ze_group_count_t *g)
 {
+    uint64_t total;
+    if (__builtin_mul_overflow((uint64_t)g->groupCountX * g->groupCountY, (uint64_t)g->groupCountZ, &total))
+        return 0;
+    return total;
+}
+
+ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *groups, int indirect, rd_launch_t **out)
+{
+    if (!indirect && total_groups(groups) == 0 && groups->groupCountX && groups->groupCountY && groups->groupCountZ)
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* more groups than a launch can count */
     uint32_t n = kernel->abi->num_args;
     for (uint32_t i = 0; i < n; i++)
         if (kernel->arg_states[i] == RD_ARG_UNSET)
@@ -35,9 +47,12 @@ ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *group
     for (uint32_t i = 0; i < n; i++)
         l->args[i] = kernel->arg_states[i] == RD_ARG_NULL ? NULL : l->values + kernel->arg_offsets[i];
     memcpy(l->group_size, kernel->group_size, sizeof l->group_size);
-    l->group_count[0] = groups->groupCountX;
-    l->group_count[1] = groups->groupCountY;
-    l->group_count[2] = groups->groupCountZ;
+    l->indirect = indirect ? groups : NULL;
+    if (!indirect) {
+        l->group_count[0] = groups->groupCountX;
+        l->group_count[1] = groups->groupCountY;
+        l->group_count[2] = groups->groupCountZ;
+    }
     l->entry = kernel->abi->entry;
     l->driver = kernel->module->driver;
     rd_module_retain(kernel->module);
@@ -46,28 +61,40 @@ ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *group
     return ZE_RESULT_SUCCESS;
 }
 
+/* One execution of a launch: a regular list may run on two queues at once,
+ * so the group counts of an indirect launch live here, not in the launch. */
+typedef struct rd_launch_run {
+    const rd_launch_t *launch;
+    uint32_t group_count[3];
+} rd_launch_run_t;
+
 static void run_group(void *ctx, uint64_t index)
 {
-    const rd_launch_t *l = ctx;
+    const rd_launch_run_t *run = ctx;
+    const rd_launch_t *l = run->launch;
+    const uint32_t *count = run->group_count;
     zeil_cpu_group_t g;
-    uint64_t per_plane = (uint64_t)l->group_count[0] * l->group_count[1];
-    g.group_id[0] = (uint32_t)(index % l->group_count[0]);
-    g.group_id[1] = (uint32_t)(index / l->group_count[0] % l->group_count[1]);
-    g.group_id[2] = (uint32_t)(index / per_plane);
+    g.group_id[0] = (uint32_t)(index % count[0]);
+    g.group_id[1] = (uint32_t)(index / count[0] % count[1]);
+    g.group_id[2] = (uint32_t)(index / ((uint64_t)count[0] * count[1]));
     for (int d = 0; d < 3; d++) {
         g.group_size[d] = l->group_size[d];
-        g.group_count[d] = l->group_count[d];
-        g.global_size[d] = (uint64_t)l->group_count[d] * l->group_size[d];
+        g.group_count[d] = count[d];
+        g.global_size[d] = (uint64_t)count[d] * l->group_size[d];
     }
     l->entry(&g, (const void *const *)l->args);
 }
 
-void rd_launch_run(rd_launch_t *l)
+void rd_launch_run(const rd_launch_t *l)
 {
-    uint64_t total = (uint64_t)l->group_count[0] * l->group_count[1] * l->group_count[2];
+    ze_group_count_t counts = {l->group_count[0], l->group_count[1], l->group_count[2]};
+    if (l->indirect)
+        counts = *l->indirect;
+    uint64_t total = total_groups(&counts); /* an overflowing indirect count runs nothing */
     if (total == 0)
         return;
-    rd_threadpool_run(rd_driver_threadpool(l->driver), total, run_group, l);
+    rd_launch_run_t run = {l, {counts.groupCountX, counts.groupCountY, counts.groupCountZ}};
+    rd_threadpool_run(rd_driver_threadpool(l->driver), total, run_group, &run);
 }
 
 void rd_launch_free(rd_launch_t *l)

@@ -11,9 +11,11 @@
 struct rd_kernel;
 typedef struct rd_launch rd_launch_t;
 
-/* ZE_RESULT_ERROR_INVALID_ARGUMENT when an argument was never set. */
-ze_result_t rd_launch_capture(struct rd_kernel *kernel, const ze_group_count_t *groups, rd_launch_t **launch);
-void rd_launch_run(rd_launch_t *launch);
+/* ZE_RESULT_ERROR_INVALID_ARGUMENT when an argument was never set. With
+ * indirect, groups points to memory read only when the launch runs. */
+ze_result_t rd_launch_capture(struct rd_kernel *kernel, const ze_group_count_t *groups, int indirect,
+                              rd_launch_t **launch);
+void rd_launch_run(const rd_launch_t *launch);
 void rd_launch_free(rd_launch_t *launch);
 
 #endif

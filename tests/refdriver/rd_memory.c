@@ -76,7 +76,8 @@ static ze_result_t allocate(rd_context_t *ctx, rd_device_t *dev, ze_memory_type_
                             size_t alignment, void **pptr)
 {
     RD_TRY(check_alignment(size, alignment));
-    if (size > ctx->driver->host.memory_bytes)
+    uint64_t limit = ctx->driver->host.memory_bytes; /* maxMemAllocSize; 0 when unknown */
+    if (limit && size > limit)
         return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
     if (alignment < RD_DEFAULT_ALIGNMENT)
         alignment = RD_DEFAULT_ALIGNMENT;

@@ -10,6 +10,7 @@
 #include "rd_module.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,6 +262,28 @@ ze_result_t ZE_APICALL rd_zeModuleGetFunctionPointer(ze_module_handle_t hModule,
         return ZE_RESULT_ERROR_INVALID_FUNCTION_NAME;
     zeil_cpu_kernel_fn entry = k->entry;
     memcpy(pfnFunction, &entry, sizeof entry < sizeof *pfnFunction ? sizeof entry : sizeof *pfnFunction);
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL rd_zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGlobalName,
+                                                   size_t *pSize, void **pptr)
+{
+    RD_HANDLE(rd_module_t, m, hModule, RD_MAGIC_MODULE);
+    RD_NOT_NULL(pGlobalName);
+    void *address = dlsym(m->library, pGlobalName);
+    /* dlsym also searches the module's dependencies (libc...): only a data
+     * object defined by the module itself is one of its globals. */
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    struct link_map *self = NULL;
+    if (!address || !dladdr1(address, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
+        ELF64_ST_TYPE(sym->st_info) != STT_OBJECT || dlinfo(m->library, RTLD_DI_LINKMAP, &self) != 0 ||
+        !info.dli_fname || strcmp(info.dli_fname, self->l_name) != 0)
+        return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+    if (pSize)
+        *pSize = (size_t)sym->st_size;
+    if (pptr)
+        *pptr = address;
     return ZE_RESULT_SUCCESS;
 }
 

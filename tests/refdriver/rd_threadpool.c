@@ -94,6 +94,7 @@ rd_threadpool_t *rd_threadpool_create(uint32_t threads)
         pthread_t t;
         if (pthread_create(&t, NULL, pool_main, pool) != 0)
             break; /* fewer threads; the submitter still runs everything */
+        pthread_setname_np(t, "zeil-cpu-pool"); /* visible in gdb, top, traces */
         pthread_detach(t);
         pool->size++;
     }

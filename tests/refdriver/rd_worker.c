@@ -61,6 +61,7 @@ rd_worker_t *rd_worker_create(void)
         free(w);
         return NULL;
     }
+    pthread_setname_np(w->thread, "zeil-cpu-queue"); /* visible in gdb, top, traces */
     return w;
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,9 +49,11 @@ static void child_records_then(void (*die)(void), int wait_for_snapshot, int rea
     _exit(0);
 }
 
-static void null_dereference(void)
+/* A real fault (not raise): a write to a page that allows no access. */
+static void write_to_protected_page(void)
 {
-    *(volatile int *)(uintptr_t)0 = 1;
+    volatile int *page = mmap(0, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    *page = 1;
 }
 
 static void call_abort(void)
@@ -87,7 +90,7 @@ static char *describe(int recover)
 
 START_TEST(segfault_leaves_complete_trace_summary_and_report)
 {
-    ck_assert_int_eq(run_child(null_dereference, 1), SIGSEGV);
+    ck_assert_int_eq(run_child(write_to_protected_page, 1), SIGSEGV);
     char *out = describe(0);
     ck_assert_ptr_nonnull(strstr(out, "X api 1 1 50\nX kernel 2 1 300\nend signal 11 0\n"));
     free(out);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void start_trace(const char *name, int timing)
@@ -83,12 +84,13 @@ START_TEST(scripted_sequence_has_exact_tracks_and_events)
                      "name 2 1 net stream 0 (stream 0x10, list 0x100)\n"
                      "name 2 2 list 0x200\n"
                      "timing nominal 5\n"
-                     /* nominal layout: back to back on a track, from the host time */
+                     /* nominal layout: back to back on a track, from the host time,
+                      * waiters after their signaller (copy after conv_fwd) */
                      "span 1 conv_fwd 1 +0.000 10.000 nominal\n"
                      "span 1 relu_fwd 2 +10.000 10.000 nominal\n"
-                     "span 2 copy 3 +2.000 10.000 nominal\n"
-                     "span 2 gemm 4 +12.000 10.000 nominal\n"
-                     "span 2 barrier 5 +22.000 10.000 nominal\n");
+                     "span 2 copy 3 +10.000 10.000 nominal\n"
+                     "span 2 gemm 4 +20.000 10.000 nominal\n"
+                     "span 2 barrier 5 +30.000 10.000 nominal\n");
     free(out);
     char *raw = zo_test_read(zo_test_path("scripted.json"));
     ck_assert_ptr_nonnull(strstr(raw, "\"args\":{\"seq\":1,\"kind\":\"launch\","
@@ -102,6 +104,67 @@ START_TEST(scripted_sequence_has_exact_tracks_and_events)
     ck_assert_ptr_nonnull(strstr(raw, "\"ph\":\"f\",\"pid\":2,\"tid\":2,\"cat\":\"event\","
                                       "\"name\":\"event\",\"id\":1,"));
     free(raw);
+}
+END_TEST
+
+START_TEST(waiter_appended_before_its_signaller_is_laid_out_after_it)
+{
+    start_trace("early_waiter.json", 0);
+    uint64_t t = zo_now_ns();
+    ze_event_handle_t produced = (ze_event_handle_t)0xe1;
+    /* As the reference sample does: the consumer's copy is appended first,
+     * waiting for a kernel the producer list gets afterwards. */
+    zeil_record_t r = zo_test_launch(1, 0x200, 0, 0, t);
+    r.kind = ZEIL_RECORD_COPY;
+    r.num_wait_events = 1;
+    r.wait_events = &produced;
+    zo_trace_submission(&r);
+    r = zo_test_launch(2, 0x200, 0, "after_copy", t + 1000);
+    zo_trace_submission(&r);
+    usleep(150 * 1000); /* the flusher drains once before the signaller comes */
+    r = zo_test_launch(3, 0x100, 0, "spin", t + 50000);
+    r.signal_event = produced;
+    zo_trace_submission(&r);
+    zo_finish();
+    char *out = describe("early_waiter.json", "--spans");
+    ck_assert_str_eq(out,
+                     "FLOW f 2 1 1\n"
+                     "FLOW s 2 2 1\n"
+                     "X kernel 2 1 2\n"
+                     "X kernel 2 2 1\n"
+                     "end exit 0 0\n"
+                     "name 1 - host\n"
+                     "name 2 - device\n"
+                     "name 2 1 list 0x200\n"
+                     "name 2 2 list 0x100\n"
+                     "timing nominal 3\n"
+                     "span 2 spin 3 +0.000 10.000 nominal\n"
+                     "span 1 copy 1 +10.000 10.000 nominal\n"
+                     "span 1 after_copy 2 +20.000 10.000 nominal\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(waiter_whose_signaller_never_comes_is_written_anyway)
+{
+    start_trace("late_signal.json", 0);
+    uint64_t t = zo_now_ns();
+    ze_event_handle_t produced = (ze_event_handle_t)0xe1;
+    zeil_record_t r = zo_test_launch(1, 0x200, 0, "waiter", t);
+    r.num_wait_events = 1;
+    r.wait_events = &produced;
+    zo_trace_submission(&r);
+    zo_flush(); /* writes what waits for a signaller, as it is */
+    r = zo_test_launch(2, 0x100, 0, "late_signal", t + 50000);
+    r.signal_event = produced;
+    zo_trace_submission(&r);
+    zo_finish();
+    char *out = describe("late_signal.json", "--spans");
+    ck_assert_ptr_nonnull(strstr(out, "FLOW s 2 2 1\nX kernel 2 1 1\nX kernel 2 2 1\n"));
+    ck_assert_ptr_null(strstr(out, "FLOW f"));
+    ck_assert_ptr_nonnull(strstr(out, "span 1 waiter 1 +0.000 10.000 nominal\n"
+                                      "span 2 late_signal 2 +50.000 10.000 nominal\n"));
+    free(out);
 }
 END_TEST
 
@@ -139,10 +202,11 @@ static void *writer(void *arg)
         r.thread = thread;
         zo_trace_submission(&r);
         zo_trace_api_call(thread, "zeCommandListAppendLaunchKernel", t, t + 100);
-        /* A launch costs microseconds on any driver; never outrun the flusher
-         * by a whole ring here (drop accounting has its own test). */
+        /* Writers drain too now and then, all competing for the drain lock
+         * with the flusher; a ring never holds more than 400 entries, so
+         * nothing may be dropped (drop accounting has its own test). */
         if (i % 200 == 199)
-            usleep(3000);
+            zo_flush();
     }
     return 0;
 }
@@ -228,6 +292,29 @@ START_TEST(device_times_place_spans_and_missing_ones_fall_back)
 }
 END_TEST
 
+START_TEST(device_times_of_another_clock_are_aligned_to_the_submission)
+{
+    start_trace("device_clock.json", 1);
+    uint64_t t = zo_now_ns();
+    const uint64_t device_clock = 5000000000000ull; /* a device counter, far from host time */
+    for (uint64_t seq = 1; seq <= 2; seq++) {
+        zeil_record_t r = zo_test_launch(seq, 0x100, 0, "k", t + seq * 1000);
+        zo_trace_submission(&r);
+    }
+    zo_trace_device_times(1, device_clock, device_clock + 20000);
+    zo_trace_device_times(2, device_clock + 30000, device_clock + 35000);
+    zeil_record_t r = zo_test_launch(3, 0x200, 0, "host_clock", t + 1000);
+    zo_trace_submission(&r);
+    zo_trace_device_times(3, t + 1000, t + 2000); /* host clock: kept as it is */
+    zo_finish();
+    char *out = describe("device_clock.json", "--spans");
+    ck_assert_ptr_nonnull(strstr(out, "span 1 k 1 +0.000 20.000 device\n"
+                                      "span 1 k 2 +30.000 5.000 device\n"
+                                      "span 2 host_clock 3 +0.000 1.000 device\n"));
+    free(out);
+}
+END_TEST
+
 START_TEST(nothing_is_written_after_finish)
 {
     start_trace("late.json", 0);
@@ -244,14 +331,44 @@ START_TEST(nothing_is_written_after_finish)
 }
 END_TEST
 
+START_TEST(forked_child_leaves_the_parents_trace_alone)
+{
+    start_trace("fork.json", 0);
+    zeil_record_t r = zo_test_launch(1, 0x100, 0, "before_fork", zo_now_ns());
+    zo_trace_submission(&r);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        r = zo_test_launch(2, 0x100, 0, "in_child", zo_now_ns());
+        zo_trace_submission(&r);
+        zo_finish();
+        _exit(zo_trace_enabled() ? 3 : 0);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    r = zo_test_launch(3, 0x100, 0, "after_fork", zo_now_ns());
+    zo_trace_submission(&r);
+    zo_finish();
+    char *out = describe("fork.json", "--spans");
+    ck_assert_ptr_nonnull(strstr(out, "X kernel 2 1 2\nend exit 0 0\n"));
+    ck_assert_ptr_null(strstr(out, "in_child"));
+    free(out);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
     Suite *s = suite_create("output_trace");
     TCase *t = tcase_create("events");
     tcase_add_test(t, scripted_sequence_has_exact_tracks_and_events);
+    tcase_add_test(t, waiter_appended_before_its_signaller_is_laid_out_after_it);
+    tcase_add_test(t, waiter_whose_signaller_never_comes_is_written_anyway);
     tcase_add_test(t, hostile_kernel_names_stay_valid_json);
     tcase_add_test(t, device_times_place_spans_and_missing_ones_fall_back);
+    tcase_add_test(t, device_times_of_another_clock_are_aligned_to_the_submission);
     tcase_add_test(t, nothing_is_written_after_finish);
+    tcase_add_test(t, forked_child_leaves_the_parents_trace_alone);
     suite_add_tcase(s, t);
     t = tcase_create("threads");
     tcase_set_timeout(t, 120);
