@@ -85,8 +85,10 @@ static void open_interop(side_t *s)
     ZE_OK(zeDeviceGet(driver, &n, &device));
     ze_context_desc_t ctx = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0};
     ZE_OK(zeContextCreate(driver, &ctx, &s->context));
-    ze_command_queue_desc_t queue = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
-                                     ZE_COMMAND_QUEUE_FLAG_IN_ORDER,
+    /* Without ZE_COMMAND_QUEUE_FLAG_IN_ORDER, which Debian's API 1.4 headers
+     * and the reference driver do not know: the driver runs every list in
+     * order, and the interop library accepts such a list with a warning. */
+    ze_command_queue_desc_t queue = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
                                      ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                      ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ZE_OK(zeCommandListCreateImmediate(s->context, device, &queue, &s->list));
