@@ -9,8 +9,13 @@
  *          the reference driver + zeEventHostSynchronize of the returned event.
  * Both time a 1x16x8x8 f32 ReLU (execute_overhead_us: its fixed cost) and a
  * 512x512x512 f32 matmul (matmul_us; zeil_bench divides the two sides).
+ * interop also times the floor under its fixed cost: one launch of a tiny
+ * test kernel on the same immediate list + zeEventHostSynchronize, the
+ * reference driver's own round trip (immediate_roundtrip_us).
  */
 #include "bench_stats.h"
+
+#include "test_kernels.h"
 
 #include <zeil/dnnl_ze.h>
 
@@ -211,6 +216,68 @@ static double time_matmul(const side_t *s, size_t runs)
     return median;
 }
 
+static ze_module_handle_t test_module(const side_t *s, ze_device_handle_t device)
+{
+    const char *path = getenv("ZEIL_TEST_KERNELS");
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f)
+        fail("cannot open the test kernel library (ZEIL_TEST_KERNELS=%s)", path ? path : "");
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    rewind(f);
+    void *bytes = size > 0 ? malloc((size_t)size) : NULL;
+    if (!bytes || fread(bytes, 1, (size_t)size, f) != (size_t)size)
+        fail("cannot read %s", path);
+    fclose(f);
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
+                             (size_t)size, bytes, NULL, NULL};
+    ze_module_handle_t module;
+    ZE_OK(zeModuleCreate(s->context, device, &desc, &module, NULL));
+    free(bytes);
+    return module;
+}
+
+/* Median over batches of one vector_add(64 elements) launch + host wait, us. */
+static double time_roundtrip(const side_t *s, size_t batches)
+{
+    ze_device_handle_t device;
+    DNNL_OK(dnnl_ze_interop_engine_get_device(s->engine, &device));
+    ze_module_handle_t module = test_module(s, device);
+    ze_kernel_desc_t kdesc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, NULL, 0, TK_VECTOR_ADD};
+    ze_kernel_handle_t kernel;
+    ZE_OK(zeKernelCreate(module, &kdesc, &kernel));
+    ze_device_mem_alloc_desc_t mem = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
+    void *buffers[3];
+    for (uint32_t i = 0; i < 3; i++) {
+        ZE_OK(zeMemAllocDevice(s->context, &mem, 64 * sizeof(float), 64, device, &buffers[i]));
+        ZE_OK(zeKernelSetArgumentValue(kernel, i, sizeof(void *), &buffers[i]));
+    }
+    uint64_t n = 64;
+    ZE_OK(zeKernelSetArgumentValue(kernel, 3, sizeof n, &n));
+    ZE_OK(zeKernelSetGroupSize(kernel, 64, 1, 1));
+    const ze_group_count_t one = {1, 1, 1};
+    double *means = calloc(batches, sizeof *means);
+    if (!means)
+        fail("out of memory");
+    for (size_t b = 0; b <= batches; b++) { /* batch 0 warms up */
+        double start = now_us();
+        for (int i = 0; i < RELU_BATCH; i++) {
+            ZE_OK(zeCommandListAppendLaunchKernel(s->list, kernel, &one, s->filled, 0, NULL));
+            ZE_OK(zeEventHostSynchronize(s->filled, UINT64_MAX));
+            ZE_OK(zeEventHostReset(s->filled));
+        }
+        if (b > 0)
+            means[b - 1] = (now_us() - start) / RELU_BATCH;
+    }
+    double median = bench_summarize(means, batches).median;
+    free(means);
+    for (int i = 0; i < 3; i++)
+        ZE_OK(zeMemFree(s->context, buffers[i]));
+    ZE_OK(zeKernelDestroy(kernel));
+    ZE_OK(zeModuleDestroy(module));
+    return median;
+}
+
 static size_t scaled(double scale, size_t full)
 {
     size_t n = (size_t)((double)full * scale);
@@ -236,6 +303,7 @@ int main(int argc, char **argv)
         open_direct(&s);
     double relu = time_relu(&s, scaled(scale, 30));
     double matmul = time_matmul(&s, scaled(scale, 15));
+    double roundtrip = s.interop ? time_roundtrip(&s, scaled(scale, 30)) : 0;
     DNNL_OK(dnnl_stream_destroy(s.stream));
     DNNL_OK(dnnl_engine_destroy(s.engine));
     if (s.interop) {
@@ -246,5 +314,7 @@ int main(int argc, char **argv)
     }
     printf("execute_overhead_us %s %.6g\n", mode, relu);
     printf("matmul_us %s %.6g\n", mode, matmul);
+    if (s.interop)
+        printf("immediate_roundtrip_us driver %.6g\n", roundtrip);
     return 0;
 }

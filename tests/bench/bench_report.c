@@ -69,6 +69,9 @@ static void interop_figures(FILE *out, const bench_run_t *run)
         snprintf(relative, sizeof relative, "%+.2f us", interop.median - direct.median);
     row(out, "execute_overhead_us", "direct", have_direct ? &direct : NULL, "us", "-");
     row(out, "", "interop", have_interop ? &interop : NULL, "us", relative);
+    bench_summary_t floor;
+    if (bench_results_summary(r, "immediate_roundtrip_us", "driver", &floor))
+        row(out, "", "(driver floor)", &floor, "us", "launch+sync, no oneDNN");
     int have_ratio = bench_results_summary(r, "matmul_ratio", "interop_over_direct", &ratio);
     row(out, "matmul_ratio", "interop/direct", have_ratio ? &ratio : NULL, "", "-");
 }
