@@ -61,9 +61,9 @@ char **bench_env_new(const bench_paths_t *paths, const bench_config_t *config, c
         env[n++] = joined("LD_PRELOAD", paths->zeil, "");
     }
     if (config->trace) {
-        char file[96];
-        snprintf(file, sizeof file, "/trace-%s.json", tag);
-        env[n++] = joined("ZEIL_TRACE", paths->tmpdir, file);
+        char file[4200];
+        bench_trace_path(paths, tag, file, sizeof file);
+        env[n++] = joined("ZEIL_TRACE", file, "");
         env[n++] = strdup("ZEIL_TIMING=0");
     }
     for (const char *const *e = config->extra; e && *e; e++)
@@ -76,6 +76,11 @@ char **bench_env_new(const bench_paths_t *paths, const bench_config_t *config, c
             return NULL;
         }
     return env;
+}
+
+void bench_trace_path(const bench_paths_t *paths, const char *tag, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s/trace-%s.json", paths->tmpdir, tag);
 }
 
 void bench_env_free(char **env)

@@ -37,5 +37,7 @@ extern const bench_config_t bench_config_zeil;
  * are malloc'd; bench_env_free releases them. */
 char **bench_env_new(const bench_paths_t *paths, const bench_config_t *config, const char *tag);
 void bench_env_free(char **env);
+/* The trace file of the child tagged tag (configurations with trace set). */
+void bench_trace_path(const bench_paths_t *paths, const char *tag, char *out, size_t cap);
 
 #endif

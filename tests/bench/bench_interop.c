@@ -18,6 +18,7 @@
 #include "test_kernels.h"
 
 #include <zeil/dnnl_ze.h>
+#include <zeil/zeil.h>
 
 #include <oneapi/dnnl/dnnl.h>
 
@@ -82,6 +83,8 @@ static void open_direct(side_t *s)
 static void open_interop(side_t *s)
 {
     ZE_OK(zeInit(0));
+    if (!zeil_is_active())
+        fail("the interop side needs zeil on (ZE_ENABLE_LAYERS=zeil), zeil is not active");
     uint32_t n = 1;
     ze_driver_handle_t driver;
     ze_device_handle_t device;

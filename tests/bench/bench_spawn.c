@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -81,6 +82,21 @@ static int merge(bench_results_t *results, const bench_results_t *from)
     return 0;
 }
 
+/* A tracing configuration really traced; the file (megabytes, and only its
+ * writing was the point) is removed. */
+static int trace_written(const bench_paths_t *paths, const bench_config_t *config,
+                         const char *tag)
+{
+    if (!config->trace)
+        return 1;
+    char trace[4200];
+    bench_trace_path(paths, tag, trace, sizeof trace);
+    struct stat st;
+    int written = stat(trace, &st) == 0 && st.st_size > 0;
+    unlink(trace);
+    return written;
+}
+
 int bench_run_child(const bench_paths_t *paths, const bench_config_t *config, const char *tag,
                     char *const argv[], unsigned timeout_s, bench_results_t *results)
 {
@@ -114,6 +130,8 @@ int bench_run_child(const bench_paths_t *paths, const bench_config_t *config, co
         why = "exited with an error";
     else if (got < 0 || parse_lines(output, &parsed) != 0 || parsed.count == 0)
         why = "printed no well-formed results";
+    else if (!trace_written(paths, config, tag))
+        why = "wrote no trace although ZEIL_TRACE was set";
     else if (merge(results, &parsed) != 0)
         why = "printed more results than the benchmark keeps";
     if (why) {
