@@ -14,7 +14,7 @@
 #include "checks.h"
 #include "log_sink.h"
 #include "diag.h"
-#include "shim_abi.h"
+#include "intercepts.h"
 
 #include <zeil/zeil.h>
 
@@ -95,7 +95,6 @@ const char *zeil_shim_next_driver(unsigned index)
     return index < next_driver_count ? next_drivers[index] : NULL;
 }
 
-extern const zeil_intercepts_t zeil_runtime_intercepts; /* intercept_table.c */
 static const zeil_intercepts_t no_intercepts;
 
 const zeil_intercepts_t *zeil_shim_attach(zeil_next_t *next)

@@ -26,7 +26,7 @@ typedef struct zeil_settings {
 #define ZEIL_DEFAULT_RECORDS 4096u
 
 /* Read once, at the runtime's construction. */
-const zeil_settings_t *zeil_settings(void);
+const zeil_settings_t *zeil_settings(void) __attribute__((visibility("hidden")));
 
 /* 1 when a ZE_ENABLE_LAYERS value names zeil: the name "zeil" or a path whose
  * file is libzeil_layer*.so or libzeil.so. */

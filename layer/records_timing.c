@@ -158,11 +158,20 @@ void timing_collect(zeil_obj_t *list)
 void timing_list_destroyed(zeil_obj_t *list)
 {
     zeil_list_state_t *state = list->records;
-    if (!state || !state->timing)
+    if (!state)
         return;
+    /* Detached under the states lock, so no zeil_flush still reads it. */
+    pthread_mutex_lock(&records_states_lock);
     records_timing_t *t = state->timing;
-    if (!t->unusable)
-        timing_collect(list);
+    state->timing = NULL;
+    pthread_mutex_unlock(&records_states_lock);
+    if (!t)
+        return;
+    if (!t->unusable) {
+        pthread_mutex_lock(&t->lock);
+        timing_read_finished(t, state);
+        pthread_mutex_unlock(&t->lock);
+    }
     const zeil_next_t *next = t->next;
     for (uint32_t i = 0; next && i < TIMING_EVENTS; i++)
         if (t->events[i])
@@ -171,5 +180,4 @@ void timing_list_destroyed(zeil_obj_t *list)
         NEXT(ze_event_pool_dditable_t, pfnDestroy)(t->pool);
     pthread_mutex_destroy(&t->lock);
     free(t);
-    state->timing = NULL;
 }

@@ -239,6 +239,36 @@ START_TEST(test_records_of_streams_and_counters)
 }
 END_TEST
 
+START_TEST(test_cooperative_and_indirect_launches_recorded)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    ze_kernel_handle_t k = zt_kernel(f.module, TK_STAMP);
+    uint64_t *stamp = zt_usm_alloc(&f.env, ZT_USM_HOST, 8, 0);
+    ZT_ARG(k, 0, stamp);
+    ZT_OK(zeKernelSetGroupSize(k, 1, 1, 1));
+    ze_group_count_t groups = {3, 1, 1};
+    ZT_OK(zeCommandListAppendLaunchCooperativeKernel(f.list, k, &groups, NULL, 0, NULL));
+    ze_group_count_t *indirect = zt_usm_alloc(&f.env, ZT_USM_SHARED, sizeof *indirect, 0);
+    *indirect = (ze_group_count_t){2, 1, 1};
+    ZT_OK(zeCommandListAppendLaunchKernelIndirect(f.list, k, indirect, f.event[0], 0, NULL));
+    ck_assert(zl_signalled(f.event[0]));
+    collected_t c = {.n = 0};
+    ck_assert_uint_eq(zeil_records_of_list(f.list, collect_record, &c), 2);
+    ck_assert_str_eq(c.rec[0].call, "zeCommandListAppendLaunchCooperativeKernel");
+    ck_assert_uint_eq(c.rec[0].group_count[0], 3);
+    ck_assert_str_eq(c.rec[1].call, "zeCommandListAppendLaunchKernelIndirect");
+    ck_assert_int_eq(c.rec[1].kind, ZEIL_RECORD_LAUNCH);
+    ck_assert_str_eq(c.rec[1].kernel, TK_STAMP);
+    ck_assert_uint_eq(c.rec[1].group_count[0], 0); /* in device memory: unknown */
+    ck_assert_ptr_eq(c.rec[1].signal_event, f.event[0]);
+    ZT_OK(zeMemFree(f.env.context, indirect));
+    ZT_OK(zeMemFree(f.env.context, stamp));
+    ZT_OK(zeKernelDestroy(k));
+    zl_close(&f);
+}
+END_TEST
+
 START_TEST(test_window_folds_old_records)
 {
     ck_assert_str_eq(getenv("ZEIL_RECORDS"), "4");
@@ -274,6 +304,7 @@ int main(void)
     } else {
         tcase_add_test(tc, test_records_of_lists);
         tcase_add_test(tc, test_records_of_streams_and_counters);
+        tcase_add_test(tc, test_cooperative_and_indirect_launches_recorded);
     }
     suite_add_tcase(s, tc);
     return zt_run_suite(s);

@@ -96,6 +96,38 @@ START_TEST(test_wrong_kind_refused)
 }
 END_TEST
 
+START_TEST(test_destroyed_event_and_fence_refused)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    ze_event_handle_t gone = f.event[7];
+    ZT_OK(zeEventDestroy(gone));
+    f.event[7] = zt_event(f.pool, 7); /* the fixture destroys what it holds */
+    if (f.event[7] == gone) /* the driver reused the handle: zeil knows it is alive */
+        ck_assert_int_eq(zeEventQueryStatus(gone), ZE_RESULT_NOT_READY);
+    else {
+        size_t mark = zl_log_mark();
+        ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeEventQueryStatus(gone));
+        zl_assert_one_finding(mark, "ZEIL-E002", "zeEventQueryStatus",
+                              "event created by zeEventCreate", NULL);
+    }
+    ze_command_queue_handle_t queue = zt_queue(&f.env, 1);
+    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
+    ze_fence_handle_t fence = NULL;
+    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    ZT_OK(zeFenceDestroy(fence));
+    size_t mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeFenceQueryStatus(fence));
+    zl_assert_one_finding(mark, "ZEIL-E002", "zeFenceQueryStatus", "hFence",
+                          "fence created by zeFenceCreate", NULL);
+    ZT_OK(zeCommandQueueDestroy(queue));
+    mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeCommandQueueSynchronize(queue, 0));
+    zl_assert_one_finding(mark, "ZEIL-E002", "zeCommandQueueSynchronize", "was destroyed", NULL);
+    zl_close(&f);
+}
+END_TEST
+
 START_TEST(test_kernel_of_other_context_refused)
 {
     zl_fixture_t f;
@@ -199,6 +231,7 @@ int main(void)
     tcase_add_test(tc, test_unknown_kernel_refused);
     tcase_add_test(tc, test_destroyed_kernel_refused);
     tcase_add_test(tc, test_wrong_kind_refused);
+    tcase_add_test(tc, test_destroyed_event_and_fence_refused);
     tcase_add_test(tc, test_kernel_of_other_context_refused);
     tcase_add_test(tc, test_device_outside_context_refused);
     tcase_add_test(tc, test_list_of_other_device_refused);
