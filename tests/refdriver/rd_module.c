@@ -78,6 +78,12 @@ static const char *abi_problem(const zeil_cpu_module_t *abi)
 /* Loads the bytes as a shared object; on failure says why in *why. */
 static int load_native(rd_module_t *m, const void *bytes, size_t size, char *why, size_t why_size)
 {
+    static const unsigned char spirv_magic[4] = {0x03, 0x02, 0x23, 0x07}; /* 0x07230203, little end first */
+    if (size >= 4 && memcmp(bytes, spirv_magic, 4) == 0) {
+        snprintf(why, why_size, "the bytes are SPIR-V, given as ZE_MODULE_FORMAT_NATIVE; this driver runs native "
+                                "CPU modules only");
+        return 0;
+    }
     const char *bad_elf = rd_elf_problem(bytes, size);
     if (bad_elf) {
         snprintf(why, why_size, "%s", bad_elf);

@@ -29,11 +29,15 @@ typedef enum rd_magic {
 } rd_magic_t;
 
 /* Null: ZE_RESULT_ERROR_INVALID_NULL_HANDLE; another kind of object (or a
- * destroyed one whose memory is still mapped): ZE_RESULT_ERROR_INVALID_ARGUMENT. */
+ * destroyed one whose memory is still mapped): ZE_RESULT_ERROR_INVALID_ARGUMENT.
+ * Values no object can have (the first page, not pointer-aligned: every
+ * object holds pointers) are refused before they are read. */
 static inline ze_result_t rd_check_handle(const void *handle, rd_magic_t magic)
 {
     if (!handle)
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if ((uintptr_t)handle < 4096 || (uintptr_t)handle % sizeof(void *) != 0)
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     if (*(const uint32_t *)handle != (uint32_t)magic)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     return ZE_RESULT_SUCCESS;
