@@ -305,7 +305,7 @@ int main(int argc, char **argv)
     else
         open_direct(&s);
     double relu = time_relu(&s, scaled(scale, 30));
-    double matmul = time_matmul(&s, scaled(scale, 15));
+    double matmul = time_matmul(&s, scaled(scale, 25));
     /* The floor last, in the conditions the ReLU ran in: right after oneDNN's
      * work, whose spinning OpenMP threads keep the CPUs awake. Measured first,
      * in a process with no OpenMP threads yet, it varies from 12 to 70 us with
