@@ -278,6 +278,15 @@ START_TEST(allocated_memory_is_freed_once_with_its_object)
     ck_assert_uint_eq(after.allocations, before.allocations);
     ck_assert_uint_eq(after.allocation_bytes, before.allocation_bytes);
     ck_assert_uint_eq(zeil_error_count(), errors_before); /* no double free seen by the layer */
+    /* more than any device has: the allocation fails, nothing is left */
+    const dnnl_dim_t huge_dims[2] = {(dnnl_dim_t)1 << 30, (dnnl_dim_t)1 << 12};
+    dnnl_memory_desc_t huge = ifx_md(2, huge_dims);
+    dnnl_memory_t failed = NULL;
+    IFX_REFUSED(dnnl_out_of_memory, "ZEIL-E124",
+                dnnl_ze_interop_memory_create(&failed, &huge, f.engine, 0, NULL));
+    ck_assert_ptr_null(failed);
+    zeil_get_live_counts(&after);
+    ck_assert_uint_eq(after.allocations, before.allocations);
     ifx_close(&f);
 }
 END_TEST
