@@ -5,6 +5,8 @@
 #include "zo_trace_flows.h"
 #include "zo_trace_format.h"
 
+#include <zeil/zeil.h>
+
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,16 +276,22 @@ static void write_nominal_span(const zo_entry_t *e)
     (void)try_lay_out(e, 1);
 }
 
+/* Writes held spans from the oldest on, as far as their order allows. Only
+ * launches get device times: a copy, fill or barrier is held just to keep
+ * its place behind older launches, and is laid out as soon as it is the
+ * oldest. force lays out the oldest launch without its device times. */
 static void release_oldest_held(int force)
 {
     while (held_oldest < held_next) {
         held_span_t *h = &held[held_oldest % HOLD_SLOTS];
         if (h->used) {
-            if (!force)
-                return;
+            if (h->entry.record_kind == ZEIL_RECORD_LAUNCH) {
+                if (!force)
+                    return;
+                force = 0;
+            }
             write_nominal_span(&h->entry);
             h->used = 0;
-            force = 0;
         }
         held_oldest++;
     }
@@ -296,6 +304,7 @@ static void hold_span(const zo_entry_t *e)
     held_span_t *h = &held[held_next++ % HOLD_SLOTS];
     h->entry = *e;
     h->used = 1;
+    release_oldest_held(0);
 }
 
 static void complete_held_span(uint64_t seq, uint64_t start, uint64_t end)

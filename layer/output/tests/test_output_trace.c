@@ -292,6 +292,36 @@ START_TEST(device_times_place_spans_and_missing_ones_fall_back)
 }
 END_TEST
 
+/* With timing on, a copy waits only for the launches before it, never for
+ * device times of its own (only launches get them). */
+START_TEST(timed_trace_writes_copies_in_order_without_waiting_for_the_end)
+{
+    start_trace("timed_copy.json", 1);
+    uint64_t t = zo_now_ns();
+    zeil_record_t launch = zo_test_launch(1, 0x100, 0x10, "timed", t);
+    zo_trace_submission(&launch);
+    zeil_record_t copy = zo_test_launch(2, 0x100, 0x10, NULL, t + 1);
+    copy.kind = ZEIL_RECORD_COPY;
+    copy.call = "zeCommandListAppendMemoryCopy";
+    copy.bytes = 4096;
+    zo_trace_submission(&copy);
+    zo_flush();
+    char *text = zo_test_read(zo_test_path("timed_copy.json"));
+    ck_assert_ptr_nonnull(text);
+    ck_assert_msg(strstr(text, "\"copy\"") == NULL, "the copy was written before the launch before it");
+    free(text);
+    zo_trace_device_times(1, t + 100000, t + 300000);
+    zo_flush();
+    text = zo_test_read(zo_test_path("timed_copy.json"));
+    ck_assert_ptr_nonnull(text);
+    const char *span = strstr(text, "\"timed\"");
+    ck_assert_ptr_nonnull(span);
+    ck_assert_msg(strstr(span, "\"copy\"") != NULL, "the copy was not written after its launch");
+    free(text);
+    zo_finish();
+}
+END_TEST
+
 START_TEST(device_times_of_another_clock_are_aligned_to_the_submission)
 {
     start_trace("device_clock.json", 1);
@@ -366,6 +396,7 @@ static Suite *trace_suite(void)
     tcase_add_test(t, waiter_whose_signaller_never_comes_is_written_anyway);
     tcase_add_test(t, hostile_kernel_names_stay_valid_json);
     tcase_add_test(t, device_times_place_spans_and_missing_ones_fall_back);
+    tcase_add_test(t, timed_trace_writes_copies_in_order_without_waiting_for_the_end);
     tcase_add_test(t, device_times_of_another_clock_are_aligned_to_the_submission);
     tcase_add_test(t, nothing_is_written_after_finish);
     tcase_add_test(t, forked_child_leaves_the_parents_trace_alone);
