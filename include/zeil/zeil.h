@@ -194,6 +194,10 @@ typedef enum zeil_severity {
 void zeil_diagnostic(zeil_severity_t severity, const char *rule, const char *call,
                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* Makes a rule of another zeil library (the interop library's ZEIL-E1xx /
+ * ZEIL-W1xx) known to zeil_foreach_rule before it first fires. */
+void zeil_register_rule(const char *rule, zeil_severity_t severity, const char *summary);
+
 uint64_t zeil_error_count(void);
 uint64_t zeil_warning_count(void);
 /* How often one rule fired. */

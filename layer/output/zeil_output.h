@@ -39,6 +39,14 @@ void zo_init(const zo_config_t *config);
  * from several threads never interleave. */
 void zo_log_write(const char *line, size_t len);
 int zo_log_enabled(zo_log_level_t level);
+/* A "calls" line, formatted without malloc or stdio into one write:
+ *   zeil: 12.345678 T3 zeMemAllocDevice(ARGS) -> ZE_RESULT_SUCCESS (2.1 us)
+ * time: seconds since zo_init; T: zeil's thread number; args: the layer's
+ * text (handles, sizes, kernel names, group counts), may be null. */
+void zo_log_call(uint32_t thread, const char *call, const char *args, ze_result_t result,
+                 uint64_t start_ns, uint64_t end_ns);
+/* CLOCK_MONOTONIC in ns: the clock of every *_ns argument below. */
+uint64_t zo_now_ns(void);
 
 /* ---- trace ---- */
 int zo_trace_enabled(void);
@@ -50,6 +58,8 @@ void zo_trace_submission(const zeil_record_t *record);
 void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns);
 /* Names the track of a list or stream. */
 void zo_trace_track_name(ze_command_list_handle_t list, uint64_t stream_id, const char *name);
+/* Writes what the trace buffers hold now (for zeil_flush). */
+void zo_flush(void);
 
 /* ---- end of run ---- */
 /* Writes the exit report (per-stream kernel tables, rule counts, leaks, from

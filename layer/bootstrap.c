@@ -1,0 +1,210 @@
+/*
+ * Bootstrap: how zeil gets between the loader and the drivers.
+ *
+ * The constructor runs before the application's first zeInit (libzeil.so is
+ * preloaded or linked). When ZE_ENABLE_LAYERS names zeil it remembers the
+ * next drivers and points ZE_ENABLE_ALT_DRIVERS at one shim copy per next
+ * driver, all beside libzeil.so. Child processes inherit the changed
+ * environment, so the chosen drivers and the shim list are also kept in
+ * ZEIL_BOOTSTRAP_NEXT / ZEIL_BOOTSTRAP_SHIMS: a child that finds
+ * ZE_ENABLE_ALT_DRIVERS still equal to the shim list derives the same next
+ * drivers instead of wrapping the shims themselves.
+ */
+#include "env.h"
+#include "checks.h"
+#include "log_sink.h"
+#include "diag.h"
+#include "intercepts.h"
+
+#include <zeil/zeil.h>
+
+#ifdef ZEIL_HAVE_OUTPUT
+#include "zeil_output.h"
+#endif
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char next_drivers[ZEIL_MAX_NEXT_DRIVERS][PATH_MAX];
+static unsigned next_driver_count;
+static pthread_once_t next_drivers_once = PTHREAD_ONCE_INIT;
+static _Atomic unsigned wrapped_drivers;
+
+static const char *const standard_drivers[] = {"libze_intel_gpu.so.1", "libze_intel_vpu.so.1",
+                                               "libze_intel_npu.so.1"};
+
+static int is_shim(const char *item, size_t len)
+{
+    const char *base = item;
+    for (size_t i = 0; i < len; i++)
+        if (item[i] == '/')
+            base = item + i + 1;
+    static const char shim[] = "libzeil_layer";
+    return (size_t)(item + len - base) >= sizeof shim - 1 &&
+           memcmp(base, shim, sizeof shim - 1) == 0;
+}
+
+static void add_next_driver(const char *item, size_t len, void *user)
+{
+    (void)user;
+    if (is_shim(item, len) || len >= PATH_MAX)
+        return;
+    if (next_driver_count == ZEIL_MAX_NEXT_DRIVERS) {
+        log_sink_printf("zeil: warning zeil wraps at most %d drivers; %.*s stays unwrapped",
+                        ZEIL_MAX_NEXT_DRIVERS, (int)len, item);
+        return;
+    }
+    memcpy(next_drivers[next_driver_count], item, len);
+    next_drivers[next_driver_count][len] = 0;
+    next_driver_count++;
+}
+
+static void derive_next_drivers(void)
+{
+    const char *chosen = getenv("ZEIL_DRIVERS");
+    if (!chosen || !*chosen) {
+        const char *alt = getenv("ZE_ENABLE_ALT_DRIVERS");
+        const char *shims = getenv("ZEIL_BOOTSTRAP_SHIMS");
+        const char *saved = getenv("ZEIL_BOOTSTRAP_NEXT");
+        if (alt && shims && saved && strcmp(alt, shims) == 0)
+            chosen = saved;
+        else
+            chosen = alt;
+    }
+    env_foreach_item(chosen, add_next_driver, NULL);
+    if (next_driver_count)
+        return;
+    for (size_t i = 0; i < sizeof standard_drivers / sizeof standard_drivers[0]; i++) {
+        void *probe = dlopen(standard_drivers[i], RTLD_LAZY | RTLD_LOCAL);
+        if (!probe)
+            continue;
+        dlclose(probe);
+        add_next_driver(standard_drivers[i], strlen(standard_drivers[i]), NULL);
+    }
+}
+
+const char *zeil_shim_next_driver(unsigned index)
+{
+    pthread_once(&next_drivers_once, derive_next_drivers);
+    return index < next_driver_count ? next_drivers[index] : NULL;
+}
+
+static const zeil_intercepts_t no_intercepts;
+
+const zeil_intercepts_t *zeil_shim_attach(zeil_next_t *next)
+{
+    (void)next; /* each trampoline passes its own next driver on every call */
+    if (!zeil_settings()->enabled)
+        return &no_intercepts;
+    atomic_fetch_add(&wrapped_drivers, 1);
+    return &zeil_runtime_intercepts;
+}
+
+int zeil_is_enabled(void)
+{
+    return zeil_settings()->enabled;
+}
+
+int zeil_is_active(void)
+{
+    return zeil_settings()->enabled && atomic_load(&wrapped_drivers) > 0;
+}
+
+/* The shim copy for next driver i, beside libzeil.so. */
+static int shim_path(unsigned index, char *out, size_t size)
+{
+    Dl_info info;
+    if (!dladdr((void *)zeil_shim_next_driver, &info) || !info.dli_fname)
+        return -1;
+    const char *slash = strrchr(info.dli_fname, '/');
+    int dir_len = slash ? (int)(slash - info.dli_fname) : 1;
+    const char *dir = slash ? info.dli_fname : ".";
+    int n = index == 0 ? snprintf(out, size, "%.*s/libzeil_layer.so", dir_len, dir)
+                       : snprintf(out, size, "%.*s/libzeil_layer.%u.so", dir_len, dir, index);
+    return n > 0 && (size_t)n < size && access(out, R_OK) == 0 ? 0 : -1;
+}
+
+static void join_next_drivers(char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (unsigned i = 0; i < next_driver_count && used < size; i++) {
+        int n = snprintf(out + used, size - used, "%s%s", i ? "," : "", next_drivers[i]);
+        used += n > 0 ? (size_t)n : 0;
+    }
+}
+
+static void at_exit(void)
+{
+    if (!zeil_settings()->enabled)
+        return;
+    if (atomic_load(&wrapped_drivers) == 0) {
+        /* A next driver in the process that zeil did not wrap: the loader
+         * reached it directly. (A process that never initialised Level Zero
+         * has nothing to wrap and hears nothing.) */
+        unsigned unwrapped = 0;
+        for (unsigned i = 0; i < next_driver_count; i++) {
+            void *driver = dlopen(next_drivers[i], RTLD_LAZY | RTLD_NOLOAD);
+            if (driver) {
+                dlclose(driver);
+                unwrapped++;
+            }
+        }
+        if (unwrapped)
+            diag_report(ZEIL_RULE_W060, "exit",
+                        "zeil was enabled but wrapped no driver (%u of %u next drivers were "
+                        "loaded without zeil: ZE_ENABLE_ALT_DRIVERS was overwritten, the loader "
+                        "ignored it, or Level Zero was initialised before zeil was loaded)",
+                        unwrapped, next_driver_count);
+    } else {
+        check_leaks_at_exit();
+    }
+#ifdef ZEIL_HAVE_OUTPUT
+    zo_finish(); /* reads zeil's counters only: no driver is called */
+#endif
+}
+
+static void start_output(void)
+{
+#ifdef ZEIL_HAVE_OUTPUT
+    const zeil_settings_t *s = zeil_settings();
+    zo_config_t config = {(zo_log_level_t)s->log_level, s->log_file, s->trace_file, s->report,
+                          s->report_file, s->summary_file, s->timing};
+    zo_init(&config);
+#endif
+}
+
+__attribute__((constructor)) static void zeil_bootstrap(void)
+{
+    if (!zeil_settings()->enabled)
+        return;
+    start_output();
+    atexit(at_exit);
+    pthread_once(&next_drivers_once, derive_next_drivers);
+    if (next_driver_count == 0)
+        return;
+    char shims[ZEIL_MAX_NEXT_DRIVERS * (PATH_MAX + 1)];
+    size_t used = 0;
+    for (unsigned i = 0; i < next_driver_count; i++) {
+        char path[PATH_MAX];
+        if (shim_path(i, path, sizeof path) != 0) {
+            log_sink_printf("zeil: warning cannot find the shim for driver %u (%s) beside "
+                            "libzeil.so; that driver stays unwrapped",
+                            i, next_drivers[i]);
+            return;
+        }
+        int n = snprintf(shims + used, sizeof shims - used, "%s%s", i ? "," : "", path);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    char next[ZEIL_MAX_NEXT_DRIVERS * (PATH_MAX + 1)];
+    join_next_drivers(next, sizeof next);
+    setenv("ZEIL_BOOTSTRAP_NEXT", next, 1);
+    setenv("ZEIL_BOOTSTRAP_SHIMS", shims, 1);
+    setenv("ZE_ENABLE_ALT_DRIVERS", shims, 1);
+}

@@ -1,0 +1,116 @@
+/* Call numbering, thread numbering and the calls log (ZEIL_LOG=calls). */
+#include "calls.h"
+
+#include "env.h"
+#include "log_sink.h"
+
+#include <zeil/zeil.h>
+
+#ifdef ZEIL_HAVE_OUTPUT
+#include "zeil_output.h"
+#endif
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
+
+static _Atomic uint64_t call_counter;
+static _Atomic uint32_t thread_counter;
+static _Thread_local uint32_t this_thread_number;
+
+uint64_t calls_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint32_t calls_thread_number(void)
+{
+    if (!this_thread_number)
+        this_thread_number = atomic_fetch_add(&thread_counter, 1) + 1;
+    return this_thread_number;
+}
+
+uint64_t zeil_call_number(void)
+{
+    return atomic_load_explicit(&call_counter, memory_order_relaxed);
+}
+
+/* Only the calls log and the trace need the duration of every call. */
+static int calls_timed(void)
+{
+#ifdef ZEIL_HAVE_OUTPUT
+    if (zo_trace_enabled())
+        return 1;
+#endif
+    return zeil_settings()->log_level >= ZEIL_LOG_CALLS;
+}
+
+void calls_begin(zeil_call_t *call, const char *name)
+{
+    call->name = name;
+    call->number = atomic_fetch_add_explicit(&call_counter, 1, memory_order_relaxed) + 1;
+    call->start_ns = calls_timed() ? calls_now_ns() : 0;
+}
+
+ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *fmt, ...)
+{
+    if (!call->start_ns)
+        return result;
+    uint64_t end = calls_now_ns();
+#ifdef ZEIL_HAVE_OUTPUT
+    if (zo_trace_enabled())
+        zo_trace_api_call(calls_thread_number(), call->name, call->start_ns, end);
+#endif
+    if (zeil_settings()->log_level < ZEIL_LOG_CALLS)
+        return result;
+    char args[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        args[0] = 0;
+#ifdef ZEIL_HAVE_OUTPUT
+    zo_log_call(calls_thread_number(), call->name, args, result, call->start_ns, end);
+    return result;
+#endif
+    log_sink_printf("zeil: call %llu.%09llu thread %u #%llu %s(%s) -> %s (%llu ns)",
+                    (unsigned long long)(call->start_ns / 1000000000u),
+                    (unsigned long long)(call->start_ns % 1000000000u), calls_thread_number(),
+                    (unsigned long long)call->number, call->name, args,
+                    calls_result_name(result), (unsigned long long)(end - call->start_ns));
+    return result;
+}
+
+const char *calls_result_name(ze_result_t result)
+{
+    switch (result) {
+#define RESULT_NAME(r) case r: return #r;
+    RESULT_NAME(ZE_RESULT_SUCCESS)
+    RESULT_NAME(ZE_RESULT_NOT_READY)
+    RESULT_NAME(ZE_RESULT_ERROR_DEVICE_LOST)
+    RESULT_NAME(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
+    RESULT_NAME(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+    RESULT_NAME(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE)
+    RESULT_NAME(ZE_RESULT_ERROR_UNINITIALIZED)
+    RESULT_NAME(ZE_RESULT_ERROR_UNSUPPORTED_VERSION)
+    RESULT_NAME(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)
+    RESULT_NAME(ZE_RESULT_ERROR_INVALID_ARGUMENT)
+    RESULT_NAME(ZE_RESULT_ERROR_INVALID_NULL_HANDLE)
+    RESULT_NAME(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE)
+    RESULT_NAME(ZE_RESULT_ERROR_INVALID_NULL_POINTER)
+    RESULT_NAME(ZE_RESULT_ERROR_INVALID_SIZE)
+    RESULT_NAME(ZE_RESULT_ERROR_UNSUPPORTED_SIZE)
+    RESULT_NAME(ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT)
+    RESULT_NAME(ZE_RESULT_ERROR_INVALID_ENUMERATION)
+    RESULT_NAME(ZE_RESULT_ERROR_INVALID_KERNEL_NAME)
+    RESULT_NAME(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE)
+    RESULT_NAME(ZE_RESULT_ERROR_UNKNOWN)
+#undef RESULT_NAME
+    default:
+        return "ZE_RESULT_(other)";
+    }
+}

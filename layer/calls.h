@@ -1,0 +1,34 @@
+/*
+ * calls.h: what every intercepted call shares: its sequence number, the
+ * calling thread's small number, timing for the calls log.
+ */
+#ifndef ZEIL_CALLS_H
+#define ZEIL_CALLS_H
+
+#include <level_zero/ze_api.h>
+#include <stdint.h>
+
+typedef struct zeil_call {
+    const char *name;     /* the API function, e.g. "zeMemFree" */
+    uint64_t number;      /* process-wide call sequence number, from 1 */
+    uint64_t start_ns;    /* set only when the calls log is on */
+} zeil_call_t;
+
+uint64_t calls_now_ns(void);
+/* zeil's small number of the calling thread (1 for the first thread seen). */
+uint32_t calls_thread_number(void);
+
+void calls_begin(zeil_call_t *call, const char *name);
+/* Ends a call: at ZEIL_LOG=calls writes one line with the key arguments
+ * (formatted only then), the result and the duration. Returns result. */
+ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* calls_end, with the key arguments evaluated only when the call is timed
+ * (calls log or trace on): the launch path then skips formatting entirely. */
+#define CALLS_END(call, result, ...) \
+    ((call)->start_ns ? calls_end((call), (result), __VA_ARGS__) : (result))
+
+const char *calls_result_name(ze_result_t result);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * Handle rules: unknown (E001), destroyed (E002), wrong kind (E003); context
+ * mixing (E004); devices outside their context (E005).
+ */
+#include "checks.h"
+
+#include "diag.h"
+
+static const char *const kind_articles[ZEIL_KIND_COUNT] = {
+    "an unknown object", "a driver",       "a device", "a context",  "a command queue",
+    "a command list",    "an event pool",  "an event", "a fence",    "a module",
+    "a kernel",
+};
+
+const char *check_kind_article(zeil_kind_t kind)
+{
+    return kind < ZEIL_KIND_COUNT ? kind_articles[kind] : kind_articles[0];
+}
+
+ze_result_t check_handle(const zeil_call_t *call, const char *arg, const void *handle,
+                         zeil_kind_t kind, zeil_obj_t **out)
+{
+    *out = NULL;
+    if (!handle)
+        return ZE_RESULT_SUCCESS;
+    zeil_obj_t *obj = registry_find(handle);
+    /* Drivers and devices also reach applications through calls zeil does not
+     * intercept (sysman, loader extensions), so only their misuse counts. */
+    int may_be_unseen = kind == ZEIL_KIND_DRIVER || kind == ZEIL_KIND_DEVICE;
+    if (!obj) {
+        if (may_be_unseen)
+            return ZE_RESULT_SUCCESS;
+        return diag_report(ZEIL_RULE_E001, call->name, "%s %p is not a handle zeil knows "
+                           "(expected %s)", arg, handle, check_kind_article(kind));
+    }
+    int alive = atomic_load(&obj->alive);
+    if (obj->kind != kind) {
+        if (!alive && may_be_unseen)
+            return ZE_RESULT_SUCCESS;
+        return diag_report(ZEIL_RULE_E003, call->name, "%s %p is %s%s, not %s", arg, handle,
+                           check_kind_article(obj->kind), alive ? "" : " (destroyed)",
+                           check_kind_article(kind));
+    }
+    if (!alive)
+        return diag_report(ZEIL_RULE_E002, call->name,
+                           "%s %p was destroyed (%s created by %s at call #%llu on thread %u, "
+                           "destroyed at call #%llu on thread %u)",
+                           arg, handle, zeil_kind_name(kind), obj->created_by,
+                           (unsigned long long)obj->created_call, obj->created_thread,
+                           (unsigned long long)obj->destroyed_call, obj->destroyed_thread);
+    *out = obj;
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t check_handle_array(const zeil_call_t *call, const char *arg, uint32_t count,
+                               const void *const *handles, zeil_kind_t kind)
+{
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    for (uint32_t i = 0; handles && i < count; i++) {
+        zeil_obj_t *obj;
+        CHECK_KEEP_FIRST(r, check_handle(call, arg, handles[i], kind, &obj));
+    }
+    return r;
+}
+
+ze_result_t check_same_context(const zeil_call_t *call, const char *arg_a, const zeil_obj_t *a,
+                               const char *arg_b, const zeil_obj_t *b)
+{
+    if (!a || !b || !a->context || !b->context || a->context == b->context)
+        return ZE_RESULT_SUCCESS;
+    return diag_report(ZEIL_RULE_E004, call->name,
+                       "%s %p belongs to context %p, %s %p to context %p", arg_a, a->handle,
+                       (void *)a->context, arg_b, b->handle, (void *)b->context);
+}
+
+/* Sub-devices nest shallowly; parent is the device a sub-device came from. */
+static int is_ancestor(ze_device_handle_t ancestor, ze_device_handle_t device)
+{
+    for (int depth = 0; device && depth < 4; depth++) {
+        zeil_obj_t *d = registry_find(device);
+        if (!d || d->kind != ZEIL_KIND_DEVICE)
+            return 0;
+        device = d->parent;
+        if (device == ancestor)
+            return 1;
+    }
+    return 0;
+}
+
+int check_devices_related(ze_device_handle_t a, ze_device_handle_t b)
+{
+    return !a || !b || a == b || is_ancestor(a, b) || is_ancestor(b, a);
+}
+
+ze_result_t check_device_in_context(const zeil_call_t *call, const zeil_obj_t *context,
+                                    ze_device_handle_t device)
+{
+    if (!context || !device)
+        return ZE_RESULT_SUCCESS;
+    if (context->device_count == 0) {
+        zeil_obj_t *d = registry_find(device);
+        if (!d || d->kind != ZEIL_KIND_DEVICE || !d->driver || d->driver == context->driver)
+            return ZE_RESULT_SUCCESS;
+        return diag_report(ZEIL_RULE_E005, call->name,
+                           "hDevice %p belongs to driver %p, context %p to driver %p",
+                           (void *)device, (void *)d->driver, context->handle,
+                           (void *)context->driver);
+    }
+    for (uint32_t i = 0; i < context->device_count; i++)
+        if (check_devices_related(context->devices[i], device))
+            return ZE_RESULT_SUCCESS;
+    return diag_report(ZEIL_RULE_E005, call->name, "hDevice %p is not a device of context %p",
+                       (void *)device, context->handle);
+}

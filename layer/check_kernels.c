@@ -1,0 +1,34 @@
+/*
+ * Kernel rules at launch: the kernel must be of the list's context (E004) and
+ * device (E005), and every argument must have been set (E041).
+ */
+#include "checks.h"
+
+#include "diag.h"
+
+ze_result_t check_launch_kernel(const zeil_call_t *call, const zeil_obj_t *list,
+                                ze_kernel_handle_t kernel, zeil_obj_t **kernel_obj)
+{
+    ze_result_t r = check_handle(call, "hKernel", kernel, ZEIL_KIND_KERNEL, kernel_obj);
+    const zeil_obj_t *k = *kernel_obj;
+    if (!k)
+        return r;
+    CHECK_KEEP_FIRST(r, check_same_context(call, "hKernel", k, "hCommandList", list));
+    if (list && !check_devices_related(k->device, list->device))
+        CHECK_KEEP_FIRST(r, diag_report(ZEIL_RULE_E005, call->name,
+                                        "hKernel %p ('%s') was built for device %p, command "
+                                        "list %p is on device %p",
+                                        (void *)kernel, k->name, (void *)k->device,
+                                        list->handle, (void *)list->device));
+    uint32_t count = k->arg_count < 64 ? k->arg_count : 64;
+    uint64_t wanted = count == 64 ? ~0ull : ((1ull << count) - 1);
+    uint64_t missing = wanted & ~atomic_load_explicit(&((zeil_obj_t *)k)->args_set,
+                                                      memory_order_relaxed);
+    if (missing)
+        CHECK_KEEP_FIRST(r, diag_report(ZEIL_RULE_E041, call->name,
+                                        "kernel '%s' (%p) is launched with argument %d of %u "
+                                        "never set",
+                                        k->name, (void *)kernel, __builtin_ctzll(missing),
+                                        k->arg_count));
+    return r;
+}

@@ -1,0 +1,80 @@
+/*
+ * USM rules: frees of non-USM (E010), interior (E011), freed (E012) pointers
+ * or in the wrong context (E013); copy and fill ranges past their allocation
+ * (E014) or in freed memory (E015); kernel arguments into freed USM (W040).
+ * Pointers zeil knows nothing of are host memory the driver may accept.
+ */
+#include "checks.h"
+
+#include "diag.h"
+
+#include <string.h>
+
+ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
+                            const void *ptr, size_t size)
+{
+    if (!ptr || !diag_rule_enabled(ZEIL_RULE_E014))
+        return ZE_RESULT_SUCCESS;
+    zeil_alloc_t a;
+    int found = registry_find_alloc(ptr, &a);
+    if (found == 2)
+        return diag_report(ZEIL_RULE_E015, call->name,
+                           "%s %p is in freed allocation %p (allocated by %s at call #%llu, "
+                           "freed at call #%llu)",
+                           arg, ptr, a.base, a.created_by, (unsigned long long)a.created_call,
+                           (unsigned long long)a.freed_call);
+    if (found != 1)
+        return ZE_RESULT_SUCCESS;
+    size_t offset = (size_t)((const char *)ptr - (const char *)a.base);
+    if (size > a.size - offset)
+        return diag_report(ZEIL_RULE_E014, call->name,
+                           "%s %p + %zu bytes ends %zu bytes past allocation %p (%zu bytes)", arg,
+                           ptr, size, size - (a.size - offset), a.base, a.size);
+    if (list && list->context && a.context != list->context)
+        return diag_report(ZEIL_RULE_E004, call->name,
+                           "%s %p belongs to context %p, hCommandList %p to context %p", arg, ptr,
+                           (void *)a.context, list->handle, (void *)list->context);
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context, const void *ptr)
+{
+    if (!ptr)
+        return ZE_RESULT_SUCCESS;
+    zeil_alloc_t a;
+    int found = registry_find_alloc(ptr, &a);
+    if (found == 1 && a.base != ptr)
+        return diag_report(ZEIL_RULE_E011, call->name,
+                           "%p is inside allocation %p (%zu bytes, allocated by %s at call #%llu), "
+                           "not its base",
+                           ptr, a.base, a.size, a.created_by, (unsigned long long)a.created_call);
+    if (found == 1 && context && a.context != context)
+        return diag_report(ZEIL_RULE_E013, call->name,
+                           "%p belongs to context %p, freed in context %p", ptr,
+                           (void *)a.context, (void *)context);
+    if (found == 2)
+        return diag_report(ZEIL_RULE_E012, call->name,
+                           "%p was already freed (allocated by %s at call #%llu, freed at call "
+                           "#%llu)",
+                           ptr, a.created_by, (unsigned long long)a.created_call,
+                           (unsigned long long)a.freed_call);
+    if (found == 0)
+        return diag_report(ZEIL_RULE_E010, call->name, "%p is not a USM allocation", ptr);
+    return ZE_RESULT_SUCCESS;
+}
+
+void check_kernel_argument(const zeil_call_t *call, const zeil_obj_t *kernel, uint32_t index,
+                           size_t size, const void *value)
+{
+    if (!kernel || !value || size != sizeof(void *) || !diag_rule_enabled(ZEIL_RULE_W040))
+        return;
+    const void *ptr;
+    memcpy(&ptr, value, sizeof ptr);
+    zeil_alloc_t a;
+    if (ptr && registry_find_alloc(ptr, &a) == 2)
+        diag_report(ZEIL_RULE_W040, call->name,
+                    "argument %u of kernel '%s' (%p) points into freed allocation %p (freed at "
+                    "call #%llu)",
+                    index, kernel->name ? kernel->name : "?", ptr, a.base,
+                    (unsigned long long)a.freed_call);
+}

@@ -1,0 +1,66 @@
+/*
+ * checks.h: the validation helpers the intercepts run before calling the
+ * driver. Each returns ZE_RESULT_SUCCESS when the call may proceed, else the
+ * error the intercepted call returns (the finding is already reported).
+ * A null handle is left to the driver (it is the driver's validation).
+ */
+#ifndef ZEIL_CHECKS_H
+#define ZEIL_CHECKS_H
+
+#include "calls.h"
+#include "registry.h"
+
+/* Keeps the first error of several checks; all of them still run. */
+#define CHECK_KEEP_FIRST(result, expr)                          \
+    do {                                                        \
+        ze_result_t check_r_ = (expr);                          \
+        if ((result) == ZE_RESULT_SUCCESS)                      \
+            (result) = check_r_;                                \
+    } while (0)
+
+/* check_handles.c */
+/* *out is the live object, or null (null handle, unknown driver/device, or a
+ * finding). */
+ze_result_t check_handle(const zeil_call_t *call, const char *arg, const void *handle,
+                         zeil_kind_t kind, zeil_obj_t **out);
+ze_result_t check_handle_array(const zeil_call_t *call, const char *arg, uint32_t count,
+                               const void *const *handles, zeil_kind_t kind);
+ze_result_t check_same_context(const zeil_call_t *call, const char *arg_a, const zeil_obj_t *a,
+                               const char *arg_b, const zeil_obj_t *b);
+ze_result_t check_device_in_context(const zeil_call_t *call, const zeil_obj_t *context,
+                                    ze_device_handle_t device);
+/* Two devices that are the same, or one a sub-device of the other. */
+int check_devices_related(ze_device_handle_t a, ze_device_handle_t b);
+const char *check_kind_article(zeil_kind_t kind); /* "a command list" */
+
+/* check_lists.c */
+ze_result_t check_list_open(const zeil_call_t *call, const zeil_obj_t *list);
+/* The list, its signal and wait events: alive, one context, reset between
+ * signals. */
+ze_result_t check_append(const zeil_call_t *call, ze_command_list_handle_t list,
+                         zeil_obj_t **list_obj, ze_event_handle_t signal, zeil_obj_t **signal_obj,
+                         uint32_t num_waits, const ze_event_handle_t *waits);
+ze_result_t check_execute(const zeil_call_t *call, const zeil_obj_t *queue, uint32_t count,
+                          const ze_command_list_handle_t *lists, ze_fence_handle_t fence);
+
+/* check_usm.c */
+ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
+                            const void *ptr, size_t size);
+ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context, const void *ptr);
+void check_kernel_argument(const zeil_call_t *call, const zeil_obj_t *kernel, uint32_t index,
+                           size_t size, const void *value);
+
+/* check_kernels.c */
+/* The kernel of a launch: alive, of the list's context and device, every
+ * argument set. */
+ze_result_t check_launch_kernel(const zeil_call_t *call, const zeil_obj_t *list,
+                                ze_kernel_handle_t kernel, zeil_obj_t **kernel_obj);
+
+/* check_lifetime.c */
+ze_result_t check_context_children(const zeil_call_t *call, const zeil_obj_t *context);
+ze_result_t check_pool_events(const zeil_call_t *call, const zeil_obj_t *pool);
+ze_result_t check_module_kernels(const zeil_call_t *call, const zeil_obj_t *module);
+/* At exit: leaked objects and allocations as one warning. */
+void check_leaks_at_exit(void);
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * Environment handling: zeil's settings and the list syntax of
+ * ZE_ENABLE_LAYERS / ZEIL_DRIVERS. Nothing else in zeil calls getenv for its
+ * own settings.
+ */
+#include "env.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void env_foreach_item(const char *list, void (*fn)(const char *item, size_t len, void *user),
+                      void *user)
+{
+    if (!list)
+        return;
+    const char *p = list;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        if (!end)
+            end = p + strlen(p);
+        const char *a = p, *b = end;
+        while (a < b && (*a == ' ' || *a == '\t'))
+            a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        if (b > a)
+            fn(a, (size_t)(b - a), user);
+        p = *end ? end + 1 : end;
+    }
+}
+
+static int item_names_zeil(const char *item, size_t len)
+{
+    if (len == 4 && memcmp(item, "zeil", 4) == 0)
+        return 1;
+    if (item[0] != '/')
+        return 0;
+    const char *base = item;
+    for (size_t i = 0; i < len; i++)
+        if (item[i] == '/')
+            base = item + i + 1;
+    size_t base_len = len - (size_t)(base - item);
+    static const char shim[] = "libzeil_layer", runtime[] = "libzeil.so";
+    if (base_len >= sizeof shim - 1 && memcmp(base, shim, sizeof shim - 1) == 0)
+        return 1;
+    return base_len >= sizeof runtime - 1 && memcmp(base, runtime, sizeof runtime - 1) == 0;
+}
+
+static void note_zeil(const char *item, size_t len, void *user)
+{
+    if (item_names_zeil(item, len))
+        *(int *)user = 1;
+}
+
+int env_layers_name_zeil(const char *value)
+{
+    int named = 0;
+    env_foreach_item(value, note_zeil, &named);
+    return named;
+}
+
+static int parse_log_level(const char *value)
+{
+    if (!value || !*value)
+        return ZEIL_LOG_WARNING;
+    static const char *const names[] = {"error", "warning", "info", "calls"};
+    for (int i = 0; i < 4; i++)
+        if (strcasecmp(value, names[i]) == 0)
+            return i;
+    return ZEIL_LOG_WARNING;
+}
+
+static uint32_t parse_records(const char *value)
+{
+    if (!value || !*value)
+        return ZEIL_DEFAULT_RECORDS;
+    char *end = NULL;
+    unsigned long n = strtoul(value, &end, 10);
+    if (*end || n == 0 || n > (1u << 24))
+        return ZEIL_DEFAULT_RECORDS;
+    return (uint32_t)n;
+}
+
+static const char *copy_if_set(const char *value)
+{
+    return value && *value ? strdup(value) : NULL;
+}
+
+static zeil_settings_t settings;
+static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
+
+static void read_settings(void)
+{
+    settings.enabled = env_layers_name_zeil(getenv("ZE_ENABLE_LAYERS"));
+    settings.log_level = parse_log_level(getenv("ZEIL_LOG"));
+    const char *file = getenv("ZEIL_LOG_FILE");
+    settings.log_file = file && *file ? strdup(file) : NULL;
+    const char *on_error = getenv("ZEIL_ON_ERROR");
+    settings.abort_on_error = on_error && strcmp(on_error, "abort") == 0;
+    const char *checks = getenv("ZEIL_CHECKS");
+    settings.checks = checks ? strdup(checks) : NULL;
+    settings.records = parse_records(getenv("ZEIL_RECORDS"));
+    const char *timing = getenv("ZEIL_TIMING");
+    settings.timing = timing && strcmp(timing, "1") == 0;
+    settings.trace_file = copy_if_set(getenv("ZEIL_TRACE"));
+    const char *report = getenv("ZEIL_REPORT");
+    settings.report = !report || strcmp(report, "0") != 0;
+    if (report && strcmp(report, "0") != 0 && strcmp(report, "1") != 0)
+        settings.report_file = copy_if_set(report);
+    settings.summary_file = copy_if_set(getenv("ZEIL_SUMMARY"));
+}
+
+const zeil_settings_t *zeil_settings(void)
+{
+    pthread_once(&settings_once, read_settings);
+    return &settings;
+}

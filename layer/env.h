@@ -1,0 +1,39 @@
+/*
+ * env.h: everything zeil reads from the environment, in one place.
+ */
+#ifndef ZEIL_ENV_H
+#define ZEIL_ENV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { ZEIL_LOG_ERROR = 0, ZEIL_LOG_WARNING = 1, ZEIL_LOG_INFO = 2, ZEIL_LOG_CALLS = 3 };
+
+typedef struct zeil_settings {
+    int enabled;             /* ZE_ENABLE_LAYERS names zeil */
+    int log_level;           /* ZEIL_LOG: error|warning|info|calls */
+    const char *log_file;    /* ZEIL_LOG_FILE, null: stderr */
+    int abort_on_error;      /* ZEIL_ON_ERROR=abort */
+    const char *checks;      /* ZEIL_CHECKS, raw (rule groups parse it) */
+    uint32_t records;        /* ZEIL_RECORDS: retained records per list */
+    int timing;              /* ZEIL_TIMING=1 */
+    const char *trace_file;  /* ZEIL_TRACE */
+    int report;              /* ZEIL_REPORT: 0 off, else on (default) */
+    const char *report_file; /* ZEIL_REPORT=path */
+    const char *summary_file;/* ZEIL_SUMMARY */
+} zeil_settings_t;
+
+#define ZEIL_DEFAULT_RECORDS 4096u
+
+/* Read once, at the runtime's construction. */
+const zeil_settings_t *zeil_settings(void) __attribute__((visibility("hidden")));
+
+/* 1 when a ZE_ENABLE_LAYERS value names zeil: the name "zeil" or a path whose
+ * file is libzeil_layer*.so or libzeil.so. */
+int env_layers_name_zeil(const char *value);
+
+/* Calls fn for each non-empty, blank-trimmed item of a comma list. */
+void env_foreach_item(const char *list, void (*fn)(const char *item, size_t len, void *user),
+                      void *user);
+
+#endif

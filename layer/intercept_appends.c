@@ -1,0 +1,216 @@
+/*
+ * Intercepts of what is appended to command lists: launches, copies, fills,
+ * barriers and event operations. This is the launch path: registry lookups
+ * under shard read locks, a record in the list's preallocated ring, no
+ * allocation in steady state.
+ */
+#include "intercepts.h"
+
+#include "checks.h"
+#include "records.h"
+#include "timing.h"
+
+/* After a successful append: the event's signal is pending until a reset. */
+static void note_signal(zeil_obj_t *signal, const zeil_call_t *call)
+{
+    if (signal)
+        atomic_store_explicit(&signal->signalled_by_call, call->number, memory_order_relaxed);
+}
+
+static ze_result_t launch(const zeil_next_t *next, const char *name,
+                          ze_pfnCommandListAppendLaunchKernel_t forward,
+                          ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+                          const ze_group_count_t *groups, ze_event_handle_t hSignalEvent,
+                          uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+    zeil_call_t call;
+    calls_begin(&call, name);
+    zeil_obj_t *list, *kernel = NULL, *signal;
+    ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,
+                                 numWaitEvents, phWaitEvents);
+    /* Null arguments are the driver's to refuse, with its own codes. */
+    if (groups && (numWaitEvents == 0 || phWaitEvents))
+        CHECK_KEEP_FIRST(r, check_launch_kernel(&call, list, hKernel, &kernel));
+    if (r == ZE_RESULT_SUCCESS) {
+        zeil_submission_t s = {ZEIL_RECORD_LAUNCH, name, kernel, groups, 0, hSignalEvent,
+                               numWaitEvents, phWaitEvents};
+        if (list && timing_wanted(list)) {
+            r = timing_launch(next, list, &s, forward, hKernel); /* records it too */
+        } else {
+            r = forward(hCommandList, hKernel, groups, hSignalEvent, numWaitEvents, phWaitEvents);
+            if (r == ZE_RESULT_SUCCESS && list)
+                records_add(list, &s);
+        }
+        if (r == ZE_RESULT_SUCCESS)
+            note_signal(signal, &call);
+    }
+    return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s) groups=%ux%ux%u hSignalEvent=%p "
+                     "numWaitEvents=%u",
+                     (void *)hCommandList, (void *)hKernel, kernel ? kernel->name : "?",
+                     groups ? groups->groupCountX : 0, groups ? groups->groupCountY : 0,
+                     groups ? groups->groupCountZ : 0, (void *)hSignalEvent, numWaitEvents);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernel(
+    const zeil_next_t *next, ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+    return launch(next, "zeCommandListAppendLaunchKernel",
+                  NEXT(ze_command_list_dditable_t, pfnAppendLaunchKernel), hCommandList, hKernel,
+                  pLaunchFuncArgs, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchCooperativeKernel(
+    const zeil_next_t *next, ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+    return launch(next, "zeCommandListAppendLaunchCooperativeKernel",
+                  NEXT(ze_command_list_dditable_t, pfnAppendLaunchCooperativeKernel),
+                  hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
+                  phWaitEvents);
+}
+
+/* The group count lives in device memory: recorded as zero. */
+ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernelIndirect(
+    const zeil_next_t *next, ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t *pLaunchArgumentsBuffer, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeCommandListAppendLaunchKernelIndirect");
+    zeil_obj_t *list, *kernel, *signal;
+    ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,
+                                 numWaitEvents, phWaitEvents);
+    CHECK_KEEP_FIRST(r, check_launch_kernel(&call, list, hKernel, &kernel));
+    CHECK_KEEP_FIRST(r, check_usm_range(&call, list, "pLaunchArgumentsBuffer",
+                                        pLaunchArgumentsBuffer, sizeof(ze_group_count_t)));
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_command_list_dditable_t, pfnAppendLaunchKernelIndirect)(
+            hCommandList, hKernel, pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents,
+            phWaitEvents);
+    if (r == ZE_RESULT_SUCCESS && list) {
+        note_signal(signal, &call);
+        records_add(list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call.name, kernel, NULL, 0,
+                                               hSignalEvent, numWaitEvents, phWaitEvents});
+    }
+    return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s)", (void *)hCommandList,
+                     (void *)hKernel, kernel ? kernel->name : "?");
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopy(
+    const zeil_next_t *next, ze_command_list_handle_t hCommandList, void *dstptr,
+    const void *srcptr, size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeCommandListAppendMemoryCopy");
+    zeil_obj_t *list, *signal;
+    ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,
+                                 numWaitEvents, phWaitEvents);
+    CHECK_KEEP_FIRST(r, check_usm_range(&call, list, "dstptr", dstptr, size));
+    CHECK_KEEP_FIRST(r, check_usm_range(&call, list, "srcptr", srcptr, size));
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_command_list_dditable_t, pfnAppendMemoryCopy)(
+            hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents, phWaitEvents);
+    if (r == ZE_RESULT_SUCCESS && list) {
+        note_signal(signal, &call);
+        records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, call.name, NULL, NULL, size,
+                                               hSignalEvent, numWaitEvents, phWaitEvents});
+    }
+    return CALLS_END(&call, r, "hCommandList=%p dstptr=%p srcptr=%p size=%zu",
+                     (void *)hCommandList, dstptr, srcptr, size);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryFill(
+    const zeil_next_t *next, ze_command_list_handle_t hCommandList, void *ptr,
+    const void *pattern, size_t pattern_size, size_t size, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeCommandListAppendMemoryFill");
+    zeil_obj_t *list, *signal;
+    ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,
+                                 numWaitEvents, phWaitEvents);
+    CHECK_KEEP_FIRST(r, check_usm_range(&call, list, "ptr", ptr, size));
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_command_list_dditable_t, pfnAppendMemoryFill)(
+            hCommandList, ptr, pattern, pattern_size, size, hSignalEvent, numWaitEvents,
+            phWaitEvents);
+    if (r == ZE_RESULT_SUCCESS && list) {
+        note_signal(signal, &call);
+        records_add(list, &(zeil_submission_t){ZEIL_RECORD_FILL, call.name, NULL, NULL, size,
+                                               hSignalEvent, numWaitEvents, phWaitEvents});
+    }
+    return CALLS_END(&call, r, "hCommandList=%p ptr=%p pattern_size=%zu size=%zu",
+                     (void *)hCommandList, ptr, pattern_size, size);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendBarrier(
+    const zeil_next_t *next, ze_command_list_handle_t hCommandList,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeCommandListAppendBarrier");
+    zeil_obj_t *list, *signal;
+    ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,
+                                 numWaitEvents, phWaitEvents);
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_command_list_dditable_t, pfnAppendBarrier)(hCommandList, hSignalEvent,
+                                                               numWaitEvents, phWaitEvents);
+    if (r == ZE_RESULT_SUCCESS && list) {
+        note_signal(signal, &call);
+        records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, call.name, NULL, NULL, 0,
+                                               hSignalEvent, numWaitEvents, phWaitEvents});
+    }
+    return CALLS_END(&call, r, "hCommandList=%p hSignalEvent=%p numWaitEvents=%u",
+                     (void *)hCommandList, (void *)hSignalEvent, numWaitEvents);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendSignalEvent(const zeil_next_t *next,
+                                                                ze_command_list_handle_t hCommandList,
+                                                                ze_event_handle_t hEvent)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeCommandListAppendSignalEvent");
+    zeil_obj_t *list, *signal;
+    ze_result_t r = check_append(&call, hCommandList, &list, hEvent, &signal, 0, NULL);
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_command_list_dditable_t, pfnAppendSignalEvent)(hCommandList, hEvent);
+    if (r == ZE_RESULT_SUCCESS)
+        note_signal(signal, &call);
+    return CALLS_END(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendWaitOnEvents(
+    const zeil_next_t *next, ze_command_list_handle_t hCommandList, uint32_t numEvents,
+    ze_event_handle_t *phEvents)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeCommandListAppendWaitOnEvents");
+    zeil_obj_t *list, *signal;
+    ze_result_t r = check_append(&call, hCommandList, &list, NULL, &signal, numEvents, phEvents);
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_command_list_dditable_t, pfnAppendWaitOnEvents)(hCommandList, numEvents,
+                                                                    phEvents);
+    return CALLS_END(&call, r, "hCommandList=%p numEvents=%u", (void *)hCommandList, numEvents);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendEventReset(const zeil_next_t *next,
+                                                               ze_command_list_handle_t hCommandList,
+                                                               ze_event_handle_t hEvent)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeCommandListAppendEventReset");
+    zeil_obj_t *list, *event;
+    /* A reset is no signal: check the event as a wait event would be. */
+    ze_result_t r = check_append(&call, hCommandList, &list, NULL, &event, 1, &hEvent);
+    if (r == ZE_RESULT_SUCCESS)
+        r = check_handle(&call, "hEvent", hEvent, ZEIL_KIND_EVENT, &event);
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_command_list_dditable_t, pfnAppendEventReset)(hCommandList, hEvent);
+    if (r == ZE_RESULT_SUCCESS && event)
+        atomic_store(&event->signalled_by_call, 0);
+    return CALLS_END(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
+}

@@ -1,0 +1,45 @@
+/*
+ * Calls that only use a handle (wait, query, reset): zeil checks the handle
+ * (E001-E003) and forwards. They are frequent in host loops, so nothing else
+ * happens here.
+ */
+#include "intercepts.h"
+
+#include "checks.h"
+
+/* Checks the one handle of a call of this shape, then forwards it. */
+#define HANDLE_USE(api, table, member, kind, hname, params, args)              \
+    ze_result_t ZE_APICALL zeil_icpt_##api params                             \
+    {                                                                         \
+        zeil_call_t call;                                                     \
+        calls_begin(&call, #api);                                             \
+        zeil_obj_t *obj;                                                      \
+        ze_result_t r = check_handle(&call, #hname, hname, kind, &obj);       \
+        if (r == ZE_RESULT_SUCCESS)                                           \
+            r = NEXT(table, member) args;                                     \
+        return CALLS_END(&call, r, #hname "=%p", (void *)hname);              \
+    }
+
+HANDLE_USE(zeCommandQueueSynchronize, ze_command_queue_dditable_t, pfnSynchronize,
+           ZEIL_KIND_COMMAND_QUEUE, hCommandQueue,
+           (const zeil_next_t *next, ze_command_queue_handle_t hCommandQueue, uint64_t timeout),
+           (hCommandQueue, timeout))
+HANDLE_USE(zeFenceHostSynchronize, ze_fence_dditable_t, pfnHostSynchronize, ZEIL_KIND_FENCE,
+           hFence, (const zeil_next_t *next, ze_fence_handle_t hFence, uint64_t timeout),
+           (hFence, timeout))
+HANDLE_USE(zeFenceQueryStatus, ze_fence_dditable_t, pfnQueryStatus, ZEIL_KIND_FENCE, hFence,
+           (const zeil_next_t *next, ze_fence_handle_t hFence), (hFence))
+HANDLE_USE(zeFenceReset, ze_fence_dditable_t, pfnReset, ZEIL_KIND_FENCE, hFence,
+           (const zeil_next_t *next, ze_fence_handle_t hFence), (hFence))
+HANDLE_USE(zeEventQueryStatus, ze_event_dditable_t, pfnQueryStatus, ZEIL_KIND_EVENT, hEvent,
+           (const zeil_next_t *next, ze_event_handle_t hEvent), (hEvent))
+HANDLE_USE(zeEventQueryKernelTimestamp, ze_event_dditable_t, pfnQueryKernelTimestamp,
+           ZEIL_KIND_EVENT, hEvent,
+           (const zeil_next_t *next, ze_event_handle_t hEvent,
+            ze_kernel_timestamp_result_t *dstptr),
+           (hEvent, dstptr))
+HANDLE_USE(zeKernelGetProperties, ze_kernel_dditable_t, pfnGetProperties, ZEIL_KIND_KERNEL,
+           hKernel,
+           (const zeil_next_t *next, ze_kernel_handle_t hKernel,
+            ze_kernel_properties_t *pKernelProperties),
+           (hKernel, pKernelProperties))

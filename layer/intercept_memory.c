@@ -1,0 +1,107 @@
+/* Intercepts of USM allocation and free. */
+#include "intercepts.h"
+
+#include "checks.h"
+
+static void register_alloc(const zeil_call_t *call, void *base, size_t size,
+                           ze_memory_type_t type, ze_context_handle_t context,
+                           ze_device_handle_t device)
+{
+    registry_add_alloc(&(zeil_alloc_t){.base = base, .size = size, .type = type,
+                                       .context = context, .device = device,
+                                       .created_by = call->name,
+                                       .created_call = call->number,
+                                       .created_thread = calls_thread_number()});
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeMemAllocDevice(const zeil_next_t *next,
+                                                  ze_context_handle_t hContext,
+                                                  const ze_device_mem_alloc_desc_t *device_desc,
+                                                  size_t size, size_t alignment,
+                                                  ze_device_handle_t hDevice, void **pptr)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeMemAllocDevice");
+    zeil_obj_t *context, *device;
+    ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
+    CHECK_KEEP_FIRST(r, check_handle(&call, "hDevice", hDevice, ZEIL_KIND_DEVICE, &device));
+    CHECK_KEEP_FIRST(r, check_device_in_context(&call, context, hDevice));
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_mem_dditable_t, pfnAllocDevice)(hContext, device_desc, size, alignment,
+                                                    hDevice, pptr);
+    if (r == ZE_RESULT_SUCCESS && pptr && *pptr)
+        register_alloc(&call, *pptr, size, ZE_MEMORY_TYPE_DEVICE, hContext, hDevice);
+    return CALLS_END(&call, r, "hContext=%p size=%zu hDevice=%p -> %p", (void *)hContext, size,
+                     (void *)hDevice, pptr && r == ZE_RESULT_SUCCESS ? *pptr : NULL);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeMemAllocHost(const zeil_next_t *next,
+                                                ze_context_handle_t hContext,
+                                                const ze_host_mem_alloc_desc_t *host_desc,
+                                                size_t size, size_t alignment, void **pptr)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeMemAllocHost");
+    zeil_obj_t *context;
+    ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_mem_dditable_t, pfnAllocHost)(hContext, host_desc, size, alignment, pptr);
+    if (r == ZE_RESULT_SUCCESS && pptr && *pptr)
+        register_alloc(&call, *pptr, size, ZE_MEMORY_TYPE_HOST, hContext, NULL);
+    return CALLS_END(&call, r, "hContext=%p size=%zu -> %p", (void *)hContext, size,
+                     pptr && r == ZE_RESULT_SUCCESS ? *pptr : NULL);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeMemAllocShared(const zeil_next_t *next,
+                                                  ze_context_handle_t hContext,
+                                                  const ze_device_mem_alloc_desc_t *device_desc,
+                                                  const ze_host_mem_alloc_desc_t *host_desc,
+                                                  size_t size, size_t alignment,
+                                                  ze_device_handle_t hDevice, void **pptr)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeMemAllocShared");
+    zeil_obj_t *context, *device;
+    ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
+    CHECK_KEEP_FIRST(r, check_handle(&call, "hDevice", hDevice, ZEIL_KIND_DEVICE, &device));
+    CHECK_KEEP_FIRST(r, check_device_in_context(&call, context, hDevice));
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_mem_dditable_t, pfnAllocShared)(hContext, device_desc, host_desc, size,
+                                                    alignment, hDevice, pptr);
+    if (r == ZE_RESULT_SUCCESS && pptr && *pptr)
+        register_alloc(&call, *pptr, size, ZE_MEMORY_TYPE_SHARED, hContext, hDevice);
+    return CALLS_END(&call, r, "hContext=%p size=%zu hDevice=%p -> %p", (void *)hContext, size,
+                     (void *)hDevice, pptr && r == ZE_RESULT_SUCCESS ? *pptr : NULL);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeMemFree(const zeil_next_t *next, ze_context_handle_t hContext,
+                                           void *ptr)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeMemFree");
+    zeil_obj_t *context;
+    ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
+    CHECK_KEEP_FIRST(r, check_usm_free(&call, hContext, ptr));
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_mem_dditable_t, pfnFree)(hContext, ptr);
+    if (r == ZE_RESULT_SUCCESS && ptr)
+        registry_free_alloc(ptr, call.number, calls_thread_number());
+    return CALLS_END(&call, r, "hContext=%p ptr=%p", (void *)hContext, ptr);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeMemFreeExt(const zeil_next_t *next,
+                                              ze_context_handle_t hContext,
+                                              const ze_memory_free_ext_desc_t *pMemFreeDesc,
+                                              void *ptr)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeMemFreeExt");
+    zeil_obj_t *context;
+    ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
+    CHECK_KEEP_FIRST(r, check_usm_free(&call, hContext, ptr));
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_mem_dditable_t, pfnFreeExt)(hContext, pMemFreeDesc, ptr);
+    if (r == ZE_RESULT_SUCCESS && ptr)
+        registry_free_alloc(ptr, call.number, calls_thread_number());
+    return CALLS_END(&call, r, "hContext=%p ptr=%p", (void *)hContext, ptr);
+}

@@ -1,0 +1,34 @@
+/*
+ * intercepts.h: the runtime's intercept functions, zeil_icpt_<api>, one per
+ * Level Zero entry zeil intercepts, with the DDI signature plus the next
+ * driver's tables in front. Declared for every entry (weak, so undefined ones
+ * are null); defined in the intercept_*.c files.
+ */
+#ifndef ZEIL_INTERCEPTS_H
+#define ZEIL_INTERCEPTS_H
+
+#include "shim_abi.h"
+
+#define ZEIL_DECLARE_INTERCEPT(table, member, pfn, api, params, args)               \
+    ze_result_t ZE_APICALL zeil_icpt_##api ZEIL_PARAMS_WITH_NEXT params             \
+        __attribute__((weak, visibility("hidden")));
+ZEIL_DDI_ENTRIES(ZEIL_DECLARE_INTERCEPT)
+#undef ZEIL_DECLARE_INTERCEPT
+
+/* What every shim is handed (intercept_table.c); internal, not exported. */
+extern const zeil_intercepts_t zeil_runtime_intercepts __attribute__((visibility("hidden")));
+
+/* The next driver's entry of a table, e.g. NEXT(ze_mem_dditable_t, pfnFree). */
+#define NEXT(table, member) (next->ddi_##table.member)
+
+
+
+#include "calls.h"
+#include "registry.h"
+
+/* Registers a new object described by *proto (handle, kind, parents and kind
+ * fields set by the caller), stamping who created it. */
+zeil_obj_t *intercept_register(const zeil_call_t *call, const zeil_next_t *next,
+                               zeil_obj_t *proto);
+void intercept_retire(const zeil_call_t *call, zeil_obj_t *obj);
+#endif

@@ -1,0 +1,275 @@
+/* test_output_format.c: text building, JSON escaping, the exit report and
+ * the summary, from known counters (no trace, no layer). */
+#include "fake_zeil_counters.h"
+#include "zo_buf.h"
+#include "zo_report_format.h"
+#include "zo_test_util.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *buf_json(char *out, size_t cap, const char *s)
+{
+    zo_buf_t b;
+    zo_buf_init(&b, out, cap - 1);
+    zo_buf_json_str(&b, s);
+    out[b.len] = 0;
+    return out;
+}
+
+START_TEST(json_strings_are_escaped)
+{
+    char out[2048];
+    ck_assert_str_eq(buf_json(out, sizeof out, "conv \"fwd\"\\x"), "\"conv \\\"fwd\\\"\\\\x\"");
+    ck_assert_str_eq(buf_json(out, sizeof out, "a\nb\tc\x01"), "\"a\\u000ab\\u0009c\\u0001\"");
+    ck_assert_str_eq(buf_json(out, sizeof out, "gemm \xc3\xa9t\xc3\xa9"), "\"gemm \xc3\xa9t\xc3\xa9\"");
+    /* invalid UTF-8: stray continuation, overlong, truncated sequence */
+    ck_assert_str_eq(buf_json(out, sizeof out, "x\x80y\xc0\xafz\xe2\x82"),
+                     "\"x\\ufffdy\\ufffd\\ufffdz\\ufffd\\ufffd\"");
+    ck_assert_str_eq(buf_json(out, sizeof out, 0), "null");
+}
+END_TEST
+
+START_TEST(long_foreign_strings_are_cut)
+{
+    char name[1000], out[2048];
+    memset(name, 'k', sizeof name - 1);
+    name[sizeof name - 1] = 0;
+    buf_json(out, sizeof out, name);
+    ck_assert_uint_eq(strlen(out), ZO_MAX_FOREIGN_STRING + 2 + 3);
+    ck_assert_str_eq(out + strlen(out) - 4, "...\"");
+}
+END_TEST
+
+START_TEST(numbers_format_exactly)
+{
+    char out[64];
+    zo_buf_t b;
+    zo_buf_init(&b, out, sizeof out - 1);
+    zo_buf_fixed(&b, 1234567, 1000, 3);
+    zo_buf_char(&b, ' ');
+    zo_buf_fixed(&b, 1999999, 1000000, 3);  /* rounds up into the next unit */
+    zo_buf_char(&b, ' ');
+    zo_buf_fixed(&b, 5, 1000, 3);
+    zo_buf_char(&b, ' ');
+    zo_buf_fixed(&b, UINT64_MAX, 1000, 1);
+    zo_buf_char(&b, ' ');
+    zo_buf_hex(&b, 0xdeadbeef);
+    zo_buf_char(&b, ' ');
+    zo_buf_u64(&b, 0);
+    out[b.len] = 0;
+    ck_assert_str_eq(out, "1234.567 2.000 0.005 18446744073709551.6 0xdeadbeef 0");
+}
+END_TEST
+
+START_TEST(full_buffer_overflows_without_writing_past_it)
+{
+    char out[8] = "-------";
+    zo_buf_t b;
+    zo_buf_init(&b, out, 4);
+    zo_buf_str(&b, "abcdef");
+    ck_assert(!zo_buf_ok(&b));
+    ck_assert_uint_eq(b.len, 4);
+    ck_assert_int_eq(memcmp(out, "abcd---", 8), 0);
+}
+END_TEST
+
+/* ---- report and summary ---- */
+
+static const zeil_kernel_stats_t known_kernels[] = {
+    {.stream_id = 0x10, .list = (ze_command_list_handle_t)0x1000, .kernel = "relu_fwd",
+     .primitive = "eltwise", .impl = "ref:any", .launches = 10, .timed_launches = 10,
+     .total_device_ns = 500000, .max_device_ns = 90000},
+    {.stream_id = 0x10, .list = (ze_command_list_handle_t)0x1000, .kernel = "conv_fwd",
+     .primitive = "convolution", .impl = "jit:gemm", .launches = 10, .timed_launches = 10,
+     .total_device_ns = 12345678, .max_device_ns = 2000000},
+    {.stream_id = 0, .list = (ze_command_list_handle_t)0x2000, .kernel = "copy_kernel",
+     .primitive = 0, .impl = 0, .launches = 3, .timed_launches = 0},
+    {.stream_id = 0x20, .list = (ze_command_list_handle_t)0x3000, .kernel = "matmul \"big\"\n",
+     .primitive = "matmul", .impl = "ref", .launches = 2, .timed_launches = 1,
+     .total_device_ns = 3000, .max_device_ns = 3000},
+};
+
+static const zeil_rule_stats_t known_rules[] = {
+    {.rule = "ZEIL-E001", .severity = ZEIL_SEVERITY_ERROR, .summary = "unknown handle", .count = 0},
+    {.rule = "ZEIL-E012", .severity = ZEIL_SEVERITY_ERROR, .summary = "USM double free", .count = 2},
+    {.rule = "ZEIL-W040", .severity = ZEIL_SEVERITY_WARNING,
+     .summary = "kernel argument points into freed USM", .count = 1},
+};
+
+static zo_report_data_t known_data(void)
+{
+    zo_report_data_t d = {.kernels = known_kernels, .num_kernels = 4, .rules = known_rules,
+                          .num_rules = 3, .errors = 2, .warnings = 1};
+    d.live.handles[ZEIL_KIND_DRIVER] = 1;
+    d.live.handles[ZEIL_KIND_DEVICE] = 1;
+    d.live.handles[ZEIL_KIND_COMMAND_LIST] = 1;
+    d.live.handles[ZEIL_KIND_EVENT] = 2;
+    d.live.allocations = 3;
+    d.live.allocation_bytes = 12288;
+    return d;
+}
+
+static char *render_report(const zo_report_data_t *d)
+{
+    char *text = 0;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    zo_format_report_body(f, d);
+    fclose(f);
+    return text;
+}
+
+static char *render_summary(const zo_report_data_t *d, int signo)
+{
+    char *text = 0;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    zo_format_summary_body(f, d);
+    char status[64];
+    fwrite(status, 1, zo_format_summary_status(status, sizeof status, signo), f);
+    fclose(f);
+    return text;
+}
+
+static const char expected_report[] =
+    "\n"
+    "stream 0x10 (list 0x1000)\n"
+    "  kernel    primitive    implementation  launches  total ms  mean us\n"
+    "  conv_fwd  convolution  jit:gemm              10    12.346   1234.6\n"
+    "  relu_fwd  eltwise      ref:any               10     0.500     50.0\n"
+    "\n"
+    "list 0x2000 (no stream)\n"
+    "  kernel       primitive  implementation  launches  total ms  mean us\n"
+    "  copy_kernel  -          -                      3         -        -\n"
+    "\n"
+    "stream 0x20 (list 0x3000)\n"
+    "  kernel         primitive  implementation  launches  total ms  mean us\n"
+    "  matmul \"big\"?  matmul     ref                    2     0.003      3.0\n"
+    "\n"
+    "errors and warnings: 2 errors, 1 warning\n"
+    "  rule       severity  count  summary\n"
+    "  ZEIL-E012  error         2  USM double free\n"
+    "  ZEIL-W040  warning       1  kernel argument points into freed USM\n"
+    "\n"
+    "leaks: 1 command list, 2 events; 3 USM allocations (12288 bytes)\n";
+
+START_TEST(report_text_is_exact)
+{
+    zo_report_data_t d = known_data();
+    char *text = render_report(&d);
+    ck_assert_str_eq(text, expected_report);
+    free(text);
+}
+END_TEST
+
+START_TEST(report_of_a_clean_run)
+{
+    zo_report_data_t d = {0};
+    d.live.handles[ZEIL_KIND_DRIVER] = 1;
+    char *text = render_report(&d);
+    ck_assert_str_eq(text, "\nno kernels were launched\n"
+                           "\nerrors and warnings: 0 errors, 0 warnings\n"
+                           "\nleaks: none\n");
+    free(text);
+}
+END_TEST
+
+static const char expected_summary[] =
+    "{\n"
+    "  \"zeil_version\": \"0.1.0\",\n"
+    "  \"streams\": [\n"
+    "    {\"stream\": \"0x10\", \"list\": \"0x1000\", \"kernels\": [\n"
+    "        {\"kernel\": \"conv_fwd\", \"primitive\": \"convolution\", \"impl\": \"jit:gemm\", "
+    "\"launches\": 10, \"total_device_ns\": 12345678, \"max_device_ns\": 2000000, \"timed_launches\": 10},\n"
+    "        {\"kernel\": \"relu_fwd\", \"primitive\": \"eltwise\", \"impl\": \"ref:any\", "
+    "\"launches\": 10, \"total_device_ns\": 500000, \"max_device_ns\": 90000, \"timed_launches\": 10}\n"
+    "    ]},\n"
+    "    {\"stream\": null, \"list\": \"0x2000\", \"kernels\": [\n"
+    "        {\"kernel\": \"copy_kernel\", \"primitive\": null, \"impl\": null, "
+    "\"launches\": 3, \"total_device_ns\": 0, \"max_device_ns\": 0, \"timed_launches\": 0}\n"
+    "    ]},\n"
+    "    {\"stream\": \"0x20\", \"list\": \"0x3000\", \"kernels\": [\n"
+    "        {\"kernel\": \"matmul \\\"big\\\"\\u000a\", \"primitive\": \"matmul\", \"impl\": \"ref\", "
+    "\"launches\": 2, \"total_device_ns\": 3000, \"max_device_ns\": 3000, \"timed_launches\": 1}\n"
+    "    ]}\n"
+    "  ],\n"
+    "  \"rules\": [\n"
+    "    {\"rule\": \"ZEIL-E012\", \"severity\": \"error\", \"count\": 2, \"summary\": \"USM double free\"},\n"
+    "    {\"rule\": \"ZEIL-W040\", \"severity\": \"warning\", \"count\": 1, "
+    "\"summary\": \"kernel argument points into freed USM\"}\n"
+    "  ],\n"
+    "  \"leaks\": {\"handles\": {\"command_list\": 1, \"event\": 2}, \"allocations\": 3, "
+    "\"allocation_bytes\": 12288},\n"
+    "  \"errors\": 2,\n"
+    "  \"warnings\": 1,\n"
+    "  \"dropped_records\": 0,\n"
+    "  \"status\": \"exit\"\n"
+    "}\n";
+
+START_TEST(summary_json_is_exact)
+{
+    zo_report_data_t d = known_data();
+    char *text = render_summary(&d, 0);
+    ck_assert_str_eq(text, expected_summary);
+    free(text);
+}
+END_TEST
+
+static int python_loads_json(const char *text, const char *name)
+{
+    const char *path = zo_test_path(name);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    char command[1024];
+    snprintf(command, sizeof command,
+             "%s -c 'import json,sys; json.load(open(sys.argv[1]))' '%s'", ZO_TEST_PYTHON, path);
+    int status;
+    free(zo_test_run(command, &status));
+    return status == 0;
+}
+
+START_TEST(summaries_are_valid_json)
+{
+    zo_report_data_t d = known_data();
+    char *text = render_summary(&d, 0);
+    ck_assert(python_loads_json(text, "full.json"));
+    free(text);
+    zo_report_data_t empty = {0};
+    text = render_summary(&empty, 11);
+    ck_assert(strstr(text, "\"streams\": [],\n  \"rules\": [],\n") != 0);
+    ck_assert(strstr(text, "\"status\": \"signal 11\"\n}\n") != 0);
+    ck_assert(python_loads_json(text, "empty.json"));
+    free(text);
+}
+END_TEST
+
+static Suite *format_suite(void)
+{
+    Suite *s = suite_create("output_format");
+    TCase *t = tcase_create("text");
+    tcase_add_test(t, json_strings_are_escaped);
+    tcase_add_test(t, long_foreign_strings_are_cut);
+    tcase_add_test(t, numbers_format_exactly);
+    tcase_add_test(t, full_buffer_overflows_without_writing_past_it);
+    suite_add_tcase(s, t);
+    t = tcase_create("report");
+    tcase_add_test(t, report_text_is_exact);
+    tcase_add_test(t, report_of_a_clean_run);
+    tcase_add_test(t, summary_json_is_exact);
+    tcase_add_test(t, summaries_are_valid_json);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(format_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? 1 : 0;
+}

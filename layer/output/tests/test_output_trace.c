@@ -1,0 +1,389 @@
+/* test_output_trace.c: the Chrome trace from scripted synthetic records:
+ * exact tracks, events and counts; concurrent writers; device times; drops. */
+#include "fake_zeil_counters.h"
+#include "zeil_output.h"
+#include "zo_test_util.h"
+
+#include <check.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void start_trace(const char *name, int timing)
+{
+    zo_config_t config = {.log_level = ZO_LOG_WARNING, .trace_file = zo_test_path(name),
+                          .report = 0, .timing = timing};
+    zo_init(&config);
+    ck_assert(zo_trace_enabled());
+}
+
+static char *describe(const char *name, const char *options)
+{
+    char command[1024];
+    snprintf(command, sizeof command, "%s %s '%s' %s", ZO_TEST_PYTHON, ZO_TEST_CHECK_TRACE,
+             zo_test_path(name), options);
+    int status;
+    char *out = zo_test_run(command, &status);
+    ck_assert_msg(status == 0, "check_trace failed on %s", name);
+    return out;
+}
+
+START_TEST(scripted_sequence_has_exact_tracks_and_events)
+{
+    start_trace("scripted.json", 0);
+    uint64_t t = zo_now_ns();
+    ze_event_handle_t e1 = (ze_event_handle_t)0xe1, e2 = (ze_event_handle_t)0xe2;
+    zo_trace_api_call(1, "zeInit", t, t + 5000);
+    zo_trace_api_call(1, "zeContextCreate", t + 6000, t + 7000);
+    zo_trace_api_call(2, "zeCommandListCreateImmediate", t + 8000, t + 9000);
+    zo_trace_track_name((ze_command_list_handle_t)0x100, 0x10, "net stream 0");
+
+    zeil_record_t r = zo_test_launch(1, 0x100, 0x10, "conv_fwd", t + 10000);
+    r.primitive = "convolution";
+    r.impl = "jit:gemm";
+    r.signal_event = e1;
+    zo_trace_submission(&r);
+    r = zo_test_launch(2, 0x100, 0x10, "relu_fwd", t + 11000);
+    zo_trace_submission(&r);
+
+    ze_event_handle_t waits[] = {e1, e2};
+    r = zo_test_launch(3, 0x200, 0, 0, t + 12000);
+    r.kind = ZEIL_RECORD_COPY;
+    r.call = "zeCommandListAppendMemoryCopy";
+    r.bytes = 4096;
+    r.num_wait_events = 1;
+    r.wait_events = waits;
+    zo_trace_submission(&r);
+    r = zo_test_launch(4, 0x200, 0, "gemm", t + 13000);
+    r.num_wait_events = 2; /* e2 was never signalled: no arrow for it */
+    r.wait_events = waits;
+    r.thread = 2;
+    zo_trace_submission(&r);
+    r = zo_test_launch(5, 0x200, 0, 0, t + 14000);
+    r.kind = ZEIL_RECORD_BARRIER;
+    zo_trace_submission(&r);
+    zo_trace_api_call(2, "zeCommandListHostSynchronize", t + 15000, t + 90000);
+    zo_finish();
+
+    char *out = describe("scripted.json", "--spans");
+    ck_assert_str_eq(out,
+                     "FLOW f 2 2 2\n"
+                     "FLOW s 2 1 1\n"
+                     "X api 1 1 2\n"
+                     "X api 1 2 2\n"
+                     "X kernel 2 1 2\n"
+                     "X kernel 2 2 3\n"
+                     "end exit 0 0\n"
+                     "name 1 - host\n"
+                     "name 1 1 thread 1\n"
+                     "name 1 2 thread 2\n"
+                     "name 2 - device\n"
+                     "name 2 1 net stream 0 (stream 0x10, list 0x100)\n"
+                     "name 2 2 list 0x200\n"
+                     "timing nominal 5\n"
+                     /* nominal layout: back to back on a track, from the host time,
+                      * waiters after their signaller (copy after conv_fwd) */
+                     "span 1 conv_fwd 1 +0.000 10.000 nominal\n"
+                     "span 1 relu_fwd 2 +10.000 10.000 nominal\n"
+                     "span 2 copy 3 +10.000 10.000 nominal\n"
+                     "span 2 gemm 4 +20.000 10.000 nominal\n"
+                     "span 2 barrier 5 +30.000 10.000 nominal\n");
+    free(out);
+    char *raw = zo_test_read(zo_test_path("scripted.json"));
+    ck_assert_ptr_nonnull(strstr(raw, "\"args\":{\"seq\":1,\"kind\":\"launch\","
+                                      "\"call\":\"zeCommandListAppendLaunchKernel\","
+                                      "\"primitive\":\"convolution\",\"impl\":\"jit:gemm\","
+                                      "\"group_count\":[4,2,1],\"group_size\":[64,1,1]"));
+    ck_assert_ptr_nonnull(strstr(raw, "\"kind\":\"copy\",\"call\":\"zeCommandListAppendMemoryCopy\","
+                                      "\"bytes\":4096"));
+    ck_assert_ptr_nonnull(strstr(raw, "{\"ph\":\"s\",\"pid\":2,\"tid\":1,\"cat\":\"event\","
+                                      "\"name\":\"event\",\"id\":1,"));
+    ck_assert_ptr_nonnull(strstr(raw, "\"ph\":\"f\",\"pid\":2,\"tid\":2,\"cat\":\"event\","
+                                      "\"name\":\"event\",\"id\":1,"));
+    free(raw);
+}
+END_TEST
+
+START_TEST(waiter_appended_before_its_signaller_is_laid_out_after_it)
+{
+    start_trace("early_waiter.json", 0);
+    uint64_t t = zo_now_ns();
+    ze_event_handle_t produced = (ze_event_handle_t)0xe1;
+    /* As the reference sample does: the consumer's copy is appended first,
+     * waiting for a kernel the producer list gets afterwards. */
+    zeil_record_t r = zo_test_launch(1, 0x200, 0, 0, t);
+    r.kind = ZEIL_RECORD_COPY;
+    r.num_wait_events = 1;
+    r.wait_events = &produced;
+    zo_trace_submission(&r);
+    r = zo_test_launch(2, 0x200, 0, "after_copy", t + 1000);
+    zo_trace_submission(&r);
+    usleep(150 * 1000); /* the flusher drains once before the signaller comes */
+    r = zo_test_launch(3, 0x100, 0, "spin", t + 50000);
+    r.signal_event = produced;
+    zo_trace_submission(&r);
+    zo_finish();
+    char *out = describe("early_waiter.json", "--spans");
+    ck_assert_str_eq(out,
+                     "FLOW f 2 1 1\n"
+                     "FLOW s 2 2 1\n"
+                     "X kernel 2 1 2\n"
+                     "X kernel 2 2 1\n"
+                     "end exit 0 0\n"
+                     "name 1 - host\n"
+                     "name 2 - device\n"
+                     "name 2 1 list 0x200\n"
+                     "name 2 2 list 0x100\n"
+                     "timing nominal 3\n"
+                     "span 2 spin 3 +0.000 10.000 nominal\n"
+                     "span 1 copy 1 +10.000 10.000 nominal\n"
+                     "span 1 after_copy 2 +20.000 10.000 nominal\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(waiter_whose_signaller_never_comes_is_written_anyway)
+{
+    start_trace("late_signal.json", 0);
+    uint64_t t = zo_now_ns();
+    ze_event_handle_t produced = (ze_event_handle_t)0xe1;
+    zeil_record_t r = zo_test_launch(1, 0x200, 0, "waiter", t);
+    r.num_wait_events = 1;
+    r.wait_events = &produced;
+    zo_trace_submission(&r);
+    zo_flush(); /* writes what waits for a signaller, as it is */
+    r = zo_test_launch(2, 0x100, 0, "late_signal", t + 50000);
+    r.signal_event = produced;
+    zo_trace_submission(&r);
+    zo_finish();
+    char *out = describe("late_signal.json", "--spans");
+    ck_assert_ptr_nonnull(strstr(out, "FLOW s 2 2 1\nX kernel 2 1 1\nX kernel 2 2 1\n"));
+    ck_assert_ptr_null(strstr(out, "FLOW f"));
+    ck_assert_ptr_nonnull(strstr(out, "span 1 waiter 1 +0.000 10.000 nominal\n"
+                                      "span 2 late_signal 2 +50.000 10.000 nominal\n"));
+    free(out);
+}
+END_TEST
+
+START_TEST(hostile_kernel_names_stay_valid_json)
+{
+    start_trace("hostile.json", 0);
+    char name[600];
+    memset(name, 'x', sizeof name - 1);
+    name[sizeof name - 1] = 0;
+    memcpy(name, "\"},{\n\\\x01\xff", 9);
+    zeil_record_t r = zo_test_launch(1, 0x100, 0, name, zo_now_ns());
+    r.primitive = "\"]";
+    r.impl = "\xc3";
+    zo_trace_submission(&r);
+    zo_trace_track_name((ze_command_list_handle_t)0x100, 0, "\"name\"\n");
+    zo_finish();
+    char *out = describe("hostile.json", "");
+    ck_assert_ptr_nonnull(strstr(out, "X kernel 2 1 1\n"));
+    ck_assert_ptr_nonnull(strstr(out, "name 2 1 \"name\"\n (list 0x100)\n"));
+    free(out);
+}
+END_TEST
+
+/* ---- concurrency ---- */
+
+#define WRITER_THREADS 4
+#define WRITER_LAUNCHES 2500
+
+static void *writer(void *arg)
+{
+    uint32_t thread = (uint32_t)(uintptr_t)arg;
+    for (uint64_t i = 0; i < WRITER_LAUNCHES; i++) {
+        uint64_t t = zo_now_ns();
+        zeil_record_t r = zo_test_launch(thread * 1000000 + i + 1, 0x1000 * thread, 0, "k", t);
+        r.thread = thread;
+        zo_trace_submission(&r);
+        zo_trace_api_call(thread, "zeCommandListAppendLaunchKernel", t, t + 100);
+        /* Writers drain too now and then, all competing for the drain lock
+         * with the flusher; a ring never holds more than 400 entries, so
+         * nothing may be dropped (drop accounting has its own test). */
+        if (i % 200 == 199)
+            zo_flush();
+    }
+    return 0;
+}
+
+START_TEST(four_writer_threads_produce_every_event)
+{
+    start_trace("threads.json", 0);
+    pthread_t threads[WRITER_THREADS];
+    for (uintptr_t i = 0; i < WRITER_THREADS; i++)
+        pthread_create(&threads[i], 0, writer, (void *)(i + 1));
+    for (int i = 0; i < WRITER_THREADS; i++)
+        pthread_join(threads[i], 0);
+    zo_finish();
+    char *out = describe("threads.json", "");
+    char expected[256];
+    for (int i = 1; i <= WRITER_THREADS; i++) {
+        snprintf(expected, sizeof expected, "X api 1 %d %d\n", i, WRITER_LAUNCHES);
+        ck_assert_msg(strstr(out, expected), "missing '%s' in\n%s", expected, out);
+        /* device tracks are numbered in order of first appearance */
+        snprintf(expected, sizeof expected, " list 0x%x\n", 0x1000 * i);
+        ck_assert_msg(strstr(out, expected), "missing '%s' in\n%s", expected, out);
+    }
+    int tracks = 0;
+    for (const char *p = out; (p = strstr(p, "X kernel 2 ")); p++) {
+        ck_assert_int_eq(atoi(strchr(p + 11, ' ') + 1), WRITER_LAUNCHES);
+        tracks++;
+    }
+    ck_assert_int_eq(tracks, WRITER_THREADS);
+    ck_assert_ptr_nonnull(strstr(out, "end exit 0 0\n"));
+    free(out);
+}
+END_TEST
+
+START_TEST(full_rings_drop_and_count_instead_of_blocking)
+{
+    start_trace("drops.json", 0);
+    const uint64_t n = 50000;
+    uint64_t t = zo_now_ns();
+    for (uint64_t i = 1; i <= n; i++) {
+        zeil_record_t r = zo_test_launch(i, 0x100, 0, "k", t + i);
+        zo_trace_submission(&r);
+    }
+    zo_finish();
+    char *out = describe("drops.json", "");
+    unsigned long long written = 0, dropped = 0;
+    const char *x = strstr(out, "X kernel 2 1 ");
+    const char *end = strstr(out, "end exit 0 ");
+    ck_assert(x && end);
+    written = strtoull(x + 13, 0, 10);
+    dropped = strtoull(end + 11, 0, 10);
+    ck_assert_uint_eq(written + dropped, n);
+    free(out);
+}
+END_TEST
+
+/* ---- device times ---- */
+
+START_TEST(device_times_place_spans_and_missing_ones_fall_back)
+{
+    start_trace("timing.json", 1);
+    uint64_t t = zo_now_ns();
+    for (uint64_t seq = 1; seq <= 3; seq++) {
+        zeil_record_t r = zo_test_launch(seq, 0x100, 0x10, seq == 2 ? "untimed" : "timed", t + seq);
+        zo_trace_submission(&r);
+    }
+    zo_trace_device_times(3, t + 500000, t + 800000);
+    zo_trace_device_times(1, t + 100000, t + 300000);
+    zeil_record_t r = zo_test_launch(4, 0x100, 0x10, "timed_at_once", t + 4);
+    r.device_start_ns = t + 900000;
+    r.device_end_ns = t + 950000;
+    zo_trace_submission(&r);
+    zo_trace_device_times(77, t, t + 1); /* unknown seq: ignored */
+    zo_finish();
+    char *out = describe("timing.json", "--spans");
+    ck_assert_ptr_nonnull(strstr(out, "timing device 3\ntiming nominal 1\n"));
+    /* timed spans in order of arrival; the untimed one is laid out at exit
+     * after the last span of its track */
+    ck_assert_ptr_nonnull(strstr(out, "span 1 timed 3 +400.000 300.000 device\n"
+                                      "span 1 timed 1 +0.000 200.000 device\n"
+                                      "span 1 timed_at_once 4 +800.000 50.000 device\n"
+                                      "span 1 untimed 2 +850.000 10.000 nominal\n"));
+    free(out);
+}
+END_TEST
+
+START_TEST(device_times_of_another_clock_are_aligned_to_the_submission)
+{
+    start_trace("device_clock.json", 1);
+    uint64_t t = zo_now_ns();
+    const uint64_t device_clock = 5000000000000ull; /* a device counter, far from host time */
+    for (uint64_t seq = 1; seq <= 2; seq++) {
+        zeil_record_t r = zo_test_launch(seq, 0x100, 0, "k", t + seq * 1000);
+        zo_trace_submission(&r);
+    }
+    zo_trace_device_times(1, device_clock, device_clock + 20000);
+    zo_trace_device_times(2, device_clock + 30000, device_clock + 35000);
+    zeil_record_t r = zo_test_launch(3, 0x200, 0, "host_clock", t + 1000);
+    zo_trace_submission(&r);
+    zo_trace_device_times(3, t + 1000, t + 2000); /* host clock: kept as it is */
+    zo_finish();
+    char *out = describe("device_clock.json", "--spans");
+    ck_assert_ptr_nonnull(strstr(out, "span 1 k 1 +0.000 20.000 device\n"
+                                      "span 1 k 2 +30.000 5.000 device\n"
+                                      "span 2 host_clock 3 +0.000 1.000 device\n"));
+    free(out);
+}
+END_TEST
+
+START_TEST(nothing_is_written_after_finish)
+{
+    start_trace("late.json", 0);
+    zo_finish();
+    ck_assert(!zo_trace_enabled());
+    zeil_record_t r = zo_test_launch(1, 0x100, 0, "late", zo_now_ns());
+    zo_trace_submission(&r);
+    zo_trace_api_call(1, "zeLate", 1, 2);
+    zo_finish();
+    char *out = describe("late.json", "");
+    ck_assert_ptr_null(strstr(out, "X "));
+    ck_assert_ptr_nonnull(strstr(out, "end exit 0 0\n"));
+    free(out);
+}
+END_TEST
+
+START_TEST(forked_child_leaves_the_parents_trace_alone)
+{
+    start_trace("fork.json", 0);
+    zeil_record_t r = zo_test_launch(1, 0x100, 0, "before_fork", zo_now_ns());
+    zo_trace_submission(&r);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        r = zo_test_launch(2, 0x100, 0, "in_child", zo_now_ns());
+        zo_trace_submission(&r);
+        zo_finish();
+        _exit(zo_trace_enabled() ? 3 : 0);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    r = zo_test_launch(3, 0x100, 0, "after_fork", zo_now_ns());
+    zo_trace_submission(&r);
+    zo_finish();
+    char *out = describe("fork.json", "--spans");
+    ck_assert_ptr_nonnull(strstr(out, "X kernel 2 1 2\nend exit 0 0\n"));
+    ck_assert_ptr_null(strstr(out, "in_child"));
+    free(out);
+}
+END_TEST
+
+static Suite *trace_suite(void)
+{
+    Suite *s = suite_create("output_trace");
+    TCase *t = tcase_create("events");
+    tcase_add_test(t, scripted_sequence_has_exact_tracks_and_events);
+    tcase_add_test(t, waiter_appended_before_its_signaller_is_laid_out_after_it);
+    tcase_add_test(t, waiter_whose_signaller_never_comes_is_written_anyway);
+    tcase_add_test(t, hostile_kernel_names_stay_valid_json);
+    tcase_add_test(t, device_times_place_spans_and_missing_ones_fall_back);
+    tcase_add_test(t, device_times_of_another_clock_are_aligned_to_the_submission);
+    tcase_add_test(t, nothing_is_written_after_finish);
+    tcase_add_test(t, forked_child_leaves_the_parents_trace_alone);
+    suite_add_tcase(s, t);
+    t = tcase_create("threads");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, four_writer_threads_produce_every_event);
+    tcase_add_test(t, full_rings_drop_and_count_instead_of_blocking);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    fake_zeil_set_counters(0, 0, 0, 0, 0, 0, 0);
+    SRunner *r = srunner_create(trace_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? 1 : 0;
+}

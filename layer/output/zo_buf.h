@@ -1,0 +1,46 @@
+/*
+ * zo_buf.h: a bounded text builder over a caller's buffer.
+ *
+ * Everything here is async-signal-safe (no locks, no malloc, no stdio, no
+ * locale) so the same code formats trace events on the flusher thread and
+ * from a fatal-signal handler. Output that does not fit is cut and the buffer
+ * remembers it overflowed; callers check zo_buf_ok before using the text.
+ */
+#ifndef ZO_BUF_H
+#define ZO_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct zo_buf {
+    char *data;
+    size_t len;
+    size_t cap;
+    int overflow;
+} zo_buf_t;
+
+/* Longest string taken from a driver or an application (kernel names,
+ * implementation strings); longer ones are cut and marked with "...". */
+#define ZO_MAX_FOREIGN_STRING 256
+
+void zo_buf_init(zo_buf_t *b, char *data, size_t cap);
+int zo_buf_ok(const zo_buf_t *b);
+void zo_buf_mem(zo_buf_t *b, const char *s, size_t n);
+void zo_buf_str(zo_buf_t *b, const char *s);
+void zo_buf_char(zo_buf_t *b, char c);
+void zo_buf_u64(zo_buf_t *b, uint64_t v);
+/* Right-aligned (width > 0) or left-aligned (width < 0) in |width| columns. */
+void zo_buf_padded(zo_buf_t *b, const char *s, int width);
+void zo_buf_hex(zo_buf_t *b, uint64_t v); /* 0x1f */
+/* ns as a decimal number of larger units: zo_buf_fixed(b, 1234567, 1000, 3)
+ * writes "1234.567" (ns in microseconds with 3 decimals). */
+void zo_buf_fixed(zo_buf_t *b, uint64_t value, uint64_t unit, int decimals);
+/* A JSON string literal with quotes; s may be null (writes null). Control
+ * characters, quotes, backslashes and bytes that are not valid UTF-8 are
+ * escaped; at most ZO_MAX_FOREIGN_STRING bytes of s are used. */
+void zo_buf_json_str(zo_buf_t *b, const char *s);
+/* Like zo_buf_json_str without the quotes and JSON escaping: for log text,
+ * control characters become '?', the length is bounded the same way. */
+void zo_buf_safe_text(zo_buf_t *b, const char *s);
+
+#endif

@@ -1,0 +1,230 @@
+/* zo_report.c: collecting the counters and writing the report and summary
+ * (see zo_report.h). */
+#include "zo_report.h"
+#include "zo_buf.h"
+#include "zo_file.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- collecting (strings are copied: they belong to the layer) ---- */
+
+static char *copy_string(zo_collected_t *c, const char *s)
+{
+    if (!s)
+        return 0;
+    char *copy = strndup(s, ZO_MAX_FOREIGN_STRING);
+    if (!copy)
+        c->out_of_memory = 1;
+    return copy;
+}
+
+static int grow(void **array, size_t *cap, size_t need, size_t item)
+{
+    if (need <= *cap)
+        return 0;
+    size_t cap2 = *cap ? *cap * 2 : 64;
+    if (cap2 < *cap || cap2 > SIZE_MAX / item)
+        return -1;
+    void *p = realloc(*array, cap2 * item);
+    if (!p)
+        return -1;
+    *array = p;
+    *cap = cap2;
+    return 0;
+}
+
+static int add_kernel(const zeil_kernel_stats_t *s, void *user)
+{
+    zo_collected_t *c = user;
+    size_t n = c->data.num_kernels;
+    if (grow((void **)&c->kernels, &c->kernel_cap, n + 1, sizeof *c->kernels) != 0) {
+        c->out_of_memory = 1;
+        return 1;
+    }
+    zeil_kernel_stats_t *k = &c->kernels[n];
+    *k = *s;
+    k->kernel = copy_string(c, s->kernel);
+    k->primitive = copy_string(c, s->primitive);
+    k->impl = copy_string(c, s->impl);
+    c->data.num_kernels = n + 1;
+    return 0;
+}
+
+static int add_rule(const zeil_rule_stats_t *s, void *user)
+{
+    zo_collected_t *c = user;
+    if (!s->count)
+        return 0;
+    size_t n = c->data.num_rules;
+    if (grow((void **)&c->rules, &c->rule_cap, n + 1, sizeof *c->rules) != 0) {
+        c->out_of_memory = 1;
+        return 1;
+    }
+    zeil_rule_stats_t *r = &c->rules[n];
+    *r = *s;
+    r->rule = copy_string(c, s->rule);
+    r->summary = copy_string(c, s->summary);
+    c->data.num_rules = n + 1;
+    return 0;
+}
+
+int zo_report_collect(zo_collected_t *c, uint64_t dropped_records)
+{
+    memset(c, 0, sizeof *c);
+    zeil_foreach_kernel_stats(add_kernel, c);
+    zeil_foreach_rule(add_rule, c);
+    zeil_get_live_counts(&c->data.live);
+    c->data.errors = zeil_error_count();
+    c->data.warnings = zeil_warning_count();
+    c->data.dropped_records = dropped_records;
+    c->data.kernels = c->kernels;
+    c->data.rules = c->rules;
+    return c->out_of_memory ? -1 : 0;
+}
+
+void zo_report_free(zo_collected_t *c)
+{
+    for (size_t i = 0; i < c->data.num_kernels; i++) {
+        free((char *)c->kernels[i].kernel);
+        free((char *)c->kernels[i].primitive);
+        free((char *)c->kernels[i].impl);
+    }
+    for (size_t i = 0; i < c->data.num_rules; i++) {
+        free((char *)c->rules[i].rule);
+        free((char *)c->rules[i].summary);
+    }
+    free(c->kernels);
+    free(c->rules);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- writing ---- */
+
+static int report_fd = -1;
+static int summary_fd = -1;
+
+void zo_report_set_outputs(int report, int summary)
+{
+    report_fd = report;
+    summary_fd = summary;
+}
+
+/* Formats both texts; returns 0, or -1 when memory ran out. */
+static int render(const zo_report_data_t *d, char **report, size_t *report_len, char **summary,
+                  size_t *summary_len)
+{
+    *report = *summary = 0;
+    FILE *r = open_memstream(report, report_len);
+    FILE *s = open_memstream(summary, summary_len);
+    if (r)
+        zo_format_report_body(r, d);
+    if (s)
+        zo_format_summary_body(s, d);
+    int ok = r && s;
+    if (r)
+        ok &= fclose(r) == 0;
+    if (s)
+        ok &= fclose(s) == 0;
+    return ok ? 0 : -1;
+}
+
+static void write_outputs(const char *title, const char *report, size_t report_len,
+                          const char *summary, size_t summary_len, int signo)
+{
+    if (report_fd >= 0 && report) {
+        zo_write_all(report_fd, title, strlen(title));
+        zo_write_all(report_fd, report, report_len);
+    }
+    if (summary_fd >= 0 && summary) {
+        char status[64];
+        zo_write_all(summary_fd, summary, summary_len);
+        zo_write_all(summary_fd, status, zo_format_summary_status(status, sizeof status, signo));
+    }
+}
+
+static void close_outputs(void)
+{
+    if (report_fd > STDERR_FILENO)
+        close(report_fd);
+    if (summary_fd >= 0)
+        close(summary_fd);
+    report_fd = summary_fd = -1;
+}
+
+void zo_report_write(uint64_t dropped_records)
+{
+    if (report_fd < 0 && summary_fd < 0)
+        return;
+    zo_collected_t c;
+    char *report, *summary;
+    size_t report_len = 0, summary_len = 0;
+    int incomplete = zo_report_collect(&c, dropped_records) != 0;
+    if (render(&c.data, &report, &report_len, &summary, &summary_len) != 0)
+        zo_warn("out of memory writing the report", 0, 0);
+    write_outputs(incomplete ? "zeil report (incomplete: out of memory while collecting)\n"
+                             : "zeil report\n",
+                  report, report_len, summary, summary_len, 0);
+    free(report);
+    free(summary);
+    zo_report_free(&c);
+    close_outputs();
+}
+
+/* ---- preformatted copies for the signal handler ---- */
+
+#define SNAPSHOT_BYTES (256 * 1024)
+
+typedef struct snapshot {
+    char report[SNAPSHOT_BYTES];
+    char summary[SNAPSHOT_BYTES];
+    size_t report_len, summary_len;
+} snapshot_t;
+
+static snapshot_t snapshots[2];
+static _Atomic int current_snapshot = -1;
+static _Atomic int signal_writing;
+
+void zo_report_snapshot(uint64_t dropped_records)
+{
+    if ((report_fd < 0 && summary_fd < 0) || atomic_load(&signal_writing))
+        return;
+    zo_collected_t c;
+    char *report = 0, *summary = 0;
+    size_t report_len = 0, summary_len = 0;
+    int ok = zo_report_collect(&c, dropped_records) == 0 &&
+             render(&c.data, &report, &report_len, &summary, &summary_len) == 0;
+    /* A snapshot that does not fit whole is not kept: a cut JSON is no use. */
+    if (ok && report_len <= SNAPSHOT_BYTES && summary_len <= SNAPSHOT_BYTES) {
+        int next = atomic_load(&current_snapshot) == 0 ? 1 : 0;
+        snapshot_t *s = &snapshots[next];
+        memcpy(s->report, report, report_len);
+        memcpy(s->summary, summary, summary_len);
+        s->report_len = report_len;
+        s->summary_len = summary_len;
+        atomic_store(&current_snapshot, next);
+    }
+    free(report);
+    free(summary);
+    zo_report_free(&c);
+}
+
+void zo_report_write_from_signal(int signo)
+{
+    atomic_store(&signal_writing, 1);
+    int i = atomic_load(&current_snapshot);
+    if (i < 0)
+        return;
+    char title[128];
+    zo_buf_t b;
+    zo_buf_init(&b, title, sizeof title - 1);
+    zo_buf_str(&b, "zeil report (incomplete: the process got signal ");
+    zo_buf_u64(&b, (uint64_t)signo);
+    zo_buf_str(&b, "; counters as of up to 1 s before)\n");
+    title[b.len] = 0;
+    const snapshot_t *s = &snapshots[i];
+    write_outputs(title, s->report, s->report_len, s->summary, s->summary_len, signo);
+}

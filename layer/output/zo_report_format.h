@@ -1,0 +1,39 @@
+/*
+ * zo_report_format.h: the exit report and the JSON summary, from plain rows.
+ *
+ * Pure formatting (no zeil.h calls), so tests feed known rows and compare the
+ * text exactly. zo_report.c collects the rows from the layer's counters.
+ */
+#ifndef ZO_REPORT_FORMAT_H
+#define ZO_REPORT_FORMAT_H
+
+#include <stdio.h>
+#include <zeil/zeil.h>
+
+typedef struct zo_report_data {
+    const zeil_kernel_stats_t *kernels;
+    size_t num_kernels;
+    const zeil_rule_stats_t *rules;   /* rules that never fired are skipped */
+    size_t num_rules;
+    zeil_live_counts_t live;
+    uint64_t errors;
+    uint64_t warnings;
+    uint64_t dropped_records;         /* trace records lost to full buffers */
+} zo_report_data_t;
+
+/* Everything after the title line "zeil report". */
+void zo_format_report_body(FILE *out, const zo_report_data_t *d);
+
+/* The summary up to and including the key of its last member, "status";
+ * zo_format_summary_status completes it with the value, e.g. "exit". */
+void zo_format_summary_body(FILE *out, const zo_report_data_t *d);
+/* Writes `"exit"}` or `"signal 11"}` and a newline into buf (async-signal-
+ * safe); returns the length. */
+size_t zo_format_summary_status(char *buf, size_t cap, int signo);
+
+/* Kinds a process is expected to leave alive (drivers, devices) are not
+ * leaks; the others count. Names as in the summary's "leaks.handles". */
+int zo_kind_is_leak(zeil_kind_t kind);
+const char *zo_kind_key(zeil_kind_t kind);
+
+#endif

@@ -1,0 +1,116 @@
+/* zo_trace.c: the launch-path side of the trace (zeil_output.h "trace"):
+ * copy what the layer hands over into this thread's ring, nothing more. */
+#include "zeil_output.h"
+#include "zo_flusher.h"
+#include "zo_ring.h"
+#include "zo_trace_internal.h"
+#include "zo_trace_writer.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+static _Atomic int tracing;
+
+int zo_trace_start(const char *path, uint64_t base_ns, int timing)
+{
+    if (zo_writer_open(path, base_ns, timing) != 0)
+        return -1;
+    atomic_store(&tracing, 1);
+    return 0;
+}
+
+void zo_trace_stop(void)
+{
+    atomic_store(&tracing, 0);
+}
+
+int zo_trace_enabled(void)
+{
+    return atomic_load_explicit(&tracing, memory_order_relaxed);
+}
+
+static zo_entry_t *begin_entry(zo_ring_t **ring)
+{
+    if (!zo_trace_enabled())
+        return 0;
+    *ring = zo_ring_mine();
+    return *ring ? zo_ring_reserve(*ring) : 0;
+}
+
+static void end_entry(zo_ring_t *ring)
+{
+    if (zo_ring_publish(ring))
+        zo_flusher_wake();
+}
+
+void zo_trace_api_call(uint32_t thread, const char *call, uint64_t start_ns, uint64_t end_ns)
+{
+    zo_ring_t *ring;
+    zo_entry_t *e = begin_entry(&ring);
+    if (!e)
+        return;
+    e->kind = ZO_ENTRY_API_CALL;
+    e->thread = thread;
+    e->start_ns = start_ns;
+    e->end_ns = end_ns;
+    zo_copy_bounded(e->call, sizeof e->call, call);
+    end_entry(ring);
+}
+
+void zo_trace_submission(const zeil_record_t *r)
+{
+    zo_ring_t *ring;
+    zo_entry_t *e = begin_entry(&ring);
+    if (!e)
+        return;
+    e->kind = ZO_ENTRY_SUBMISSION;
+    e->record_kind = (uint8_t)r->kind;
+    e->thread = r->thread;
+    e->seq = r->seq;
+    e->start_ns = r->host_ns;
+    e->end_ns = 0;
+    e->device_start_ns = r->device_start_ns;
+    e->device_end_ns = r->device_end_ns;
+    e->list = (uint64_t)(uintptr_t)r->list;
+    e->stream_id = r->stream_id;
+    e->signal_event = (uint64_t)(uintptr_t)r->signal_event;
+    e->bytes = r->bytes;
+    memcpy(e->group_count, r->group_count, sizeof e->group_count);
+    memcpy(e->group_size, r->group_size, sizeof e->group_size);
+    uint32_t waits = r->wait_events ? r->num_wait_events : 0;
+    e->num_waits = (uint8_t)(waits < ZO_ENTRY_MAX_WAITS ? waits : ZO_ENTRY_MAX_WAITS);
+    e->waits_cut = waits > ZO_ENTRY_MAX_WAITS;
+    for (uint32_t i = 0; i < e->num_waits; i++)
+        e->waits[i] = (uint64_t)(uintptr_t)r->wait_events[i];
+    zo_copy_bounded(e->call, sizeof e->call, r->call);
+    zo_copy_bounded(e->name, sizeof e->name, r->kernel);
+    zo_copy_bounded(e->primitive, sizeof e->primitive, r->primitive);
+    zo_copy_bounded(e->impl, sizeof e->impl, r->impl);
+    end_entry(ring);
+}
+
+void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns)
+{
+    zo_ring_t *ring;
+    zo_entry_t *e = begin_entry(&ring);
+    if (!e)
+        return;
+    e->kind = ZO_ENTRY_DEVICE_TIMES;
+    e->seq = seq;
+    e->device_start_ns = start_ns;
+    e->device_end_ns = end_ns;
+    end_entry(ring);
+}
+
+void zo_trace_track_name(ze_command_list_handle_t list, uint64_t stream_id, const char *name)
+{
+    zo_ring_t *ring;
+    zo_entry_t *e = begin_entry(&ring);
+    if (!e)
+        return;
+    e->kind = ZO_ENTRY_TRACK_NAME;
+    e->list = (uint64_t)(uintptr_t)list;
+    e->stream_id = stream_id;
+    zo_copy_bounded(e->name, sizeof e->name, name);
+    end_entry(ring);
+}

@@ -1,0 +1,208 @@
+/* zo_trace_format.c: Trace Event JSON objects (see zo_trace_format.h). */
+#include "zo_trace_format.h"
+
+#include <string.h>
+#include <zeil/zeil.h>
+
+static void begin_event(zo_buf_t *b, const char *ph, int pid, uint64_t tid)
+{
+    zo_buf_str(b, ",\n{\"ph\":\"");
+    zo_buf_str(b, ph);
+    zo_buf_str(b, "\",\"pid\":");
+    zo_buf_u64(b, (uint64_t)pid);
+    zo_buf_str(b, ",\"tid\":");
+    zo_buf_u64(b, tid);
+}
+
+static void field_ts(zo_buf_t *b, const char *key, uint64_t ns)
+{
+    zo_buf_str(b, ",\"");
+    zo_buf_str(b, key);
+    zo_buf_str(b, "\":");
+    zo_buf_fixed(b, ns, 1000, 3);
+}
+
+static uint64_t since_base(const zo_trace_clock_t *c, uint64_t ns)
+{
+    return ns > c->base_ns ? ns - c->base_ns : 0;
+}
+
+static void metadata_name(zo_buf_t *b, int pid, uint64_t tid, const char *what)
+{
+    begin_event(b, "M", pid, tid);
+    zo_buf_str(b, ",\"name\":\"");
+    zo_buf_str(b, what);
+    zo_buf_str(b, "\",\"args\":{\"name\":");
+}
+
+void zo_format_trace_header(zo_buf_t *b)
+{
+    zo_buf_str(b, "[{\"ph\":\"M\",\"pid\":1,\"tid\":0,\"name\":\"process_name\","
+                  "\"args\":{\"name\":\"host\"}}");
+    metadata_name(b, ZO_PID_DEVICE, 0, "process_name");
+    zo_buf_str(b, "\"device\"}}");
+    begin_event(b, "M", ZO_PID_HOST, 0);
+    zo_buf_str(b, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":1}}");
+    begin_event(b, "M", ZO_PID_DEVICE, 0);
+    zo_buf_str(b, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":2}}");
+}
+
+void zo_format_host_thread_name(zo_buf_t *b, uint32_t thread)
+{
+    metadata_name(b, ZO_PID_HOST, thread, "thread_name");
+    zo_buf_str(b, "\"thread ");
+    zo_buf_u64(b, thread);
+    zo_buf_str(b, "\"}}");
+}
+
+/* "NAME (stream 0x1, list 0x2)", "NAME (list 0x2)", "stream 0x1 (list 0x2)"
+ * or "list 0x2", after what is known about the track. */
+static void track_label(zo_buf_t *t, uint64_t stream_id, uint64_t list, const char *name)
+{
+    int named = name && name[0];
+    if (named) {
+        zo_buf_mem(t, name, strnlen(name, ZO_MAX_FOREIGN_STRING));
+        zo_buf_str(t, " (");
+        if (stream_id) {
+            zo_buf_str(t, "stream ");
+            zo_buf_hex(t, stream_id);
+            zo_buf_str(t, ", ");
+        }
+    } else if (stream_id) {
+        zo_buf_str(t, "stream ");
+        zo_buf_hex(t, stream_id);
+        zo_buf_str(t, " (");
+    }
+    zo_buf_str(t, "list ");
+    zo_buf_hex(t, list);
+    if (named || stream_id)
+        zo_buf_char(t, ')');
+}
+
+void zo_format_device_track_name(zo_buf_t *b, uint32_t tid, uint64_t stream_id,
+                                 uint64_t list, const char *name)
+{
+    char text[ZO_MAX_FOREIGN_STRING + 64];
+    zo_buf_t t;
+    zo_buf_init(&t, text, sizeof text - 1);
+    track_label(&t, stream_id, list, name);
+    text[t.len] = 0;
+    metadata_name(b, ZO_PID_DEVICE, tid, "thread_name");
+    zo_buf_json_str(b, text);
+    zo_buf_str(b, "}}");
+}
+
+void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e)
+{
+    begin_event(b, "X", ZO_PID_HOST, e->thread);
+    zo_buf_str(b, ",\"cat\":\"api\",\"name\":");
+    zo_buf_json_str(b, e->call);
+    field_ts(b, "ts", since_base(c, e->start_ns));
+    field_ts(b, "dur", e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0);
+    zo_buf_char(b, '}');
+}
+
+static const char *record_kind_name(uint8_t kind)
+{
+    switch (kind) {
+    case ZEIL_RECORD_LAUNCH: return "launch";
+    case ZEIL_RECORD_COPY: return "copy";
+    case ZEIL_RECORD_FILL: return "fill";
+    case ZEIL_RECORD_BARRIER: return "barrier";
+    default: return "other";
+    }
+}
+
+static void span_name(zo_buf_t *b, const zo_entry_t *e)
+{
+    if (e->record_kind == ZEIL_RECORD_LAUNCH)
+        zo_buf_json_str(b, e->name[0] ? e->name : "kernel");
+    else if (e->record_kind == ZEIL_RECORD_OTHER)
+        zo_buf_json_str(b, e->call[0] ? e->call : "other");
+    else
+        zo_buf_json_str(b, record_kind_name(e->record_kind));
+}
+
+static void field_u32x3(zo_buf_t *b, const char *key, const uint32_t v[3])
+{
+    zo_buf_str(b, ",\"");
+    zo_buf_str(b, key);
+    zo_buf_str(b, "\":[");
+    for (int i = 0; i < 3; i++) {
+        if (i)
+            zo_buf_char(b, ',');
+        zo_buf_u64(b, v[i]);
+    }
+    zo_buf_char(b, ']');
+}
+
+void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
+                           uint32_t tid, uint64_t start_ns, uint64_t end_ns,
+                           zo_span_timing_t timing)
+{
+    begin_event(b, "X", ZO_PID_DEVICE, tid);
+    zo_buf_str(b, ",\"cat\":\"kernel\",\"name\":");
+    span_name(b, e);
+    field_ts(b, "ts", since_base(c, start_ns));
+    field_ts(b, "dur", end_ns > start_ns ? end_ns - start_ns : 0);
+    zo_buf_str(b, ",\"args\":{\"seq\":");
+    zo_buf_u64(b, e->seq);
+    zo_buf_str(b, ",\"kind\":\"");
+    zo_buf_str(b, record_kind_name(e->record_kind));
+    zo_buf_str(b, "\",\"call\":");
+    zo_buf_json_str(b, e->call);
+    if (e->record_kind == ZEIL_RECORD_LAUNCH) {
+        zo_buf_str(b, ",\"primitive\":");
+        zo_buf_json_str(b, e->primitive[0] ? e->primitive : 0);
+        zo_buf_str(b, ",\"impl\":");
+        zo_buf_json_str(b, e->impl[0] ? e->impl : 0);
+        field_u32x3(b, "group_count", e->group_count);
+        field_u32x3(b, "group_size", e->group_size);
+    } else if (e->record_kind == ZEIL_RECORD_COPY || e->record_kind == ZEIL_RECORD_FILL) {
+        zo_buf_str(b, ",\"bytes\":");
+        zo_buf_u64(b, e->bytes);
+    }
+    zo_buf_str(b, ",\"thread\":");
+    zo_buf_u64(b, e->thread);
+    zo_buf_str(b, ",\"wait_events\":");
+    zo_buf_u64(b, e->num_waits);
+    if (e->waits_cut)
+        zo_buf_str(b, ",\"wait_events_cut\":true");
+    zo_buf_str(b, ",\"host_ts\":");
+    zo_buf_fixed(b, since_base(c, e->start_ns), 1000, 3);
+    if (timing == ZO_TIMING_DEVICE)
+        zo_buf_str(b, ",\"timing\":\"device\"}}");
+    else
+        zo_buf_str(b, ",\"timing\":\"nominal: submission order, 10 us each\"}}");
+}
+
+void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, uint64_t flow_id,
+                    uint32_t tid, uint64_t start_ns, uint64_t end_ns)
+{
+    char ph[2] = {phase, 0};
+    begin_event(b, ph, ZO_PID_DEVICE, tid);
+    zo_buf_str(b, ",\"cat\":\"event\",\"name\":\"event\",\"id\":");
+    zo_buf_u64(b, flow_id);
+    /* Inside the span, so both viewers bind the arrow to it. */
+    field_ts(b, "ts", since_base(c, start_ns + (end_ns > start_ns ? (end_ns - start_ns) / 2 : 0)));
+    if (phase == 'f')
+        zo_buf_str(b, ",\"bp\":\"e\"");
+    zo_buf_char(b, '}');
+}
+
+void zo_format_trace_end(zo_buf_t *b, const char *reason, int signo, uint64_t dropped)
+{
+    begin_event(b, "M", ZO_PID_HOST, 0);
+    zo_buf_str(b, ",\"name\":\"zeil_trace_end\",\"args\":{\"reason\":\"");
+    zo_buf_str(b, reason);
+    zo_buf_str(b, "\",\"signal\":");
+    zo_buf_u64(b, (uint64_t)(signo > 0 ? signo : 0));
+    zo_buf_str(b, ",\"dropped_records\":");
+    zo_buf_u64(b, dropped);
+    zo_buf_str(b, "}}");
+}
+
+void zo_format_trace_close(zo_buf_t *b)
+{
+    zo_buf_str(b, "\n]\n");
+}

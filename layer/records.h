@@ -1,0 +1,44 @@
+/*
+ * records.h: submission records. Each command list owns a ring of the last
+ * ZEIL_RECORDS submissions (allocated at its first submission, so the launch
+ * path allocates nothing in steady state) and per-(stream, kernel, primitive)
+ * counters that keep every launch ever made, folded or not. One mutex per
+ * list: appends to one list come from one thread at a time (the spec), so it
+ * is uncontended; readers (zeil.h iteration) take it briefly.
+ */
+#ifndef ZEIL_RECORDS_H
+#define ZEIL_RECORDS_H
+
+#include "registry.h"
+
+#define ZEIL_RECORD_WAIT_EVENTS 8 /* wait events kept per record */
+
+typedef struct zeil_submission {
+    zeil_record_kind_t kind;
+    const char *call;
+    const zeil_obj_t *kernel;          /* launches */
+    const ze_group_count_t *group_count;
+    size_t bytes;
+    ze_event_handle_t signal_event;
+    uint32_t num_wait_events;
+    const ze_event_handle_t *wait_events;
+} zeil_submission_t;
+
+typedef struct zeil_list_state zeil_list_state_t;
+
+/* Gives a newly registered command list its record state (obj->records). */
+void records_list_created(zeil_obj_t *list);
+/* Folds the list's counters into the retired ones and frees its state. */
+void records_list_destroyed(zeil_list_state_t *state);
+
+/* Records one submission on the list; returns its sequence number. */
+uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *submission);
+
+/* ZEIL_TIMING: the device times of a record, once known. */
+void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,
+                              uint64_t end_ns);
+
+/* The calling thread's innermost attribution, or null. */
+const zeil_attribution_t *records_current_attribution(void);
+
+#endif

@@ -1,0 +1,246 @@
+/* The per-list ring of submission records and its iteration. */
+#include "records_state.h"
+
+#include "calls.h"
+#include "env.h"
+
+#ifdef ZEIL_HAVE_OUTPUT
+#include "zeil_output.h"
+#endif
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+pthread_mutex_t records_states_lock = PTHREAD_MUTEX_INITIALIZER;
+zeil_list_state_t *records_states;
+static _Atomic uint64_t submission_seq;
+
+void records_list_created(zeil_obj_t *list)
+{
+    zeil_list_state_t *state = registry_xcalloc(1, sizeof *state);
+    pthread_mutex_init(&state->lock, NULL);
+    state->list = (ze_command_list_handle_t)list->handle;
+    state->obj = list;
+    state->capacity = zeil_settings()->records;
+    pthread_mutex_lock(&records_states_lock);
+    state->next = records_states;
+    if (records_states)
+        records_states->prev = state;
+    records_states = state;
+    list->records = state;
+    pthread_mutex_unlock(&records_states_lock);
+}
+
+void records_list_destroyed(zeil_list_state_t *state)
+{
+    if (!state)
+        return;
+    pthread_mutex_lock(&records_states_lock);
+    if (state->prev)
+        state->prev->next = state->next;
+    else
+        records_states = state->next;
+    if (state->next)
+        state->next->prev = state->prev;
+    state->obj->records = NULL;
+    pthread_mutex_lock(&state->lock);
+    records_retire_stats(state);
+    pthread_mutex_unlock(&state->lock);
+    pthread_mutex_unlock(&records_states_lock);
+    pthread_mutex_destroy(&state->lock);
+    free(state->ring);
+    free(state->ring_waits);
+    free(state);
+}
+
+uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
+{
+    zeil_list_state_t *state = list->records;
+    if (!state)
+        return 0;
+    const zeil_attribution_t *attr = records_current_attribution();
+    uint64_t seq = atomic_fetch_add_explicit(&submission_seq, 1, memory_order_relaxed) + 1;
+    pthread_mutex_lock(&state->lock);
+    if (!state->ring) {
+        state->ring = registry_xcalloc(state->capacity, sizeof *state->ring);
+        state->ring_waits = registry_xcalloc(state->capacity, sizeof *state->ring_waits);
+    }
+    uint32_t slot = (uint32_t)(state->total % state->capacity);
+    zeil_record_t *r = &state->ring[slot];
+    memset(r, 0, sizeof *r);
+    r->seq = seq;
+    r->kind = s->kind;
+    r->call = s->call;
+    r->list = state->list;
+    r->stream_id = attr && attr->stream_id ? attr->stream_id : atomic_load(&list->stream_id);
+    if (s->kernel) {
+        r->kernel = s->kernel->name;
+        r->module_origin = s->kernel->origin;
+        for (int d = 0; d < 3; d++)
+            r->group_size[d] = atomic_load_explicit(&((zeil_obj_t *)s->kernel)->group_size[d],
+                                                    memory_order_relaxed);
+    }
+    if (attr) {
+        r->primitive = attr->primitive;
+        r->impl = attr->impl;
+    }
+    if (s->group_count) {
+        r->group_count[0] = s->group_count->groupCountX;
+        r->group_count[1] = s->group_count->groupCountY;
+        r->group_count[2] = s->group_count->groupCountZ;
+    }
+    r->bytes = s->bytes;
+    r->signal_event = s->signal_event;
+    uint32_t waits = s->num_wait_events < ZEIL_RECORD_WAIT_EVENTS ? s->num_wait_events
+                                                                  : ZEIL_RECORD_WAIT_EVENTS;
+    if (s->wait_events && waits)
+        memcpy(state->ring_waits[slot], s->wait_events, waits * sizeof(ze_event_handle_t));
+    else
+        waits = 0;
+    r->num_wait_events = waits;
+    r->thread = calls_thread_number();
+    r->host_ns = calls_now_ns();
+    state->total++;
+    if (r->kind == ZEIL_RECORD_LAUNCH)
+        records_count_launch(state, r);
+#ifdef ZEIL_HAVE_OUTPUT
+    if (zo_trace_enabled()) {
+        zeil_record_t shown = *r;
+        shown.wait_events = waits ? state->ring_waits[slot] : NULL;
+        zo_trace_submission(&shown);
+    }
+#endif
+    pthread_mutex_unlock(&state->lock);
+    return seq;
+}
+
+void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,
+                              uint64_t end_ns)
+{
+    pthread_mutex_lock(&state->lock);
+    uint64_t retained = state->total < state->capacity ? state->total : state->capacity;
+    for (uint64_t i = 0; state->ring && i < retained; i++) {
+        zeil_record_t *r = &state->ring[(state->total - 1 - i) % state->capacity];
+        if (r->seq == seq) {
+            r->device_start_ns = start_ns;
+            r->device_end_ns = end_ns;
+            records_count_device_time(state, r);
+#ifdef ZEIL_HAVE_OUTPUT
+            if (zo_trace_enabled())
+                zo_trace_device_times(seq, start_ns, end_ns);
+#endif
+            break;
+        }
+        if (r->seq < seq)
+            break;
+    }
+    pthread_mutex_unlock(&state->lock);
+}
+
+/* Under state->lock: the i-th retained record, oldest first, ready to show. */
+static const zeil_record_t *retained_record(zeil_list_state_t *state, uint64_t i,
+                                            zeil_record_t *out)
+{
+    uint64_t retained = state->total < state->capacity ? state->total : state->capacity;
+    uint32_t slot = (uint32_t)((state->total - retained + i) % state->capacity);
+    *out = state->ring[slot];
+    out->wait_events = out->num_wait_events ? state->ring_waits[slot] : NULL;
+    return out;
+}
+
+size_t zeil_records_of_list(ze_command_list_handle_t list, zeil_record_fn fn, void *user)
+{
+    zeil_obj_t *obj = registry_find(list);
+    if (!obj || obj->kind != ZEIL_KIND_COMMAND_LIST)
+        return 0;
+    size_t visited = 0;
+    pthread_mutex_lock(&records_states_lock);
+    zeil_list_state_t *state = atomic_load(&obj->alive) ? obj->records : NULL;
+    if (state) {
+        pthread_mutex_lock(&state->lock);
+        uint64_t retained = state->total < state->capacity ? state->total : state->capacity;
+        for (uint64_t i = 0; state->ring && i < retained; i++) {
+            zeil_record_t copy;
+            visited++;
+            if (fn && fn(retained_record(state, i, &copy), user))
+                break;
+        }
+        pthread_mutex_unlock(&state->lock);
+    }
+    pthread_mutex_unlock(&records_states_lock);
+    return visited;
+}
+
+uint64_t zeil_submission_count(ze_command_list_handle_t list)
+{
+    zeil_obj_t *obj = registry_find(list);
+    if (!obj || obj->kind != ZEIL_KIND_COMMAND_LIST)
+        return 0;
+    uint64_t total = 0;
+    pthread_mutex_lock(&records_states_lock);
+    zeil_list_state_t *state = atomic_load(&obj->alive) ? obj->records : NULL;
+    if (state) {
+        pthread_mutex_lock(&state->lock);
+        total = state->total;
+        pthread_mutex_unlock(&state->lock);
+    }
+    pthread_mutex_unlock(&records_states_lock);
+    return total;
+}
+
+static int compare_seq(const void *a, const void *b)
+{
+    uint64_t x = ((const zeil_record_t *)a)->seq, y = ((const zeil_record_t *)b)->seq;
+    return x < y ? -1 : x > y;
+}
+
+/* A stream's records may be spread over several lists: gather copies (with
+ * their wait events), sort by sequence number, then visit. */
+size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user)
+{
+    if (!stream_id)
+        return 0;
+    size_t count = 0, capacity = 0;
+    zeil_record_t *all = NULL;
+    ze_event_handle_t (*waits)[ZEIL_RECORD_WAIT_EVENTS] = NULL;
+    pthread_mutex_lock(&records_states_lock);
+    for (zeil_list_state_t *s = records_states; s; s = s->next) {
+        pthread_mutex_lock(&s->lock);
+        uint64_t retained = s->total < s->capacity ? s->total : s->capacity;
+        for (uint64_t i = 0; s->ring && i < retained; i++) {
+            zeil_record_t r;
+            retained_record(s, i, &r);
+            if (r.stream_id != stream_id)
+                continue;
+            if (count == capacity) {
+                capacity = capacity ? capacity * 2 : 64;
+                all = realloc(all, capacity * sizeof *all);
+                waits = realloc(waits, capacity * sizeof *waits);
+                if (!all || !waits)
+                    abort();
+            }
+            if (r.num_wait_events)
+                memcpy(waits[count], r.wait_events, r.num_wait_events * sizeof(ze_event_handle_t));
+            all[count++] = r;
+        }
+        pthread_mutex_unlock(&s->lock);
+    }
+    pthread_mutex_unlock(&records_states_lock);
+    /* Sorting moves records away from their wait arrays: remember the index. */
+    for (size_t i = 0; i < count; i++)
+        all[i].wait_events = (const ze_event_handle_t *)(uintptr_t)i;
+    if (count)
+        qsort(all, count, sizeof *all, compare_seq);
+    size_t visited = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t k = (size_t)(uintptr_t)all[i].wait_events;
+        all[i].wait_events = all[i].num_wait_events ? waits[k] : NULL;
+        visited++;
+        if (fn && fn(&all[i], user))
+            break;
+    }
+    free(all);
+    free(waits);
+    return visited;
+}

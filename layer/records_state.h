@@ -1,0 +1,51 @@
+/*
+ * records_state.h: the per-list record state, shared by the records_*.c
+ * files only.
+ */
+#ifndef ZEIL_RECORDS_STATE_H
+#define ZEIL_RECORDS_STATE_H
+
+#include "records.h"
+
+#include <pthread.h>
+
+typedef struct stats_key {
+    ze_command_list_handle_t list;  /* set only in the retired table */
+    uint64_t stream_id;
+    const char *kernel;
+    const char *primitive;
+    const char *impl;
+} stats_key_t;
+
+typedef struct stats_entry {
+    UT_hash_handle hh;
+    stats_key_t key;
+    uint64_t launches, timed_launches, total_device_ns, max_device_ns;
+} stats_entry_t;
+
+struct zeil_list_state {
+    pthread_mutex_t lock;
+    ze_command_list_handle_t list;
+    zeil_obj_t *obj;
+    zeil_record_t *ring;                      /* capacity entries, lazily */
+    ze_event_handle_t (*ring_waits)[ZEIL_RECORD_WAIT_EVENTS];
+    uint32_t capacity;
+    uint64_t total;                           /* ever recorded */
+    stats_entry_t *stats;
+    stats_entry_t *last_stats;                /* a loop launches the same kernel */
+    struct records_timing *timing;            /* ZEIL_TIMING, lazily */
+    zeil_list_state_t *prev, *next;           /* all live states */
+};
+
+/* The live states, for iteration by stream and for the counters. */
+extern pthread_mutex_t records_states_lock;
+extern zeil_list_state_t *records_states;
+
+/* Under state->lock: counts a launch under its key. */
+void records_count_launch(zeil_list_state_t *state, const zeil_record_t *record);
+/* Under state->lock: adds device time to the launch's counters. */
+void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *record);
+/* Under records_states_lock: keeps the list's counters after it is gone. */
+void records_retire_stats(zeil_list_state_t *state);
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * Per-(list, stream, kernel, primitive, impl) launch counters. Live lists keep
+ * theirs beside their ring; a destroyed list's counters move to the retired
+ * table, so the exit report still shows every launch ever made.
+ */
+#include "records_state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static stats_entry_t *retired_stats;
+
+static stats_key_t key_of(const zeil_record_t *r)
+{
+    stats_key_t key;
+    memset(&key, 0, sizeof key); /* the key is hashed as bytes, padding too */
+    key.stream_id = r->stream_id;
+    key.kernel = r->kernel;
+    key.primitive = r->primitive;
+    key.impl = r->impl;
+    return key;
+}
+
+static stats_entry_t *entry_of(stats_entry_t **table, const stats_key_t *key)
+{
+    stats_entry_t *e = NULL;
+    HASH_FIND(hh, *table, key, sizeof *key, e);
+    if (!e) {
+        e = registry_xcalloc(1, sizeof *e);
+        e->key = *key;
+        HASH_ADD(hh, *table, key, sizeof e->key, e);
+    }
+    return e;
+}
+
+void records_count_launch(zeil_list_state_t *state, const zeil_record_t *record)
+{
+    stats_entry_t *last = state->last_stats;
+    if (last && last->key.kernel == record->kernel && last->key.stream_id == record->stream_id &&
+        last->key.primitive == record->primitive && last->key.impl == record->impl) {
+        last->launches++;
+        return;
+    }
+    stats_key_t key = key_of(record);
+    state->last_stats = entry_of(&state->stats, &key);
+    state->last_stats->launches++;
+}
+
+void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *record)
+{
+    if (record->kind != ZEIL_RECORD_LAUNCH || record->device_end_ns < record->device_start_ns)
+        return;
+    stats_key_t key = key_of(record);
+    stats_entry_t *e = entry_of(&state->stats, &key);
+    uint64_t ns = record->device_end_ns - record->device_start_ns;
+    e->timed_launches++;
+    e->total_device_ns += ns;
+    if (ns > e->max_device_ns)
+        e->max_device_ns = ns;
+}
+
+void records_retire_stats(zeil_list_state_t *state)
+{
+    state->last_stats = NULL;
+    stats_entry_t *e, *tmp;
+    HASH_ITER(hh, state->stats, e, tmp) {
+        HASH_DEL(state->stats, e);
+        stats_key_t key = e->key;
+        key.list = state->list;
+        stats_entry_t *r = entry_of(&retired_stats, &key);
+        r->launches += e->launches;
+        r->timed_launches += e->timed_launches;
+        r->total_device_ns += e->total_device_ns;
+        if (e->max_device_ns > r->max_device_ns)
+            r->max_device_ns = e->max_device_ns;
+        free(e);
+    }
+}
+
+static int visit(const stats_entry_t *e, ze_command_list_handle_t list, zeil_kernel_stats_fn fn,
+                 void *user)
+{
+    zeil_kernel_stats_t row = {e->key.stream_id, list, e->key.kernel, e->key.primitive,
+                               e->key.impl, e->launches, e->timed_launches,
+                               e->total_device_ns, e->max_device_ns};
+    return fn ? fn(&row, user) : 0;
+}
+
+size_t zeil_foreach_kernel_stats(zeil_kernel_stats_fn fn, void *user)
+{
+    size_t visited = 0;
+    int stop = 0;
+    pthread_mutex_lock(&records_states_lock);
+    for (zeil_list_state_t *s = records_states; s && !stop; s = s->next) {
+        pthread_mutex_lock(&s->lock);
+        for (stats_entry_t *e = s->stats; e && !stop; e = e->hh.next) {
+            visited++;
+            stop = visit(e, s->list, fn, user);
+        }
+        pthread_mutex_unlock(&s->lock);
+    }
+    for (stats_entry_t *e = retired_stats; e && !stop; e = e->hh.next) {
+        visited++;
+        stop = visit(e, e->key.list, fn, user);
+    }
+    pthread_mutex_unlock(&records_states_lock);
+    return visited;
+}

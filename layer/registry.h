@@ -1,0 +1,118 @@
+/*
+ * registry.h: every Level Zero object and USM allocation zeil saw created,
+ * keyed by handle (uthash, sharded: each shard its own rwlock, so the launch
+ * path takes no process-wide lock). Destroyed objects stay as tombstones in a
+ * bounded ring so later misuse can name where they came from.
+ *
+ * Objects are never freed while alive; a tombstone is freed only when the
+ * ring evicts it, so a pointer returned by registry_find stays readable for a
+ * long while even if another thread destroys the object meanwhile.
+ */
+#ifndef ZEIL_REGISTRY_H
+#define ZEIL_REGISTRY_H
+
+#include "shim_abi.h"
+
+#include <zeil/zeil.h>
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uthash.h>
+
+#ifndef ZE_COMMAND_QUEUE_FLAG_IN_ORDER
+#define ZE_COMMAND_QUEUE_FLAG_IN_ORDER ZE_BIT(1)
+#endif
+#ifndef ZE_COMMAND_LIST_FLAG_IN_ORDER
+#define ZE_COMMAND_LIST_FLAG_IN_ORDER ZE_BIT(3)
+#endif
+
+#define ZEIL_TOMBSTONES 4096u
+
+struct zeil_list_state; /* records.h */
+
+typedef struct zeil_obj {
+    UT_hash_handle hh;
+    const void *handle;
+    zeil_kind_t kind;
+    _Atomic int alive;
+    const zeil_next_t *next;          /* the driver that made it */
+    ze_driver_handle_t driver;
+    ze_device_handle_t device;
+    ze_context_handle_t context;
+    void *parent;                     /* pool of an event, module of a kernel,
+                                         queue of a fence, root of a sub-device */
+    const char *created_by;           /* API call */
+    uint64_t created_call, destroyed_call;
+    uint32_t created_thread, destroyed_thread;
+    uint32_t tombstone_slot;
+
+    /* contexts: the devices given at creation; 0 means all of the driver's */
+    uint32_t device_count;
+    ze_device_handle_t *devices;
+    /* command lists and queues */
+    int is_immediate, is_in_order;
+    uint32_t ordinal;
+    _Atomic int is_closed;
+    _Atomic uint64_t closed_call;
+    _Atomic uint64_t stream_id;
+    struct zeil_list_state *records;
+    /* event pools and events */
+    ze_event_pool_flags_t pool_flags;
+    _Atomic uint64_t signalled_by_call; /* append that signals it, 0 after reset */
+    /* modules and kernels */
+    ze_module_format_t module_format;
+    const char *origin;               /* library that created the module */
+    const char *name;                 /* kernel name, interned */
+    uint32_t kernel_name_count;
+    const char **kernel_names;        /* a module's kernels, interned */
+    _Atomic uint32_t group_size[3];
+    _Atomic uint64_t args_set;        /* bit i: argument i was set */
+    uint32_t arg_count;
+} zeil_obj_t;
+
+/* Publishes a new object (a copy of *proto) and returns it; replaces a
+ * tombstone of the same handle value. The call fields come from the caller. */
+zeil_obj_t *registry_insert(const zeil_obj_t *proto);
+/* The live object or tombstone of handle, or null. */
+zeil_obj_t *registry_find(const void *handle);
+/* Turns a live object into a tombstone. */
+void registry_retire(zeil_obj_t *obj, uint64_t call, uint32_t thread);
+
+/* Calls fn for every live object (under each shard's read lock: fn must not
+ * call the registry). */
+void registry_foreach_live(void (*fn)(zeil_obj_t *obj, void *user), void *user);
+
+/* ---- USM allocations ---- */
+typedef struct zeil_alloc {
+    UT_hash_handle hh;                /* keyed by base */
+    void *base;
+    size_t size;
+    ze_memory_type_t type;
+    ze_context_handle_t context;
+    ze_device_handle_t device;
+    const char *created_by;
+    uint64_t created_call, freed_call;
+    uint32_t created_thread, freed_thread;
+    uint32_t tombstone_slot;
+    int alive;
+} zeil_alloc_t;
+
+void registry_add_alloc(const zeil_alloc_t *proto);
+/* Copies the live allocation containing ptr into *out (1), else the newest
+ * tombstone covering it (2), else 0. O(log n). */
+int registry_find_alloc(const void *ptr, zeil_alloc_t *out);
+/* Marks the live allocation with this base freed; 0 if there was none. */
+int registry_free_alloc(const void *base, uint64_t call, uint32_t thread);
+/* Live allocations (and their bytes) for which keep says 1 (all when keep is
+ * null). keep must not touch the allocations' index. */
+typedef int (*registry_alloc_filter)(const zeil_alloc_t *alloc, const void *user);
+uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uint64_t *bytes);
+
+/* ---- strings ---- */
+/* A copy that lives as long as the process (same text -> same pointer). */
+const char *registry_intern(const char *text);
+
+void *registry_xcalloc(size_t n, size_t size);
+
+#endif

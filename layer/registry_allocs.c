@@ -1,0 +1,173 @@
+/*
+ * USM allocations: a uthash on the base address plus an array of the live
+ * allocations sorted by base, so that any interior pointer is found by binary
+ * search in O(log n). Freed allocations leave tombstones (a bounded FIFO) in a
+ * second sorted array kept free of overlaps: a newer tombstone replaces the
+ * older ones it covers, so one binary search finds the newest.
+ *
+ * One rwlock: lookups (copies, fills, kernel arguments) only read.
+ */
+#include "registry.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sorted {
+    zeil_alloc_t **items;
+    size_t count, capacity;
+} sorted_t;
+
+static pthread_rwlock_t allocs_lock = PTHREAD_RWLOCK_INITIALIZER;
+static zeil_alloc_t *allocs_by_base;
+static sorted_t live, freed;
+static struct {
+    zeil_alloc_t *slots[ZEIL_TOMBSTONES];
+    uint32_t next;
+} freed_fifo;
+
+/* Index of the first item whose base is > ptr. */
+static size_t upper_bound(const sorted_t *s, uintptr_t ptr)
+{
+    size_t lo = 0, hi = s->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((uintptr_t)s->items[mid]->base <= ptr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static zeil_alloc_t *covering(const sorted_t *s, uintptr_t ptr)
+{
+    size_t i = upper_bound(s, ptr);
+    if (i == 0)
+        return NULL;
+    zeil_alloc_t *a = s->items[i - 1];
+    uintptr_t base = (uintptr_t)a->base;
+    return ptr < base + (a->size ? a->size : 1) ? a : NULL;
+}
+
+static void sorted_insert(sorted_t *s, zeil_alloc_t *a)
+{
+    if (s->count == s->capacity) {
+        size_t cap = s->capacity ? s->capacity * 2 : 256;
+        zeil_alloc_t **items = realloc(s->items, cap * sizeof *items);
+        if (!items)
+            abort();
+        s->items = items;
+        s->capacity = cap;
+    }
+    size_t i = upper_bound(s, (uintptr_t)a->base);
+    memmove(&s->items[i + 1], &s->items[i], (s->count - i) * sizeof *s->items);
+    s->items[i] = a;
+    s->count++;
+}
+
+static void sorted_remove(sorted_t *s, const zeil_alloc_t *a)
+{
+    size_t i = upper_bound(s, (uintptr_t)a->base);
+    while (i > 0 && s->items[i - 1] != a && s->items[i - 1]->base == a->base)
+        i--;
+    if (i == 0 || s->items[i - 1] != a)
+        return;
+    i--;
+    memmove(&s->items[i], &s->items[i + 1], (s->count - i - 1) * sizeof *s->items);
+    s->count--;
+}
+
+void registry_add_alloc(const zeil_alloc_t *proto)
+{
+    zeil_alloc_t *a = registry_xcalloc(1, sizeof *a);
+    *a = *proto;
+    a->alive = 1;
+    pthread_rwlock_wrlock(&allocs_lock);
+    zeil_alloc_t *stale = NULL;
+    HASH_FIND(hh, allocs_by_base, &a->base, sizeof a->base, stale);
+    if (stale) { /* zeil missed its free: forget it */
+        HASH_DEL(allocs_by_base, stale);
+        sorted_remove(&live, stale);
+        free(stale);
+    }
+    HASH_ADD(hh, allocs_by_base, base, sizeof a->base, a);
+    sorted_insert(&live, a);
+    pthread_rwlock_unlock(&allocs_lock);
+}
+
+int registry_find_alloc(const void *ptr, zeil_alloc_t *out)
+{
+    int found = 0;
+    pthread_rwlock_rdlock(&allocs_lock);
+    zeil_alloc_t *a = covering(&live, (uintptr_t)ptr);
+    if (a)
+        found = 1;
+    else if ((a = covering(&freed, (uintptr_t)ptr)))
+        found = 2;
+    if (a && out) {
+        *out = *a;
+        memset(&out->hh, 0, sizeof out->hh);
+    }
+    pthread_rwlock_unlock(&allocs_lock);
+    return found;
+}
+
+/* Under the write lock: drops older tombstones overlapping the new one. */
+static void bury(zeil_alloc_t *a)
+{
+    uintptr_t lo = (uintptr_t)a->base, hi = lo + (a->size ? a->size : 1);
+    size_t i = upper_bound(&freed, hi - 1);
+    while (i > 0) {
+        zeil_alloc_t *t = freed.items[i - 1];
+        uintptr_t t_end = (uintptr_t)t->base + (t->size ? t->size : 1);
+        if (t_end <= lo)
+            break;
+        sorted_remove(&freed, t);
+        freed_fifo.slots[t->tombstone_slot] = NULL;
+        free(t);
+        i = upper_bound(&freed, hi - 1);
+    }
+    zeil_alloc_t *victim = freed_fifo.slots[freed_fifo.next];
+    if (victim) {
+        sorted_remove(&freed, victim);
+        free(victim);
+    }
+    freed_fifo.slots[freed_fifo.next] = a;
+    a->tombstone_slot = freed_fifo.next;
+    freed_fifo.next = (freed_fifo.next + 1) % ZEIL_TOMBSTONES;
+    sorted_insert(&freed, a);
+}
+
+int registry_free_alloc(const void *base, uint64_t call, uint32_t thread)
+{
+    pthread_rwlock_wrlock(&allocs_lock);
+    zeil_alloc_t *a = NULL;
+    HASH_FIND(hh, allocs_by_base, &base, sizeof base, a);
+    if (a) {
+        HASH_DEL(allocs_by_base, a);
+        sorted_remove(&live, a);
+        a->alive = 0;
+        a->freed_call = call;
+        a->freed_thread = thread;
+        bury(a);
+    }
+    pthread_rwlock_unlock(&allocs_lock);
+    return a != NULL;
+}
+
+uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uint64_t *bytes)
+{
+    uint64_t n = 0, total = 0;
+    pthread_rwlock_rdlock(&allocs_lock);
+    for (size_t i = 0; i < live.count; i++) {
+        if (keep && !keep(live.items[i], user))
+            continue;
+        n++;
+        total += live.items[i]->size;
+    }
+    pthread_rwlock_unlock(&allocs_lock);
+    if (bytes)
+        *bytes = total;
+    return n;
+}

@@ -1,0 +1,156 @@
+/*
+ * The object registry: uthash tables in ZEIL_SHARDS shards chosen by handle
+ * value, each behind its own rwlock, plus a bounded FIFO of tombstones.
+ *
+ * Who frees a tombstone: whoever clears its slot in the ring (the evictor when
+ * it ages out, or registry_insert when the driver reuses the handle value).
+ */
+#include "registry.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ZEIL_SHARDS 64
+
+/* Aligned so that threads on different shards do not share cache lines. */
+typedef struct shard {
+    _Alignas(64) pthread_rwlock_t lock;
+    zeil_obj_t *objects;
+} shard_t;
+
+static shard_t shards[ZEIL_SHARDS];
+static pthread_once_t shards_once = PTHREAD_ONCE_INIT;
+
+static struct {
+    pthread_mutex_t lock;
+    zeil_obj_t *slots[ZEIL_TOMBSTONES];
+    uint32_t next;
+} tombstones = {PTHREAD_MUTEX_INITIALIZER, {0}, 0};
+
+void *registry_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p)
+        abort(); /* zeil cannot keep its promises without memory */
+    return p;
+}
+
+static void init_shards(void)
+{
+    for (int i = 0; i < ZEIL_SHARDS; i++)
+        pthread_rwlock_init(&shards[i].lock, NULL);
+}
+
+/* One cheap mix of the handle value picks the shard and is the uthash hash
+ * (uthash's own hash costs more than the rest of a lookup). */
+static unsigned hash_of(const void *handle)
+{
+    uint64_t h = (uint64_t)(uintptr_t)handle;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return (unsigned)h;
+}
+
+static shard_t *shard_of(unsigned hash)
+{
+    pthread_once(&shards_once, init_shards);
+    return &shards[(hash >> 24) % ZEIL_SHARDS];
+}
+
+static void free_obj(zeil_obj_t *obj)
+{
+    free(obj->devices);
+    free(obj->kernel_names);
+    free(obj);
+}
+
+/* Clears the tombstone's ring slot if it still holds it; returns 1 when the
+ * caller now owns (must free) it. */
+static int take_from_ring(zeil_obj_t *obj)
+{
+    pthread_mutex_lock(&tombstones.lock);
+    int owned = tombstones.slots[obj->tombstone_slot] == obj;
+    if (owned)
+        tombstones.slots[obj->tombstone_slot] = NULL;
+    pthread_mutex_unlock(&tombstones.lock);
+    return owned;
+}
+
+zeil_obj_t *registry_insert(const zeil_obj_t *proto)
+{
+    zeil_obj_t *obj = malloc(sizeof *obj);
+    if (!obj)
+        abort();
+    memcpy(obj, proto, sizeof *obj);
+    atomic_store(&obj->alive, 1);
+    unsigned hash = hash_of(obj->handle);
+    shard_t *s = shard_of(hash);
+    zeil_obj_t *old = NULL;
+    pthread_rwlock_wrlock(&s->lock);
+    HASH_FIND_BYHASHVALUE(hh, s->objects, &obj->handle, sizeof obj->handle, hash, old);
+    if (old)
+        HASH_DEL(s->objects, old);
+    HASH_ADD_BYHASHVALUE(hh, s->objects, handle, sizeof obj->handle, hash, obj);
+    pthread_rwlock_unlock(&s->lock);
+    /* A live object replaced by the same handle value means zeil missed its
+     * destruction; keep the old one readable (it may be in use) by leaking it. */
+    if (old && !atomic_load(&old->alive) && take_from_ring(old))
+        free_obj(old);
+    return obj;
+}
+
+zeil_obj_t *registry_find(const void *handle)
+{
+    if (!handle)
+        return NULL;
+    unsigned hash = hash_of(handle);
+    shard_t *s = shard_of(hash);
+    zeil_obj_t *obj = NULL;
+    pthread_rwlock_rdlock(&s->lock);
+    HASH_FIND_BYHASHVALUE(hh, s->objects, &handle, sizeof handle, hash, obj);
+    pthread_rwlock_unlock(&s->lock);
+    return obj;
+}
+
+static void evict(zeil_obj_t *victim)
+{
+    unsigned hash = hash_of(victim->handle);
+    shard_t *s = shard_of(hash);
+    zeil_obj_t *found = NULL;
+    pthread_rwlock_wrlock(&s->lock);
+    HASH_FIND_BYHASHVALUE(hh, s->objects, &victim->handle, sizeof victim->handle, hash, found);
+    if (found == victim)
+        HASH_DEL(s->objects, victim);
+    pthread_rwlock_unlock(&s->lock);
+    free_obj(victim);
+}
+
+void registry_retire(zeil_obj_t *obj, uint64_t call, uint32_t thread)
+{
+    obj->destroyed_call = call;
+    obj->destroyed_thread = thread;
+    pthread_mutex_lock(&tombstones.lock);
+    uint32_t slot = tombstones.next;
+    tombstones.next = (slot + 1) % ZEIL_TOMBSTONES;
+    zeil_obj_t *victim = tombstones.slots[slot];
+    tombstones.slots[slot] = obj;
+    obj->tombstone_slot = slot;
+    atomic_store(&obj->alive, 0);
+    pthread_mutex_unlock(&tombstones.lock);
+    if (victim)
+        evict(victim);
+}
+
+void registry_foreach_live(void (*fn)(zeil_obj_t *obj, void *user), void *user)
+{
+    pthread_once(&shards_once, init_shards);
+    for (int i = 0; i < ZEIL_SHARDS; i++) {
+        pthread_rwlock_rdlock(&shards[i].lock);
+        for (zeil_obj_t *o = shards[i].objects; o; o = o->hh.next)
+            if (atomic_load(&o->alive))
+                fn(o, user);
+        pthread_rwlock_unlock(&shards[i].lock);
+    }
+}

@@ -1,0 +1,47 @@
+/*
+ * shim_abi.h: the contract between a shim (libzeil_layer*.so, opened by the
+ * loader as a driver) and the runtime (libzeil.so). Internal to zeil.
+ *
+ * Each shim instance wraps exactly one next driver. It keeps that driver's
+ * DDI tables in a zeil_next_t and hands the runtime a pointer to it on every
+ * intercepted call, so the runtime dispatches without any handle->driver
+ * lookup. The runtime says which entries it intercepts by the non-null
+ * members of zeil_intercepts_t (generated from the installed headers).
+ */
+#ifndef ZEIL_SHIM_ABI_H
+#define ZEIL_SHIM_ABI_H
+
+#include "zeil_ddi.h"
+
+#define ZEIL_MAX_NEXT_DRIVERS 4
+
+typedef struct zeil_next {
+    unsigned index;      /* which shim copy: 0 for libzeil_layer.so */
+    const char *path;    /* the next driver as named in the driver list */
+    void *library;       /* its dlopen handle */
+#define ZEIL_NEXT_TABLE(getter, table, prefix) table ddi_##table;
+    ZEIL_DDI_TABLES(ZEIL_NEXT_TABLE)
+#undef ZEIL_NEXT_TABLE
+} zeil_next_t;
+
+/* (a0, a1) -> (next, a0, a1) and the same for the parameter lists. */
+#define ZEIL_ARGS_WITH_NEXT(...) (next, __VA_ARGS__)
+#define ZEIL_PARAMS_WITH_NEXT(...) (const zeil_next_t *next, __VA_ARGS__)
+
+typedef struct zeil_intercepts {
+#define ZEIL_INTERCEPT_MEMBER(table, member, pfn, api, params, args) \
+    ze_result_t (ZE_APICALL *api) ZEIL_PARAMS_WITH_NEXT params;
+    ZEIL_DDI_ENTRIES(ZEIL_INTERCEPT_MEMBER)
+#undef ZEIL_INTERCEPT_MEMBER
+} zeil_intercepts_t;
+
+/* The next driver shim number index must wrap, or null when there is none. */
+const char *zeil_shim_next_driver(unsigned index) __attribute__((visibility("default")));
+
+/* Called once per shim after it opened its next driver. next stays valid for
+ * the life of the process. Returns the entries to intercept (all null when
+ * zeil is not enabled: the shim then passes everything through). */
+const zeil_intercepts_t *zeil_shim_attach(zeil_next_t *next)
+    __attribute__((visibility("default")));
+
+#endif
