@@ -31,7 +31,13 @@ typedef struct zo_config {
     int timing;                /* ZEIL_TIMING */
 } zo_config_t;
 
-/* Once, from the runtime's bootstrap when zeil is enabled. Copies *config. */
+/* Once, from the runtime's bootstrap when zeil is enabled, before anything
+ * else here. Opens the output files, starts the flusher thread, installs the
+ * fatal-signal handlers (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL: they call
+ * zo_finish_from_signal themselves). Copies what it needs of *config. From
+ * then on the flusher calls zeil_foreach_kernel_stats, zeil_foreach_rule,
+ * zeil_get_live_counts, zeil_error_count and zeil_warning_count once a
+ * second (the crash copy of the report): they must be safe on any thread. */
 void zo_init(const zo_config_t *config);
 
 /* ---- log ---- */
@@ -52,7 +58,9 @@ uint64_t zo_now_ns(void);
 int zo_trace_enabled(void);
 /* A host API span on the calling thread (thread = zeil's thread number). */
 void zo_trace_api_call(uint32_t thread, const char *call, uint64_t start_ns, uint64_t end_ns);
-/* A submission, as soon as it is recorded (device times may be 0 yet). */
+/* A submission, as soon as it is recorded (device times may be 0 yet).
+ * Everything it points to is copied (strings cut at a bound): it need only
+ * stay valid during the call. */
 void zo_trace_submission(const zeil_record_t *record);
 /* Device times of an earlier submission, once known (ZEIL_TIMING=1). */
 void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns);
@@ -66,7 +74,9 @@ void zo_flush(void);
  * the zeil.h counters), the summary and completes the trace. Called once at
  * exit; must not call into any driver. */
 void zo_finish(void);
-/* Best-effort completion from a fatal signal handler: async-signal-safe. */
+/* Best-effort completion from a fatal signal handler: async-signal-safe
+ * (no malloc, no stdio, no locks; bounded wait for a drain in progress).
+ * zeil's own handlers call it; the layer need not. */
 void zo_finish_from_signal(int signo);
 
 #endif

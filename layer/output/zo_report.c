@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- collecting (strings are copied: they belong to the layer) ---- */
@@ -132,6 +133,18 @@ static int render(const zo_report_data_t *d, char **report, size_t *report_len, 
     return ok ? 0 : -1;
 }
 
+/* The whole summary file, replacing the running copy written before. */
+static void write_summary(const char *summary, size_t summary_len, int signo)
+{
+    char status[64];
+    size_t status_len = zo_format_summary_status(status, sizeof status, signo);
+    if (lseek(summary_fd, 0, SEEK_SET) != 0)
+        return;
+    if (zo_write_all(summary_fd, summary, summary_len) == 0 &&
+        zo_write_all(summary_fd, status, status_len) == 0)
+        (void)!ftruncate(summary_fd, (off_t)(summary_len + status_len));
+}
+
 static void write_outputs(const char *title, const char *report, size_t report_len,
                           const char *summary, size_t summary_len, int signo)
 {
@@ -139,11 +152,8 @@ static void write_outputs(const char *title, const char *report, size_t report_l
         zo_write_all(report_fd, title, strlen(title));
         zo_write_all(report_fd, report, report_len);
     }
-    if (summary_fd >= 0 && summary) {
-        char status[64];
-        zo_write_all(summary_fd, summary, summary_len);
-        zo_write_all(summary_fd, status, zo_format_summary_status(status, sizeof status, signo));
-    }
+    if (summary_fd >= 0 && summary)
+        write_summary(summary, summary_len, signo);
 }
 
 static void close_outputs(void)
@@ -187,6 +197,19 @@ typedef struct snapshot {
 static snapshot_t snapshots[2];
 static _Atomic int current_snapshot = -1;
 static _Atomic int signal_writing;
+static _Atomic int snapshot_writing;
+
+/* kill -9 gives no chance to write anything: keep a copy in the file. The
+ * signal handler waits for this to end before it writes its own. */
+static void write_running_summary(const snapshot_t *s)
+{
+    if (summary_fd < 0)
+        return;
+    atomic_store(&snapshot_writing, 1);
+    if (!atomic_load(&signal_writing))
+        write_summary(s->summary, s->summary_len, ZO_STATUS_RUNNING);
+    atomic_store(&snapshot_writing, 0);
+}
 
 void zo_report_snapshot(uint64_t dropped_records)
 {
@@ -206,6 +229,7 @@ void zo_report_snapshot(uint64_t dropped_records)
         s->report_len = report_len;
         s->summary_len = summary_len;
         atomic_store(&current_snapshot, next);
+        write_running_summary(s);
     }
     free(report);
     free(summary);
@@ -218,6 +242,11 @@ void zo_report_write_from_signal(int signo)
     int i = atomic_load(&current_snapshot);
     if (i < 0)
         return;
+    /* The flusher may be writing the running copy (a few ms at most). */
+    for (int waited_ms = 0; waited_ms < 200 && atomic_load(&snapshot_writing); waited_ms++) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, 0);
+    }
     char title[128];
     zo_buf_t b;
     zo_buf_init(&b, title, sizeof title - 1);

@@ -375,6 +375,8 @@ size_t zo_format_summary_status(char *buf, size_t cap, int signo)
         zo_buf_str(&b, "\"signal ");
         zo_buf_u64(&b, (uint64_t)signo);
         zo_buf_str(&b, "\"\n}\n");
+    } else if (signo == ZO_STATUS_RUNNING) {
+        zo_buf_str(&b, "\"running\"\n}\n");
     } else {
         zo_buf_str(&b, "\"exit\"\n}\n");
     }

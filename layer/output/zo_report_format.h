@@ -27,8 +27,10 @@ void zo_format_report_body(FILE *out, const zo_report_data_t *d);
 /* The summary up to and including the key of its last member, "status";
  * zo_format_summary_status completes it with the value, e.g. "exit". */
 void zo_format_summary_body(FILE *out, const zo_report_data_t *d);
-/* Writes `"exit"}` or `"signal 11"}` and a newline into buf (async-signal-
- * safe); returns the length. */
+/* Writes `"exit"}` (signo 0), `"signal 11"}` or `"running"}` (a copy written
+ * while the process runs, what kill -9 leaves) and a newline into buf
+ * (async-signal-safe); returns the length. */
+#define ZO_STATUS_RUNNING (-1)
 size_t zo_format_summary_status(char *buf, size_t cap, int signo);
 
 /* Kinds a process is expected to leave alive (drivers, devices) are not

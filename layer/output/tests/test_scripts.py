@@ -8,6 +8,7 @@ that zeil-run's own behaviour (environment, exit status) is tested alone.
 """
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -170,6 +171,28 @@ class ZeilReport(unittest.TestCase):
                     f.write(content)
                 self.assert_clean_failure(self.run_report(self.path(name)), message)
         self.assert_clean_failure(self.run_report(self.path("missing.json")), "cannot read it")
+
+    def test_any_cut_or_damaged_trace_gives_a_table_or_one_line(self):
+        events, end = trace_events()
+        text = write_trace(self.path("t.json"), events + end)
+        data = text.encode()
+        rng = random.Random(5)
+        damaged = [data[:n] for n in sorted(rng.sample(range(1, len(data)), 30))]
+        for _ in range(20):
+            b = bytearray(data)
+            for _ in range(3):
+                b[rng.randrange(len(b))] = rng.choice(b'{}[]",:0a\x00\xff')
+            damaged.append(bytes(b))
+        for i, content in enumerate(damaged):
+            with self.subTest(case=i):
+                with open(self.path("d.json"), "wb") as f:
+                    f.write(content)
+                r = self.run_report(self.path("d.json"))
+                self.assertIn(r.returncode, (0, 1), r.stderr)
+                self.assertNotIn("Traceback", r.stderr)
+                if r.returncode == 1:
+                    self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
+                    self.assertEqual(r.stdout, "")
 
     def test_usage_errors_exit_2(self):
         self.assertEqual(self.run_report().returncode, 2)

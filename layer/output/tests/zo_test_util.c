@@ -72,8 +72,8 @@ char *zo_test_run(const char *command, int *status)
 char *zo_test_describe_trace(const char *path, int recover, int *status)
 {
     char command[1024];
-    snprintf(command, sizeof command, "%s %s '%s'%s", ZO_TEST_PYTHON, ZO_TEST_CHECK_TRACE, path,
-             recover ? " --recover" : "");
+    snprintf(command, sizeof command, "%s %s '%s'%s 2>&1", ZO_TEST_PYTHON, ZO_TEST_CHECK_TRACE,
+             path, recover ? " --recover" : "");
     return zo_test_run(command, status);
 }
 
