@@ -83,6 +83,12 @@ static void forget_settings(void)
     next_drivers_once = PTHREAD_ONCE_INIT;
 }
 
+/* The variables live in buffers of our own given to putenv: setenv would
+ * keep every old value forever (glibc never frees them), which a run of
+ * millions of inputs turns into gigabytes. */
+#define VALUE_MAX 8192
+static char variable_text[FUZZED_VARIABLE_COUNT][VALUE_MAX + 64];
+
 /* Sets the variables from the input; returns the text values[] point into. */
 static char *set_variables(const uint8_t *data, size_t size, const char **values)
 {
@@ -94,8 +100,12 @@ static char *set_variables(const uint8_t *data, size_t size, const char **values
     for (size_t i = 0; i <= size && count < FUZZED_VARIABLE_COUNT; i++) {
         if (i < size && text[i] != 0)
             continue;
+        if (strlen(text + start) > VALUE_MAX)
+            text[start + VALUE_MAX] = 0;
         values[count] = text + start;
-        setenv(fuzzed_variables[count], text + start, 1);
+        snprintf(variable_text[count], sizeof variable_text[count], "%s=%s",
+                 fuzzed_variables[count], text + start);
+        putenv(variable_text[count]);
         count++;
         start = i + 1;
     }

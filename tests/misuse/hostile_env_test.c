@@ -61,10 +61,23 @@ static int run_child(const char *mode, const char *const *settings, const char *
     return WEXITSTATUS(status);
 }
 
+/* A file's text, zero-terminated (zt_read_file gives bytes). */
+static char *read_text(const char *path)
+{
+    size_t size = 0;
+    char *bytes = zt_read_file(path, &size);
+    char *text = malloc(size + 1);
+    ck_assert_ptr_nonnull(text);
+    memcpy(text, bytes, size);
+    text[size] = 0;
+    free(bytes);
+    return text;
+}
+
 static size_t count_lines_with(const char *path, const char *fragment)
 {
-    size_t size = 0, count = 0;
-    char *text = zt_read_file(path, &size);
+    size_t count = 0;
+    char *text = read_text(path);
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
         count += strstr(line, fragment) != NULL;
     free(text);
@@ -120,8 +133,7 @@ START_TEST(planted_symlinks_are_not_followed)
     snprintf(summary_var, sizeof summary_var, "ZEIL_SUMMARY=%s", summary);
     const char *settings[] = {log_var, trace_var, summary_var, NULL};
     ck_assert_int_eq(run_child("diagnose", settings, out), 0);
-    size_t size;
-    char *text = zt_read_file(target, &size);
+    char *text = read_text(target);
     ck_assert_str_eq(text, "precious\n");
     free(text);
     struct stat st;
