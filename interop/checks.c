@@ -28,9 +28,7 @@ int check_registry_available(const char *call)
     return 0;
 }
 
-/* The registry knows driver handles; the application may hold loader
- * handles (when the loader wraps them). */
-static const void *below_loader(zel_handle_type_t type, const void *handle)
+const void *below_loader(zel_handle_type_t type, const void *handle)
 {
     void *out = NULL;
     if (handle && zelLoaderTranslateHandle(type, (void *)handle, &out) == ZE_RESULT_SUCCESS

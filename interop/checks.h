@@ -9,7 +9,12 @@
 #define ZEIL_INTEROP_CHECKS_H
 
 #include <stddef.h>
+#include <level_zero/loader/ze_loader.h>
 #include <zeil/dnnl_ze.h>
+
+/* The registry knows driver handles; the application may hold loader
+ * handles (when the loader wraps them): the driver handle of one. */
+const void *below_loader(zel_handle_type_t type, const void *handle);
 
 /* E101 when p is null; what names it ("context", "engine output"). */
 dnnl_status_t check_not_null(const char *call, const void *p, const char *what);

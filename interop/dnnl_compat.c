@@ -63,3 +63,20 @@ const char *compat_arg_name(int arg)
     default: return "argument";
     }
 }
+
+dnnl_status_t compat_instance_for_this_thread(const_dnnl_primitive_t primitive,
+                                              dnnl_primitive_t *instance)
+{
+    *instance = NULL;
+    const_dnnl_primitive_desc_t pd = NULL;
+    dnnl_status_t status = dnnl_primitive_get_primitive_desc(primitive, &pd);
+    if (status != dnnl_success)
+        return status;
+    const_dnnl_primitive_attr_t attr = NULL;
+    dnnl_scratchpad_mode_t mode = dnnl_scratchpad_mode_library;
+    if (dnnl_primitive_desc_get_attr(pd, &attr) == dnnl_success && attr)
+        dnnl_primitive_attr_get_scratchpad_mode(attr, &mode);
+    if (mode == dnnl_scratchpad_mode_user)
+        return dnnl_success;
+    return dnnl_primitive_create(instance, pd);
+}

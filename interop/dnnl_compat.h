@@ -43,4 +43,14 @@ void compat_dnnl_version(compat_version_t *version);
 /* A argument index as oneDNN names it ("DNNL_ARG_SRC"), or "argument". */
 const char *compat_arg_name(int arg);
 
+/* oneDNN 2.6 built without DNNL_ENABLE_CONCURRENT_EXEC (Debian's) keeps a
+ * primitive's library-mode scratchpad in thread-local storage of the thread
+ * that created the primitive: executed on another thread (a driver worker)
+ * it reads a null scratchpad and crashes. The worker therefore executes its
+ * own instance, created on that thread from the same descriptor (a primitive
+ * cache hit). *instance is null when the primitive can run as it is (user
+ * scratchpad mode); otherwise the caller destroys it after executing. */
+dnnl_status_t compat_instance_for_this_thread(const_dnnl_primitive_t primitive,
+                                              dnnl_primitive_t *instance);
+
 #endif

@@ -59,10 +59,10 @@ void interop_engine_forget(dnnl_engine_t engine)
 interop_backend_t interop_engine_backend_for(ze_device_handle_t device)
 {
     backend_request_t request = forward_backend_request();
+    if (request == BACKEND_FORWARD_ONLY)
+        return INTEROP_BACKEND_FORWARD; /* refused later (E152) without a target */
     if (request == BACKEND_HOST_ONLY || !forward_table())
         return INTEROP_BACKEND_HOST;
-    if (request == BACKEND_FORWARD_ONLY)
-        return INTEROP_BACKEND_FORWARD;
     ze_device_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
     if (zeDeviceGetProperties(device, &props) == ZE_RESULT_SUCCESS
         && props.type == ZE_DEVICE_TYPE_CPU)
@@ -101,6 +101,9 @@ static interop_engine_t *new_record(interop_backend_t backend, ze_driver_handle_
 static dnnl_status_t publish(interop_engine_t *record, dnnl_engine_t engine, dnnl_engine_t *out)
 {
     record->engine = engine;
+    /* A record already here belongs to an engine destroyed behind zeil's
+     * back (W151: oneDNN's dnnl_engine_destroy came first). */
+    interop_engine_forget(engine);
     if (handle_map_put(&engines, engine, record) != 0) {
         interop_engine_release(record);
         return dnnl_out_of_memory;

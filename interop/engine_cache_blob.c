@@ -68,8 +68,14 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_engine_get_cache_blob_id(ze_driver_
     dnnl_status_t status = check_driver_device(call, driver, device);
     if (status != dnnl_success || check_not_null(call, size, "size"))
         return status != dnnl_success ? status : dnnl_invalid_arguments;
-    if (interop_engine_backend_for(device) == INTEROP_BACKEND_FORWARD)
-        return forward_table()->engine_get_cache_blob_id(driver, device, size, cache_blob_id);
+    if (interop_engine_backend_for(device) == INTEROP_BACKEND_FORWARD) {
+        const forward_table_t *next = forward_table();
+        if (next)
+            return next->engine_get_cache_blob_id(driver, device, size, cache_blob_id);
+        interop_report(INTEROP_RULE_E152, call,
+                       "ZEIL_INTEROP_BACKEND=forward, but no other dnnl_ze_interop_* is loaded");
+        return dnnl_runtime_error;
+    }
     cache_blob_id_t id;
     if ((status = current_id(call, driver, device, &id)) != dnnl_success)
         return status;

@@ -23,10 +23,15 @@ static void run_packet(zeil_interop_launch_t *launch)
 {
     launch_packet_t *packet = (launch_packet_t *)launch;
     dnnl_stream_t worker = packet->stream->worker;
-    dnnl_status_t status =
-        dnnl_primitive_execute(packet->primitive, worker, packet->nargs, packet->args);
+    dnnl_primitive_t instance = NULL;
+    dnnl_status_t status = compat_instance_for_this_thread(packet->primitive, &instance);
+    if (status == dnnl_success)
+        status = dnnl_primitive_execute(instance ? instance : packet->primitive, worker,
+                                        packet->nargs, packet->args);
     if (status == dnnl_success)
         status = real_dnnl_stream_wait(worker);
+    if (instance)
+        dnnl_primitive_destroy(instance);
     if (status != dnnl_success)
         interop_report(INTEROP_RULE_E134, "zeil_interop_kernel",
                        "dnnl_primitive_execute(%s) returned %s", packet->kind,

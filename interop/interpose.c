@@ -77,9 +77,20 @@ dnnl_status_t real_dnnl_engine_destroy(dnnl_engine_t engine)
     return fn ? fn(engine) : dnnl_runtime_error;
 }
 
+/* What the application's own calls bind to: the global scope in load order
+ * (RTLD_DEFAULT would search this -Bsymbolic library first). */
+static void *global_definition(const char *name)
+{
+    void *program = dlopen(NULL, RTLD_LAZY | RTLD_NOLOAD);
+    void *symbol = program ? dlsym(program, name) : NULL;
+    if (program)
+        dlclose(program);
+    return symbol;
+}
+
 void interpose_check(const char *call)
 {
-    if (dlsym(RTLD_DEFAULT, "dnnl_memory_destroy") == (void *)&dnnl_memory_destroy)
+    if (global_definition("dnnl_memory_destroy") == (void *)&dnnl_memory_destroy)
         return;
     interop_report_once(INTEROP_RULE_W151, call,
                         "dnnl_memory_destroy does not resolve to libzeil_interop's (libdnnl "

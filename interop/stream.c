@@ -110,7 +110,9 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_stream_create(dnnl_stream_t *stream
         return status;
     }
     /* Submissions on the list are reported under this stream from now on. */
-    zeil_bind_list_to_stream(list, (uint64_t)(uintptr_t)record->stream, NULL);
+    zeil_bind_list_to_stream(
+        (ze_command_list_handle_t)below_loader(ZEL_HANDLE_COMMAND_LIST, list),
+        (uint64_t)(uintptr_t)record->stream, NULL);
     *stream = record->stream;
     return dnnl_success;
 }
