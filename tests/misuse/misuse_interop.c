@@ -87,7 +87,11 @@ static ze_result_t execute_relu(interop_fixture_t *x, dnnl_stream_t stream, dnnl
     dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, x->dst}};
     ze_event_handle_t done = NULL;
     *status = dnnl_ze_interop_primitive_execute(x->relu, stream, 2, args, ndeps, deps, &done);
-    return done ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!done)
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    /* Never exit with the primitive still running on the driver's thread. */
+    ZT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+    return ZE_RESULT_SUCCESS;
 }
 
 /* ---- engines ---- */

@@ -27,17 +27,21 @@
 
 #define CASE_TIMEOUT_SECONDS 60
 
-/* Known bugs: the case is right, the code under test is not. */
+/* Known bugs: the case is right, the code under test is not. may_pass: the
+ * bug shows only with some heap contents (an uninitialised read), so a pass
+ * is reported but not counted as a failure. */
 typedef struct expected_failure {
     const char *name;
     const char *reason;
+    int may_pass;
 } expected_failure_t;
 
 static const expected_failure_t expected_failures[] = {
     {"interop_memory_allocation_fails",
      "interop/memory.c:44-57: owned->ptr is left uninitialised by malloc; when "
-     "zeMemAllocDevice fails the clean-up zeMemFree's that garbage (zeil refuses it: ZEIL-E010)"},
-    {NULL, NULL},
+     "zeMemAllocDevice fails the clean-up zeMemFree's that garbage (zeil refuses it: ZEIL-E010)",
+     1},
+    {NULL, NULL, 0},
 };
 
 static misuse_case_list_t (*const case_groups[])(void) = {
@@ -57,11 +61,11 @@ static const misuse_case_t *find_case(const char *name)
     return NULL;
 }
 
-static const char *expected_failure(const char *name)
+static const expected_failure_t *expected_failure(const char *name)
 {
     for (size_t i = 0; expected_failures[i].name; i++)
         if (strcmp(expected_failures[i].name, name) == 0)
-            return expected_failures[i].reason;
+            return &expected_failures[i];
     return NULL;
 }
 
@@ -218,11 +222,11 @@ static int judge_case(const misuse_case_t *c, const char *dir)
         free(log);
         free(out);
     }
-    const char *known = expected_failure(c->name);
+    const expected_failure_t *known = expected_failure(c->name);
     if (known) {
         printf("%s %-40s %s%s%s (known bug: %s)\n", problem ? "XFAIL" : "XPASS", c->name,
-               c->rule, problem ? ": " : "", problem ? problem : "", known);
-        return problem ? 0 : 1;
+               c->rule, problem ? ": " : "", problem ? problem : "", known->reason);
+        return problem || known->may_pass ? 0 : 1;
     }
     printf("%s %-40s %s%s%s\n", problem ? "FAIL " : "ok   ", c->name, c->rule,
            problem ? ": " : "", problem ? problem : "");
