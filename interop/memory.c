@@ -45,6 +45,7 @@ static dnnl_status_t create_owning(const char *call, dnnl_memory_t *memory,
     if (!owned)
         return dnnl_out_of_memory;
     owned->context = engine->context;
+    owned->ptr = NULL; /* the clean-up below frees only what was allocated */
     dnnl_status_t status = allocate_device_usm(call, engine, size, &owned->ptr);
     if (status == dnnl_success)
         status = dnnl_memory_create(memory, md, engine->engine, owned->ptr);

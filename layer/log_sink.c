@@ -28,7 +28,7 @@ static void open_sink(void)
     const char *file = zeil_settings()->log_file;
     if (!file)
         return;
-    int fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd >= 0)
         sink_fd = fd;
 }

@@ -37,10 +37,6 @@ typedef struct expected_failure {
 } expected_failure_t;
 
 static const expected_failure_t expected_failures[] = {
-    {"interop_memory_allocation_fails",
-     "interop/memory.c:44-57: owned->ptr is left uninitialised by malloc; when "
-     "zeMemAllocDevice fails the clean-up zeMemFree's that garbage (zeil refuses it: ZEIL-E010)",
-     1},
     {NULL, NULL, 0},
 };
 

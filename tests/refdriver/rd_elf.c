@@ -22,26 +22,32 @@ static int range_within(size_t offset, size_t length, size_t size)
     return offset <= size && length <= size - offset;
 }
 
+/* The bytes may sit at any alignment (the caller's buffer): headers are
+ * copied out before they are read. */
 const char *rd_elf_problem(const void *bytes, size_t size)
 {
-    const ElfW(Ehdr) *eh = bytes;
-    if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0)
+    ElfW(Ehdr) eh;
+    if (size < sizeof eh)
         return "not an ELF object (no ELF magic)";
-    if (eh->e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32))
+    memcpy(&eh, bytes, sizeof eh);
+    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+        return "not an ELF object (no ELF magic)";
+    if (eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32))
         return "ELF class (32/64-bit) does not match this CPU";
-    if (eh->e_type != ET_DYN)
+    if (eh.e_type != ET_DYN)
         return "not an ELF shared object (e_type is not ET_DYN)";
     Elf64_Half machine;
-    if (own_machine(&machine) && eh->e_machine != machine)
+    if (own_machine(&machine) && eh.e_machine != machine)
         return "ELF object built for another machine";
-    if (eh->e_phentsize != sizeof(ElfW(Phdr)) || eh->e_phnum == 0 ||
-        !range_within(eh->e_phoff, (size_t)eh->e_phnum * eh->e_phentsize, size))
+    if (eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_phnum == 0 ||
+        !range_within(eh.e_phoff, (size_t)eh.e_phnum * eh.e_phentsize, size))
         return "ELF program headers missing or beyond the end of the object (truncated?)";
-    const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(const void *)((const char *)bytes + eh->e_phoff);
-    for (size_t i = 0; i < eh->e_phnum; i++) {
-        if (ph[i].p_type != PT_LOAD && ph[i].p_type != PT_DYNAMIC)
+    for (size_t i = 0; i < eh.e_phnum; i++) {
+        ElfW(Phdr) ph;
+        memcpy(&ph, (const char *)bytes + eh.e_phoff + i * sizeof ph, sizeof ph);
+        if (ph.p_type != PT_LOAD && ph.p_type != PT_DYNAMIC)
             continue;
-        if (!range_within(ph[i].p_offset, ph[i].p_filesz, size))
+        if (!range_within(ph.p_offset, ph.p_filesz, size))
             return "an ELF segment extends beyond the end of the object (truncated?)";
     }
     return NULL;
