@@ -1,0 +1,65 @@
+/* oneDNN 2.6 specifics (see dnnl_compat.h). */
+#include "dnnl_compat.h"
+
+#include <oneapi/dnnl/dnnl_debug.h>
+
+size_t compat_md_size(dnnl_ze_interop_memory_desc_t md)
+{
+    return md ? dnnl_memory_desc_get_size(md) : 0;
+}
+
+size_t compat_memory_size(const_dnnl_memory_t memory)
+{
+    const dnnl_memory_desc_t *md = NULL;
+    if (dnnl_memory_get_memory_desc(memory, &md) != dnnl_success || !md)
+        return 0;
+    return dnnl_memory_desc_get_size(md);
+}
+
+dnnl_status_t compat_primitive_info(const_dnnl_primitive_t primitive,
+                                    compat_primitive_info_t *info)
+{
+    const_dnnl_primitive_desc_t pd = NULL;
+    dnnl_status_t status = dnnl_primitive_get_primitive_desc(primitive, &pd);
+    if (status != dnnl_success)
+        return status;
+    dnnl_primitive_kind_t kind = dnnl_undefined_primitive;
+    status = dnnl_primitive_desc_query(pd, dnnl_query_primitive_kind, 0, &kind);
+    if (status != dnnl_success)
+        return status;
+    status = dnnl_primitive_desc_query(pd, dnnl_query_engine, 0, &info->engine);
+    if (status != dnnl_success)
+        return status;
+    info->impl = NULL;
+    if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &info->impl) != dnnl_success
+        || !info->impl)
+        info->impl = "unknown";
+    info->kind = dnnl_prim_kind2str(kind);
+    return dnnl_success;
+}
+
+void compat_dnnl_version(compat_version_t *version)
+{
+    const dnnl_version_t *v = dnnl_version();
+    version->major = (uint32_t)v->major;
+    version->minor = (uint32_t)v->minor;
+    version->patch = (uint32_t)v->patch;
+    version->hash = v->hash ? v->hash : "";
+}
+
+const char *compat_arg_name(int arg)
+{
+    switch (arg) {
+    case DNNL_ARG_SRC: return "DNNL_ARG_SRC";
+    case DNNL_ARG_SRC_1: return "DNNL_ARG_SRC_1";
+    case DNNL_ARG_DST: return "DNNL_ARG_DST";
+    case DNNL_ARG_WEIGHTS: return "DNNL_ARG_WEIGHTS";
+    case DNNL_ARG_BIAS: return "DNNL_ARG_BIAS";
+    case DNNL_ARG_SCRATCHPAD: return "DNNL_ARG_SCRATCHPAD";
+    case DNNL_ARG_WORKSPACE: return "DNNL_ARG_WORKSPACE";
+    case DNNL_ARG_DIFF_SRC: return "DNNL_ARG_DIFF_SRC";
+    case DNNL_ARG_DIFF_DST: return "DNNL_ARG_DIFF_DST";
+    case DNNL_ARG_DIFF_WEIGHTS: return "DNNL_ARG_DIFF_WEIGHTS";
+    default: return "argument";
+    }
+}

@@ -1,0 +1,46 @@
+/*
+ * dnnl_compat.h: everything that depends on the oneDNN version (2.6 here):
+ * the memory descriptor type, descriptor sizes and primitive queries. Moving
+ * to oneDNN 3.x (opaque const_dnnl_memory_desc_t, multi-handle memory,
+ * dnnl_primitive_desc_query_* helpers) should only touch this file and its .c.
+ */
+#ifndef ZEIL_INTEROP_DNNL_COMPAT_H
+#define ZEIL_INTEROP_DNNL_COMPAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <zeil/dnnl_ze.h>
+
+/* How many buffers a memory object can have in this oneDNN. */
+#define COMPAT_MAX_MEMORY_HANDLES 1
+
+/* Bytes the descriptor needs (0 for a null descriptor). */
+size_t compat_md_size(dnnl_ze_interop_memory_desc_t md);
+
+/* Bytes the memory object's descriptor needs; 0 when it cannot be queried. */
+size_t compat_memory_size(const_dnnl_memory_t memory);
+
+/* What a primitive is: its engine, kind name ("eltwise") and implementation
+ * ("jit:avx2"). The strings belong to oneDNN and live as long as the
+ * primitive. */
+typedef struct compat_primitive_info {
+    dnnl_engine_t engine;
+    const char *kind;
+    const char *impl;
+} compat_primitive_info_t;
+
+dnnl_status_t compat_primitive_info(const_dnnl_primitive_t primitive,
+                                    compat_primitive_info_t *info);
+
+/* The running oneDNN's version. */
+typedef struct compat_version {
+    uint32_t major, minor, patch;
+    const char *hash;
+} compat_version_t;
+
+void compat_dnnl_version(compat_version_t *version);
+
+/* A argument index as oneDNN names it ("DNNL_ARG_SRC"), or "argument". */
+const char *compat_arg_name(int arg);
+
+#endif

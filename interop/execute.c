@@ -1,0 +1,176 @@
+/* dnnl_ze_interop_primitive_execute: validate, then append a launch of
+ * zeil's kernel that runs the primitive (host backend) or forward. */
+#include <stdint.h>
+#include <stdio.h>
+#include <oneapi/dnnl/dnnl_debug.h>
+#include <zeil/zeil.h>
+
+#include "checks.h"
+#include "dnnl_compat.h"
+#include "engine.h"
+#include "export.h"
+#include "forward.h"
+#include "interpose.h"
+#include "rules.h"
+#include "stream.h"
+
+static const char *const execute_call = "dnnl_ze_interop_primitive_execute";
+
+/* Runs on a driver worker thread when the launch executes. The worker CPU
+ * stream is in order and only this stream's launches use it, which run one
+ * after another because the command list is in order. */
+static void run_packet(zeil_interop_launch_t *launch)
+{
+    launch_packet_t *packet = (launch_packet_t *)launch;
+    dnnl_stream_t worker = packet->stream->worker;
+    dnnl_status_t status =
+        dnnl_primitive_execute(packet->primitive, worker, packet->nargs, packet->args);
+    if (status == dnnl_success)
+        status = real_dnnl_stream_wait(worker);
+    if (status != dnnl_success)
+        interop_report(INTEROP_RULE_E134, "zeil_interop_kernel",
+                       "dnnl_primitive_execute(%s) returned %s", packet->kind,
+                       dnnl_status2str(status));
+}
+
+static dnnl_status_t check_args(const interop_stream_t *stream, int nargs,
+                                const dnnl_exec_arg_t *args)
+{
+    if (nargs < 0 || (nargs > 0 && !args)) {
+        interop_report(INTEROP_RULE_E101, execute_call, "nargs is %d with args %p", nargs,
+                       (const void *)args);
+        return dnnl_invalid_arguments;
+    }
+    const interop_engine_t *engine = stream->engine;
+    for (int i = 0; i < nargs; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "argument %d (%s)", args[i].arg,
+                 compat_arg_name(args[i].arg));
+        if (check_not_null(execute_call, args[i].memory, what))
+            return dnnl_invalid_arguments;
+        dnnl_engine_t owner = NULL;
+        if (dnnl_memory_get_engine(args[i].memory, &owner) != dnnl_success
+            || owner != engine->engine) {
+            interop_report(INTEROP_RULE_E125, execute_call,
+                           "%s is memory of engine %p, the stream's engine is %p", what,
+                           (void *)owner, (void *)engine->engine);
+            return dnnl_invalid_arguments;
+        }
+        void *handle = NULL;
+        if (dnnl_memory_get_data_handle(args[i].memory, &handle) != dnnl_success || !handle)
+            continue; /* no buffer: oneDNN itself refuses it if the primitive needs one */
+        dnnl_status_t status = check_usm(execute_call, handle, compat_memory_size(args[i].memory),
+                                         engine->context, engine->device, what);
+        if (status != dnnl_success)
+            return status;
+    }
+    return dnnl_success;
+}
+
+static dnnl_status_t append_launch(interop_stream_t *stream, const_dnnl_primitive_t primitive,
+                                   const compat_primitive_info_t *info, int nargs,
+                                   const dnnl_exec_arg_t *args, int ndeps,
+                                   const ze_event_handle_t *deps, ze_event_handle_t *done)
+{
+    pthread_mutex_lock(&stream->lock);
+    ze_result_t result = ZE_RESULT_SUCCESS;
+    launch_packet_t *packet = packet_ring_acquire(&stream->ring, &result);
+    if (!packet) {
+        pthread_mutex_unlock(&stream->lock);
+        interop_report(INTEROP_RULE_E133, execute_call,
+                       "creating the launch's event returned 0x%x", (unsigned)result);
+        return dnnl_runtime_error;
+    }
+    if (launch_packet_set_args(packet, nargs, args) != 0) {
+        packet_ring_unused(&stream->ring, packet);
+        pthread_mutex_unlock(&stream->lock);
+        return dnnl_out_of_memory;
+    }
+    packet->launch.run = run_packet;
+    packet->stream = stream;
+    packet->primitive = primitive;
+    packet->kind = info->kind;
+    /* The kernel object is this stream's and the lock is held: no other
+     * thread sets its argument between here and the append. */
+    result = zeKernelSetArgumentValue(stream->kernel, 0, sizeof packet, &packet);
+    if (result == ZE_RESULT_SUCCESS) {
+        zeil_attribution_t attribution = {(uint64_t)(uintptr_t)stream->stream, info->kind,
+                                          info->impl};
+        ze_group_count_t one_group = {1, 1, 1};
+        zeil_attribution_push(&attribution);
+        result = zeCommandListAppendLaunchKernel(stream->list, stream->kernel, &one_group,
+                                                 packet->event, (uint32_t)ndeps,
+                                                 (ze_event_handle_t *)deps);
+        zeil_attribution_pop();
+    }
+    if (result != ZE_RESULT_SUCCESS) {
+        packet_ring_unused(&stream->ring, packet);
+        pthread_mutex_unlock(&stream->lock);
+        interop_report(INTEROP_RULE_E133, execute_call,
+                       "appending the launch of %s returned 0x%x", info->kind, (unsigned)result);
+        return dnnl_runtime_error;
+    }
+    packet_ring_submitted(&stream->ring, packet);
+    *done = packet->event;
+    pthread_mutex_unlock(&stream->lock);
+    return dnnl_success;
+}
+
+static dnnl_status_t forward_execute(const_dnnl_primitive_t primitive, interop_stream_t *stream,
+                                     const compat_primitive_info_t *info, int nargs,
+                                     const dnnl_exec_arg_t *args, int ndeps,
+                                     const ze_event_handle_t *deps, ze_event_handle_t *done)
+{
+    /* oneDNN's own kernels are appended inside this call: attribute them. */
+    zeil_attribution_t attribution = {(uint64_t)(uintptr_t)stream->stream, info->kind,
+                                      info->impl};
+    zeil_attribution_push(&attribution);
+    dnnl_status_t status = forward_table()->primitive_execute(primitive, stream->stream, nargs,
+                                                              args, ndeps, deps, done);
+    zeil_attribution_pop();
+    if (status != dnnl_success)
+        interop_report(INTEROP_RULE_E152, execute_call, "forwarded call returned %s",
+                       dnnl_status2str(status));
+    return status;
+}
+
+INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive,
+                                                               dnnl_stream_t stream, int nargs,
+                                                               const dnnl_exec_arg_t *args,
+                                                               int ndeps,
+                                                               const ze_event_handle_t *deps,
+                                                               ze_event_handle_t *return_event)
+{
+    if (check_not_null(execute_call, primitive, "primitive"))
+        return dnnl_invalid_arguments;
+    interop_stream_t *record = interop_stream_require(execute_call, stream);
+    if (!record)
+        return dnnl_invalid_arguments;
+    compat_primitive_info_t info;
+    dnnl_status_t status = compat_primitive_info(primitive, &info);
+    if (status != dnnl_success)
+        return status;
+    if (info.engine != record->engine->engine) {
+        interop_report(INTEROP_RULE_E132, execute_call,
+                       "primitive (%s) was created on engine %p, the stream's engine is %p",
+                       info.kind, (void *)info.engine, (void *)record->engine->engine);
+        return dnnl_invalid_arguments;
+    }
+    if (ndeps < 0) {
+        interop_report(INTEROP_RULE_E101, execute_call, "ndeps is %d", ndeps);
+        return dnnl_invalid_arguments;
+    }
+    if ((status = check_list_alive(execute_call, record->list)) != dnnl_success
+        || (status = check_events(execute_call, ndeps, deps, record->engine->context))
+               != dnnl_success
+        || (status = check_args(record, nargs, args)) != dnnl_success)
+        return status;
+    ze_event_handle_t done = NULL;
+    if (record->engine->backend == INTEROP_BACKEND_FORWARD)
+        status = forward_execute(primitive, record, &info, nargs, args, ndeps, deps, &done);
+    else
+        status = append_launch(record, primitive, &info, nargs, args, ndeps, deps, &done);
+    if (status == dnnl_success && return_event)
+        *return_event = done;
+    return status;
+}

@@ -1,0 +1,24 @@
+/* handle_map.h: a thread-safe map from a oneDNN handle to zeil's record of it
+ * (the side tables binding oneDNN objects to Level Zero objects). */
+#ifndef ZEIL_INTEROP_HANDLE_MAP_H
+#define ZEIL_INTEROP_HANDLE_MAP_H
+
+#include <pthread.h>
+
+struct handle_map_entry;
+
+typedef struct handle_map {
+    pthread_mutex_t lock;
+    struct handle_map_entry *entries;
+} handle_map_t;
+
+#define HANDLE_MAP_INIT {PTHREAD_MUTEX_INITIALIZER, NULL}
+
+/* Returns 0, or -1 when out of memory. A key already present is replaced. */
+int handle_map_put(handle_map_t *map, const void *key, void *value);
+/* The value, or null when the key is absent. */
+void *handle_map_get(handle_map_t *map, const void *key);
+/* Removes the key and returns its value (null when absent). */
+void *handle_map_take(handle_map_t *map, const void *key);
+
+#endif

@@ -1,0 +1,16 @@
+/* memory.h: interop memory objects and the USM they own. */
+#ifndef ZEIL_INTEROP_MEMORY_H
+#define ZEIL_INTEROP_MEMORY_H
+
+#include <oneapi/dnnl/dnnl.h>
+
+struct owned_usm;
+
+/* dnnl_memory_destroy, before oneDNN destroys the object: takes the device
+ * USM the memory owns (DNNL_MEMORY_ALLOCATE) out of the table, so it is
+ * freed exactly once; null for memory that owns nothing. */
+struct owned_usm *interop_memory_detach(dnnl_memory_t memory);
+/* After oneDNN destroyed the object: frees the USM (null: nothing). */
+void interop_memory_free_owned(struct owned_usm *owned);
+
+#endif

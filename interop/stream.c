@@ -1,0 +1,153 @@
+/* Interop streams: one oneDNN CPU stream per in-order immediate command list. */
+#include "stream.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <zeil/zeil.h>
+
+#include "checks.h"
+#include "export.h"
+#include "forward.h"
+#include "handle_map.h"
+#include "interpose.h"
+#include "kernel/launch_abi.h"
+#include "rules.h"
+
+static handle_map_t streams = HANDLE_MAP_INIT;
+
+interop_stream_t *interop_stream_find(const_dnnl_stream_t stream)
+{
+    return stream ? handle_map_get(&streams, stream) : NULL;
+}
+
+interop_stream_t *interop_stream_require(const char *call, const_dnnl_stream_t stream)
+{
+    if (check_not_null(call, stream, "stream"))
+        return NULL;
+    interop_stream_t *record = interop_stream_find(stream);
+    if (!record)
+        interop_report(INTEROP_RULE_E115, call,
+                       "stream %p is not a Level Zero interop stream (not created by "
+                       "dnnl_ze_interop_stream_create)",
+                       (void *)stream);
+    return record;
+}
+
+static void free_record(interop_stream_t *record)
+{
+    if (record->engine->backend == INTEROP_BACKEND_HOST) {
+        packet_ring_destroy(&record->ring);
+        if (record->kernel)
+            zeKernelDestroy(record->kernel);
+        if (record->worker)
+            real_dnnl_stream_destroy(record->worker);
+        pthread_mutex_destroy(&record->lock);
+    }
+    interop_engine_release(record->engine);
+    free(record);
+}
+
+static dnnl_status_t setup_host(const char *call, interop_stream_t *record)
+{
+    interop_engine_t *engine = record->engine;
+    dnnl_status_t status = dnnl_stream_create(&record->stream, engine->engine,
+                                              dnnl_stream_default_flags);
+    if (status == dnnl_success)
+        status = dnnl_stream_create(&record->worker, engine->engine, dnnl_stream_in_order);
+    if (status != dnnl_success)
+        return status;
+    ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, NULL, 0, ZEIL_INTEROP_KERNEL_NAME};
+    ze_result_t result = zeKernelCreate(engine->module, &desc, &record->kernel);
+    if (result == ZE_RESULT_SUCCESS)
+        result = zeKernelSetGroupSize(record->kernel, 1, 1, 1);
+    if (result != ZE_RESULT_SUCCESS) {
+        interop_report(INTEROP_RULE_E107, call,
+                       "creating the stream's kernel object returned 0x%x", (unsigned)result);
+        return dnnl_runtime_error;
+    }
+    packet_ring_init(&record->ring, engine->context, engine->device, record->profiling);
+    return dnnl_success;
+}
+
+INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_stream_create(dnnl_stream_t *stream,
+                                                           dnnl_engine_t engine,
+                                                           ze_command_list_handle_t list,
+                                                           int profiling)
+{
+    const char *call = "dnnl_ze_interop_stream_create";
+    if (check_not_null(call, stream, "stream output"))
+        return dnnl_invalid_arguments;
+    interop_engine_t *owner = interop_engine_require(call, engine);
+    if (!owner)
+        return dnnl_invalid_arguments;
+    int forward = owner->backend == INTEROP_BACKEND_FORWARD;
+    dnnl_status_t status = check_engine_objects_alive(call, owner->device, owner->context);
+    if (status == dnnl_success)
+        status = check_stream_list(call, list, owner->context, owner->device, forward);
+    if (status != dnnl_success)
+        return status;
+    interop_stream_t *record = calloc(1, sizeof *record);
+    if (!record)
+        return dnnl_out_of_memory;
+    interop_engine_retain(owner);
+    record->engine = owner;
+    record->list = list;
+    record->profiling = profiling != 0;
+    if (forward) {
+        status = forward_table()->stream_create(&record->stream, engine, list, profiling);
+        if (status != dnnl_success)
+            interop_report(INTEROP_RULE_E152, call, "forwarded call returned %d", (int)status);
+    } else {
+        pthread_mutex_init(&record->lock, NULL);
+        status = setup_host(call, record);
+    }
+    if (status == dnnl_success && handle_map_put(&streams, record->stream, record) != 0)
+        status = dnnl_out_of_memory;
+    if (status != dnnl_success) {
+        if (record->stream)
+            real_dnnl_stream_destroy(record->stream);
+        free_record(record);
+        return status;
+    }
+    /* Submissions on the list are reported under this stream from now on. */
+    zeil_bind_list_to_stream(list, (uint64_t)(uintptr_t)record->stream, NULL);
+    *stream = record->stream;
+    return dnnl_success;
+}
+
+INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_stream_get_list(dnnl_stream_t stream,
+                                                             ze_command_list_handle_t *list)
+{
+    const char *call = "dnnl_ze_interop_stream_get_list";
+    interop_stream_t *record = interop_stream_require(call, stream);
+    if (!record || check_not_null(call, list, "list output"))
+        return dnnl_invalid_arguments;
+    dnnl_status_t status = check_list_alive(call, record->list);
+    if (status != dnnl_success)
+        return status;
+    if (record->engine->backend == INTEROP_BACKEND_FORWARD)
+        return forward_table()->stream_get_list(stream, list);
+    *list = record->list;
+    return dnnl_success;
+}
+
+void interop_stream_wait(interop_stream_t *record)
+{
+    if (record->engine->backend != INTEROP_BACKEND_HOST)
+        return;
+    /* Under the lock so no execute recycles the event while we wait. */
+    pthread_mutex_lock(&record->lock);
+    ze_event_handle_t newest = packet_ring_newest_event(&record->ring);
+    if (newest)
+        zeEventHostSynchronize(newest, UINT64_MAX);
+    pthread_mutex_unlock(&record->lock);
+}
+
+void interop_stream_forget(dnnl_stream_t stream)
+{
+    interop_stream_t *record = handle_map_take(&streams, stream);
+    if (!record)
+        return;
+    zeil_unbind_stream((uint64_t)(uintptr_t)stream);
+    free_record(record);
+}

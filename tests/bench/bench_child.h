@@ -1,0 +1,36 @@
+/*
+ * bench_child.h: what one benchmark child process measures. The parent
+ * (bench_main.c) starts a child per configuration and round with the
+ * configuration's environment; the child prints one line per result,
+ *
+ *     FIGURE COLUMN VALUE
+ *
+ * on stdout (for example "launch_append_ns zeil 412.5") and exits 0, or
+ * prints why it could not measure on stderr and exits non-zero.
+ */
+#ifndef ZEIL_BENCH_CHILD_H
+#define ZEIL_BENCH_CHILD_H
+
+#include <stdint.h>
+
+typedef struct bench_child_args {
+    const char *mode;     /* "calls", "lookup", "rss" or "launches" */
+    const char *config;   /* the configuration's name, the COLUMN of "calls" */
+    double scale;         /* iteration counts are multiplied by this (--quick: < 1) */
+    uint64_t launches;    /* rss and launches: how many launches in total */
+    uint64_t rss_after;   /* rss: the first measurement, after this many */
+} bench_child_args_t;
+
+/* Prints one result line. */
+void bench_emit(const char *figure, const char *column, double value);
+
+/* launch_append_ns, alloc_free_ns and event_ns of the configuration. */
+int bench_child_calls(const bench_child_args_t *args);
+/* pointer_lookup_ns at 1 000, 100 000 and 1 000 000 live allocations. */
+int bench_child_lookup(const bench_child_args_t *args);
+/* rss_growth_mb over args->launches launches (config: zeil or driver). */
+int bench_child_rss(const bench_child_args_t *args);
+/* Exactly args->launches appends and nothing timed: the callgrind runs. */
+int bench_child_launches(const bench_child_args_t *args);
+
+#endif

@@ -1,0 +1,177 @@
+/*
+ * build/bench.json: exactly the keys of issue 7 (medians; null for what was
+ * not measured), plus "callgrind_instructions_per_launch" and a "detail"
+ * object with min, max and every sample of every series, the targets, and
+ * the load the machine was under.
+ */
+#include "bench_report.h"
+
+#include "bench_configs.h"
+#include "bench_targets.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+static const char *const call_figures[] = {"launch_append_ns", "alloc_free_ns", "event_ns"};
+static const char *const lookup_sizes[] = {"1000", "100000", "1000000"};
+
+static void number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.6g", v);
+    else
+        fputs("null", f);
+}
+
+static void string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void median_or_null(FILE *f, const bench_results_t *r, const char *figure,
+                           const char *column)
+{
+    bench_summary_t s;
+    if (bench_results_summary(r, figure, column, &s))
+        number(f, s.median);
+    else
+        fputs("null", f);
+}
+
+static void object_of(FILE *f, const bench_results_t *r, const char *figure,
+                      const char *const *columns, int n)
+{
+    fputc('{', f);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        string(f, columns[i]);
+        fputs(": ", f);
+        median_or_null(f, r, figure, columns[i]);
+    }
+    fputc('}', f);
+}
+
+static void series_detail(FILE *f, const bench_results_t *r)
+{
+    fputs("\"series\": [", f);
+    for (size_t i = 0; i < r->count; i++) {
+        const bench_series_t *s = &r->series[i];
+        bench_summary_t sum;
+        bench_results_summary(r, s->figure, s->column, &sum);
+        fprintf(f, "%s\n    {\"figure\": ", i ? "," : "");
+        string(f, s->figure);
+        fputs(", \"column\": ", f);
+        string(f, s->column);
+        fputs(", \"median\": ", f);
+        number(f, sum.median);
+        fputs(", \"min\": ", f);
+        number(f, sum.min);
+        fputs(", \"max\": ", f);
+        number(f, sum.max);
+        fputs(", \"samples\": [", f);
+        for (size_t k = 0; k < s->n; k++) {
+            fputs(k ? ", " : "", f);
+            number(f, s->samples[k]);
+        }
+        fputs("]}", f);
+    }
+    fputs("]", f);
+}
+
+static void callgrind_detail(FILE *f, const bench_callgrind_t *cg)
+{
+    if (!cg->measured) {
+        fputs("\"callgrind\": null", f);
+        return;
+    }
+    fprintf(f,
+            "\"callgrind\": {\"launches\": [%" PRIu64 ", %" PRIu64 "], "
+            "\"driver_totals\": [%" PRIu64 ", %" PRIu64 "], "
+            "\"zeil_totals\": [%" PRIu64 ", %" PRIu64 "], \"driver_per_launch\": ",
+            cg->launches[0], cg->launches[1], cg->driver_totals[0], cg->driver_totals[1],
+            cg->zeil_totals[0], cg->zeil_totals[1]);
+    number(f, cg->driver_per_launch);
+    fputs(", \"zeil_per_launch\": ", f);
+    number(f, cg->zeil_per_launch);
+    fputs(", \"added_per_launch\": ", f);
+    number(f, cg->added_per_launch);
+    fputc('}', f);
+}
+
+static void targets_detail(FILE *f, const bench_results_t *r)
+{
+    bench_target_t t[BENCH_MAX_TARGETS];
+    int n = bench_targets_judge(r, t);
+    fputs("\"targets\": [", f);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%s\n    {\"target\": ", i ? "," : "");
+        string(f, t[i].name);
+        fprintf(f, ", \"holds\": %s, \"measured\": ",
+                t[i].verdict == 1 ? "true" : t[i].verdict == 0 ? "false" : "null");
+        string(f, t[i].measured);
+        fputc('}', f);
+    }
+    fputs("]", f);
+}
+
+static void write_body(FILE *f, const bench_run_t *run)
+{
+    const bench_results_t *r = &run->results;
+    const char *configs[BENCH_CALL_CONFIGS];
+    for (int c = 0; c < BENCH_CALL_CONFIGS; c++)
+        configs[c] = bench_call_configs[c].name;
+    fputc('{', f);
+    for (size_t i = 0; i < sizeof call_figures / sizeof *call_figures; i++) {
+        fprintf(f, "%s\"%s\": ", i ? ",\n " : "", call_figures[i]);
+        object_of(f, r, call_figures[i], configs, BENCH_CALL_CONFIGS);
+    }
+    fputs(",\n \"pointer_lookup_ns\": ", f);
+    object_of(f, r, "pointer_lookup_ns", lookup_sizes, 3);
+    static const char *const sides[] = {"direct", "interop"};
+    fputs(",\n \"execute_overhead_us\": ", f);
+    object_of(f, r, "execute_overhead_us", sides, 2);
+    fputs(",\n \"matmul_ratio\": ", f);
+    median_or_null(f, r, "matmul_ratio", "interop_over_direct");
+    fputs(",\n \"rss_growth_mb\": ", f);
+    median_or_null(f, r, "rss_growth_mb", "zeil");
+    fprintf(f, ",\n \"rounds\": %d, \"machine\": ", run->rounds);
+    string(f, run->machine);
+    fputs(",\n \"callgrind_instructions_per_launch\": ", f);
+    if (run->callgrind.measured)
+        number(f, run->callgrind.added_per_launch);
+    else
+        fputs("null", f);
+    fprintf(f, ",\n \"detail\": {\"quick\": %s, \"interop_built\": %s, "
+               "\"load_average\": {\"before\": ",
+            run->quick ? "true" : "false", run->interop_built ? "true" : "false");
+    number(f, run->load_before);
+    fputs(", \"after\": ", f);
+    number(f, run->load_after);
+    fprintf(f, "}, \"failed_processes\": %d,\n  ", run->failed_children);
+    callgrind_detail(f, &run->callgrind);
+    fputs(",\n  ", f);
+    targets_detail(f, r);
+    fputs(",\n  ", f);
+    series_detail(f, r);
+    fputs("}}\n", f);
+}
+
+int bench_report_write_json(const bench_run_t *run, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    write_body(f, run);
+    return fclose(f) == 0 ? 0 : -1;
+}

@@ -1,0 +1,133 @@
+/* The table of a run: figure x configuration, medians, overheads, min..max, targets. */
+#include "bench_report.h"
+
+#include "bench_configs.h"
+#include "bench_targets.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char *const call_figures[] = {"launch_append_ns", "alloc_free_ns", "event_ns"};
+static const char *const lookup_sizes[] = {"1000", "100000", "1000000"};
+#define NOT_BUILT "n/a (interop library not built)"
+
+static void row(FILE *out, const char *figure, const char *column, const bench_summary_t *s,
+                const char *unit, const char *relative)
+{
+    if (!s) {
+        fprintf(out, "%-20s %-17s %s\n", figure, column, "failed: no measurement");
+        return;
+    }
+    fprintf(out, "%-20s %-17s %10.4g %-3s %-26s %10.4g .. %-10.4g\n", figure, column, s->median,
+            unit, relative, s->min, s->max);
+}
+
+static void call_figure(FILE *out, const bench_results_t *r, const char *figure)
+{
+    bench_summary_t base;
+    int have_base = bench_results_summary(r, figure, "driver", &base);
+    for (int c = 0; c < BENCH_CALL_CONFIGS; c++) {
+        const char *config = bench_call_configs[c].name;
+        bench_summary_t s;
+        int have = bench_results_summary(r, figure, config, &s);
+        char relative[64] = "-";
+        if (have && have_base && c > 0)
+            snprintf(relative, sizeof relative, "%+.1f ns (%+.0f%%)", s.median - base.median,
+                     100.0 * (s.median - base.median) / base.median);
+        row(out, c == 0 ? figure : "", config, have ? &s : NULL, "ns", relative);
+    }
+}
+
+static void lookup_figure(FILE *out, const bench_results_t *r)
+{
+    bench_summary_t first;
+    int have_first = bench_results_summary(r, "pointer_lookup_ns", lookup_sizes[0], &first);
+    for (int i = 0; i < 3; i++) {
+        bench_summary_t s;
+        int have = bench_results_summary(r, "pointer_lookup_ns", lookup_sizes[i], &s);
+        char relative[64] = "-";
+        if (have && have_first && i > 0)
+            snprintf(relative, sizeof relative, "x%.2f of 1000", s.median / first.median);
+        row(out, i == 0 ? "pointer_lookup_ns" : "", lookup_sizes[i], have ? &s : NULL, "ns",
+            relative);
+    }
+}
+
+static void interop_figures(FILE *out, const bench_run_t *run)
+{
+    const bench_results_t *r = &run->results;
+    if (!run->interop_built) {
+        fprintf(out, "%-20s %s\n%-20s %s\n", "execute_overhead_us", NOT_BUILT, "matmul_ratio",
+                NOT_BUILT);
+        return;
+    }
+    bench_summary_t direct, interop, ratio;
+    int have_direct = bench_results_summary(r, "execute_overhead_us", "direct", &direct);
+    int have_interop = bench_results_summary(r, "execute_overhead_us", "interop", &interop);
+    char relative[64] = "-";
+    if (have_direct && have_interop)
+        snprintf(relative, sizeof relative, "%+.2f us", interop.median - direct.median);
+    row(out, "execute_overhead_us", "direct", have_direct ? &direct : NULL, "us", "-");
+    row(out, "", "interop", have_interop ? &interop : NULL, "us", relative);
+    bench_summary_t floor;
+    if (bench_results_summary(r, "immediate_roundtrip_us", "driver", &floor))
+        row(out, "", "(driver floor)", &floor, "us", "launch+sync, no oneDNN");
+    int have_ratio = bench_results_summary(r, "matmul_ratio", "interop_over_direct", &ratio);
+    row(out, "matmul_ratio", "interop/direct", have_ratio ? &ratio : NULL, "", "-");
+}
+
+static void rss_figure(FILE *out, const bench_results_t *r)
+{
+    bench_summary_t zeil, driver;
+    int have_zeil = bench_results_summary(r, "rss_growth_mb", "zeil", &zeil);
+    int have_driver = bench_results_summary(r, "rss_growth_mb", "driver", &driver);
+    char relative[64] = "-";
+    if (have_zeil && have_driver)
+        snprintf(relative, sizeof relative, "zeil's share %+.2f MB", zeil.median - driver.median);
+    row(out, "rss_growth_mb", "driver", have_driver ? &driver : NULL, "MB", "-");
+    row(out, "", "zeil", have_zeil ? &zeil : NULL, "MB", relative);
+}
+
+static void callgrind_figure(FILE *out, const bench_callgrind_t *cg)
+{
+    if (!cg->measured) {
+        fprintf(out, "%-20s not measured\n", "callgrind");
+        return;
+    }
+    fprintf(out,
+            "%-20s instructions per launch: driver %.1f, with zeil %.1f, zeil adds %.1f "
+            "(%" PRIu64 " vs %" PRIu64 " launches)\n",
+            "callgrind", cg->driver_per_launch, cg->zeil_per_launch, cg->added_per_launch,
+            cg->launches[1], cg->launches[0]);
+}
+
+static void targets(FILE *out, const bench_results_t *r)
+{
+    bench_target_t t[BENCH_MAX_TARGETS];
+    int n = bench_targets_judge(r, t);
+    fprintf(out, "\ntargets:\n");
+    for (int i = 0; i < n; i++)
+        fprintf(out, "  [%-6s] %-50s %s\n",
+                t[i].verdict == 1 ? "holds" : t[i].verdict == 0 ? "MISSED" : "n/a", t[i].name,
+                t[i].measured);
+}
+
+void bench_report_print(const bench_run_t *run, FILE *out)
+{
+    fprintf(out, "\nzeil benchmarks%s: %d rounds, median and min .. max over rounds\n",
+            run->quick ? " (--quick smoke run: counts too small for real figures)" : "",
+            run->rounds);
+    fprintf(out, "machine: %s; load average %.2f before, %.2f after\n\n", run->machine,
+            run->load_before, run->load_after);
+    fprintf(out, "%-20s %-17s %14s %-26s %s\n", "figure", "configuration", "median",
+            "overhead over driver", "min .. max");
+    for (size_t i = 0; i < sizeof call_figures / sizeof *call_figures; i++)
+        call_figure(out, &run->results, call_figures[i]);
+    lookup_figure(out, &run->results);
+    interop_figures(out, run);
+    rss_figure(out, &run->results);
+    callgrind_figure(out, &run->callgrind);
+    targets(out, &run->results);
+    if (run->failed_children)
+        fprintf(out, "\n%d benchmark process(es) failed (see above)\n", run->failed_children);
+}

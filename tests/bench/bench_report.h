@@ -1,0 +1,28 @@
+/*
+ * bench_report.h: a finished run, printed as a table and written as the
+ * JSON of issue 7 (build/bench.json).
+ */
+#ifndef ZEIL_BENCH_REPORT_H
+#define ZEIL_BENCH_REPORT_H
+
+#include "bench_callgrind.h"
+#include "bench_results.h"
+
+#include <stdio.h>
+
+typedef struct bench_run {
+    bench_results_t results;
+    int rounds;
+    int quick;
+    int interop_built;          /* 0: the interop figures are n/a */
+    char machine[256];
+    double load_before, load_after; /* 1-minute load averages */
+    bench_callgrind_t callgrind;    /* measured == 0 when not run */
+    int failed_children;
+} bench_run_t;
+
+void bench_report_print(const bench_run_t *run, FILE *out);
+/* Returns 0, or -1 when the file cannot be written. */
+int bench_report_write_json(const bench_run_t *run, const char *path);
+
+#endif
