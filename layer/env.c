@@ -6,6 +6,7 @@
 #include "env.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -90,6 +91,9 @@ static const char *copy_if_set(const char *value)
 
 static zeil_settings_t settings;
 static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
+/* Set (release) once settings is complete: every intercepted call asks for
+ * the settings, and an acquire load is cheaper than pthread_once. */
+static atomic_int settings_ready;
 
 static void read_settings(void)
 {
@@ -110,10 +114,13 @@ static void read_settings(void)
     if (report && strcmp(report, "0") != 0 && strcmp(report, "1") != 0)
         settings.report_file = copy_if_set(report);
     settings.summary_file = copy_if_set(getenv("ZEIL_SUMMARY"));
+    atomic_store_explicit(&settings_ready, 1, memory_order_release);
 }
 
 const zeil_settings_t *zeil_settings(void)
 {
+    if (atomic_load_explicit(&settings_ready, memory_order_acquire))
+        return &settings;
     pthread_once(&settings_once, read_settings);
     return &settings;
 }

@@ -22,6 +22,8 @@ typedef struct zeil_submission {
     ze_event_handle_t signal_event;
     uint32_t num_wait_events;
     const ze_event_handle_t *wait_events;
+    uint64_t host_ns;                  /* the call's precise start when it was
+                                          timed, else 0: the coarse clock */
 } zeil_submission_t;
 
 typedef struct zeil_list_state zeil_list_state_t;

@@ -8,6 +8,8 @@
 #include "records.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 
 typedef struct stats_key {
     ze_command_list_handle_t list;  /* set only in the retired table */
@@ -24,7 +26,7 @@ typedef struct stats_entry {
 } stats_entry_t;
 
 struct zeil_list_state {
-    pthread_mutex_t lock;
+    atomic_int lock;                          /* records_lock(): a spin lock */
     ze_command_list_handle_t list;
     zeil_obj_t *obj;
     zeil_record_t *ring;                      /* capacity entries, lazily */
@@ -36,6 +38,23 @@ struct zeil_list_state {
     struct records_timing *timing;            /* ZEIL_TIMING, lazily */
     zeil_list_state_t *prev, *next;           /* all live states */
 };
+
+/* The state's lock. Appends to one list come from one thread at a time (the
+ * spec), so it is uncontended but for a reader copying records: one atomic
+ * exchange to take it, a plain release store to give it back (a pthread mutex
+ * costs two atomic read-modify-writes and two calls on the launch path). A
+ * waiter yields, since the holder may run a reader's callback. */
+static inline void records_lock(zeil_list_state_t *state)
+{
+    while (atomic_exchange_explicit(&state->lock, 1, memory_order_acquire))
+        while (atomic_load_explicit(&state->lock, memory_order_relaxed))
+            sched_yield();
+}
+
+static inline void records_unlock(zeil_list_state_t *state)
+{
+    atomic_store_explicit(&state->lock, 0, memory_order_release);
+}
 
 /* The live states, for iteration by stream and for the counters. */
 extern pthread_mutex_t records_states_lock;

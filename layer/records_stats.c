@@ -92,12 +92,12 @@ size_t zeil_foreach_kernel_stats(zeil_kernel_stats_fn fn, void *user)
     int stop = 0;
     pthread_mutex_lock(&records_states_lock);
     for (zeil_list_state_t *s = records_states; s && !stop; s = s->next) {
-        pthread_mutex_lock(&s->lock);
+        records_lock(s);
         for (stats_entry_t *e = s->stats; e && !stop; e = e->hh.next) {
             visited++;
             stop = visit(e, s->list, fn, user);
         }
-        pthread_mutex_unlock(&s->lock);
+        records_unlock(s);
     }
     for (stats_entry_t *e = retired_stats; e && !stop; e = e->hh.next) {
         visited++;
