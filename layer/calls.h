@@ -6,6 +6,7 @@
 #define ZEIL_CALLS_H
 
 #include <level_zero/ze_api.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 typedef struct zeil_call {
@@ -18,7 +19,18 @@ uint64_t calls_now_ns(void);
 /* zeil's small number of the calling thread (1 for the first thread seen). */
 uint32_t calls_thread_number(void);
 
-void calls_begin(zeil_call_t *call, const char *name);
+/* The process-wide call counter (calls.c). */
+extern _Atomic uint64_t calls_counter __attribute__((visibility("hidden")));
+/* 1 when every call is timed: calls log or trace on. */
+int calls_timed(void);
+
+/* Inline: every intercepted call begins here. */
+static inline void calls_begin(zeil_call_t *call, const char *name)
+{
+    call->name = name;
+    call->number = atomic_fetch_add_explicit(&calls_counter, 1, memory_order_relaxed) + 1;
+    call->start_ns = calls_timed() ? calls_now_ns() : 0;
+}
 /* Ends a call: at ZEIL_LOG=calls writes one line with the key arguments
  * (formatted only then), the result and the duration. Returns result. */
 ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *fmt, ...)

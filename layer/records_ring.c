@@ -80,42 +80,44 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
         state->ring = registry_xcalloc(state->capacity, sizeof *state->ring);
         state->ring_waits = registry_xcalloc(state->capacity, sizeof *state->ring_waits);
     }
-    uint32_t slot = (uint32_t)(state->total % state->capacity);
+    uint32_t slot = state->next_slot;
+    state->next_slot = slot + 1 == state->capacity ? 0 : slot + 1;
     uint32_t waits = s->num_wait_events < ZEIL_RECORD_WAIT_EVENTS ? s->num_wait_events
                                                                   : ZEIL_RECORD_WAIT_EVENTS;
     if (s->wait_events && waits)
         memcpy(state->ring_waits[slot], s->wait_events, waits * sizeof(ze_event_handle_t));
     else
         waits = 0;
+    /* Every field is written (no memset): the ring slot is reused. */
     zeil_record_t *r = &state->ring[slot];
-    *r = (zeil_record_t){
-        .seq = seq,
-        .kind = s->kind,
-        .call = s->call,
-        .list = state->list,
-        .stream_id = attr && attr->stream_id ? attr->stream_id
-                                             : atomic_load_explicit(&list->stream_id,
-                                                                    memory_order_relaxed),
-        .primitive = attr ? attr->primitive : NULL,
-        .impl = attr ? attr->impl : NULL,
-        .bytes = s->bytes,
-        .signal_event = s->signal_event,
-        .num_wait_events = waits,
-        .thread = thread,
-        .host_ns = host_ns,
-    };
-    if (s->kernel) {
-        zeil_obj_t *kernel = (zeil_obj_t *)s->kernel;
-        r->kernel = kernel->name;
-        r->module_origin = kernel->origin;
-        for (int d = 0; d < 3; d++)
-            r->group_size[d] = atomic_load_explicit(&kernel->group_size[d], memory_order_relaxed);
-    }
-    if (s->group_count) {
-        r->group_count[0] = s->group_count->groupCountX;
-        r->group_count[1] = s->group_count->groupCountY;
-        r->group_count[2] = s->group_count->groupCountZ;
-    }
+    r->seq = seq;
+    r->kind = s->kind;
+    r->call = s->call;
+    r->list = state->list;
+    r->stream_id = attr && attr->stream_id
+                       ? attr->stream_id
+                       : atomic_load_explicit(&list->stream_id, memory_order_relaxed);
+    const zeil_obj_t *kernel = s->kernel;
+    r->kernel = kernel ? kernel->name : NULL;
+    r->module_origin = kernel ? kernel->origin : NULL;
+    r->primitive = attr ? attr->primitive : NULL;
+    r->impl = attr ? attr->impl : NULL;
+    const ze_group_count_t *groups = s->group_count;
+    r->group_count[0] = groups ? groups->groupCountX : 0;
+    r->group_count[1] = groups ? groups->groupCountY : 0;
+    r->group_count[2] = groups ? groups->groupCountZ : 0;
+    for (int d = 0; d < 3; d++)
+        r->group_size[d] = kernel ? atomic_load_explicit(&((zeil_obj_t *)kernel)->group_size[d],
+                                                         memory_order_relaxed)
+                                  : 0;
+    r->bytes = s->bytes;
+    r->signal_event = s->signal_event;
+    r->num_wait_events = waits;
+    r->wait_events = NULL; /* set when shown (retained_record) */
+    r->thread = thread;
+    r->host_ns = host_ns;
+    r->device_start_ns = 0;
+    r->device_end_ns = 0;
     state->total++;
     if (r->kind == ZEIL_RECORD_LAUNCH)
         records_count_launch(state, r);

@@ -33,6 +33,8 @@ struct zeil_list_state {
     ze_event_handle_t (*ring_waits)[ZEIL_RECORD_WAIT_EVENTS];
     uint32_t capacity;
     uint64_t total;                           /* ever recorded */
+    uint32_t next_slot;                       /* total % capacity, without a
+                                                 division on the launch path */
     stats_entry_t *stats;
     stats_entry_t *last_stats;                /* a loop launches the same kernel */
     struct records_timing *timing;            /* ZEIL_TIMING, lazily */

@@ -22,7 +22,7 @@
  *   through several rebuilds of its shard. This is the same bounded-delay
  *   argument the registry already makes for tombstones (registry.h).
  */
-#include "registry_index.h"
+#include "registry.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -31,33 +31,9 @@
 #define RETIRED_KEEP 4u
 #define RETIRED_GRACE_NS 1000000000ull
 
-typedef struct index_slot {
-    const void *_Atomic key;
-    zeil_obj_t *_Atomic obj;
-} index_slot_t;
+typedef registry_index_slot_t index_slot_t;
 
-struct registry_index {
-    uint32_t mask;             /* slots - 1, a power of two minus one */
-    uint32_t used;             /* slots with a key (live or deleted) */
-    uint32_t live;             /* slots with an object */
-    uint64_t retired_ns;       /* when a newer table replaced this one */
-    registry_index_t *older;   /* retired tables, newest first */
-    index_slot_t slots[];
-};
-
-zeil_obj_t *index_find(registry_index_t *_Atomic *root, const void *handle, unsigned hash)
-{
-    registry_index_t *t = atomic_load_explicit(root, memory_order_acquire);
-    if (!t)
-        return NULL;
-    for (uint32_t i = hash & t->mask;; i = (i + 1) & t->mask) {
-        const void *key = atomic_load_explicit(&t->slots[i].key, memory_order_acquire);
-        if (key == handle)
-            return atomic_load_explicit(&t->slots[i].obj, memory_order_acquire);
-        if (!key)
-            return NULL; /* tables are never full (at most 3/4 used) */
-    }
-}
+registry_index_t *_Atomic registry_indexes[ZEIL_SHARDS];
 
 static uint64_t coarse_now_ns(void)
 {
@@ -127,9 +103,9 @@ static registry_index_t *rebuild(registry_index_t *_Atomic *root, registry_index
     return t;
 }
 
-void index_put(registry_index_t *_Atomic *root, const void *handle, unsigned hash,
-               zeil_obj_t *obj)
+void index_put(unsigned shard, const void *handle, unsigned hash, zeil_obj_t *obj)
 {
+    registry_index_t *_Atomic *root = &registry_indexes[shard];
     registry_index_t *t = atomic_load_explicit(root, memory_order_relaxed);
     if (!t || 4 * (t->used + 1) > 3 * (t->mask + 1))
         t = rebuild(root, t);
@@ -143,9 +119,9 @@ void index_put(registry_index_t *_Atomic *root, const void *handle, unsigned has
     }
 }
 
-void index_remove(registry_index_t *_Atomic *root, const void *handle, unsigned hash,
-                  const zeil_obj_t *obj)
+void index_remove(unsigned shard, const void *handle, unsigned hash, const zeil_obj_t *obj)
 {
+    registry_index_t *_Atomic *root = &registry_indexes[shard];
     registry_index_t *t = atomic_load_explicit(root, memory_order_relaxed);
     if (!t)
         return;

@@ -9,19 +9,14 @@
  */
 #include "registry.h"
 
-#include "registry_index.h"
-
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ZEIL_SHARDS 64
 
 /* Aligned so that threads on different shards do not share cache lines. */
 typedef struct shard {
     _Alignas(64) pthread_rwlock_t lock;
     zeil_obj_t *objects;
-    registry_index_t *_Atomic index; /* the same mapping, for lock-free reads */
 } shard_t;
 
 static shard_t shards[ZEIL_SHARDS];
@@ -47,16 +42,11 @@ static void init_shards(void)
         pthread_rwlock_init(&shards[i].lock, NULL);
 }
 
-static shard_t *shard_of(unsigned hash)
-{
-    return &shards[(hash >> 24) % ZEIL_SHARDS];
-}
-
-/* Writers initialise the locks; readers never take them. */
+/* Only writers take the locks (lookups read registry_indexes). */
 static shard_t *locked_shard_of(unsigned hash)
 {
     pthread_once(&shards_once, init_shards);
-    return shard_of(hash);
+    return &shards[registry_shard(hash)];
 }
 
 static void free_obj(zeil_obj_t *obj)
@@ -93,21 +83,13 @@ zeil_obj_t *registry_insert(const zeil_obj_t *proto)
     if (old)
         HASH_DEL(s->objects, old);
     HASH_ADD_BYHASHVALUE(hh, s->objects, handle, sizeof obj->handle, hash, obj);
-    index_put(&s->index, obj->handle, hash, obj);
+    index_put(registry_shard(hash), obj->handle, hash, obj);
     pthread_rwlock_unlock(&s->lock);
     /* A live object replaced by the same handle value means zeil missed its
      * destruction; keep the old one readable (it may be in use) by leaking it. */
     if (old && !atomic_load(&old->alive) && take_from_ring(old))
         free_obj(old);
     return obj;
-}
-
-zeil_obj_t *registry_find(const void *handle)
-{
-    if (!handle)
-        return NULL;
-    unsigned hash = registry_hash(handle);
-    return index_find(&shard_of(hash)->index, handle, hash);
 }
 
 static void evict(zeil_obj_t *victim)
@@ -119,7 +101,7 @@ static void evict(zeil_obj_t *victim)
     HASH_FIND_BYHASHVALUE(hh, s->objects, &victim->handle, sizeof victim->handle, hash, found);
     if (found == victim)
         HASH_DEL(s->objects, victim);
-    index_remove(&s->index, victim->handle, hash, victim);
+    index_remove(registry_shard(hash), victim->handle, hash, victim);
     pthread_rwlock_unlock(&s->lock);
     free_obj(victim);
 }
