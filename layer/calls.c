@@ -17,7 +17,7 @@
 
 _Atomic uint64_t calls_counter;
 static _Atomic uint32_t thread_counter;
-static _Thread_local uint32_t this_thread_number;
+_Thread_local uint32_t calls_this_thread;
 
 uint64_t calls_now_ns(void)
 {
@@ -26,11 +26,10 @@ uint64_t calls_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint32_t calls_thread_number(void)
+uint32_t calls_number_this_thread(void)
 {
-    if (!this_thread_number)
-        this_thread_number = atomic_fetch_add(&thread_counter, 1) + 1;
-    return this_thread_number;
+    calls_this_thread = atomic_fetch_add(&thread_counter, 1) + 1;
+    return calls_this_thread;
 }
 
 uint64_t zeil_call_number(void)

@@ -16,8 +16,15 @@ typedef struct zeil_call {
 } zeil_call_t;
 
 uint64_t calls_now_ns(void);
-/* zeil's small number of the calling thread (1 for the first thread seen). */
-uint32_t calls_thread_number(void);
+/* zeil's small number of the calling thread (1 for the first thread seen);
+ * inline, records take it on every launch. */
+extern _Thread_local uint32_t calls_this_thread __attribute__((visibility("hidden")));
+uint32_t calls_number_this_thread(void);
+static inline uint32_t calls_thread_number(void)
+{
+    uint32_t n = calls_this_thread;
+    return n ? n : calls_number_this_thread();
+}
 
 /* The process-wide call counter (calls.c). */
 extern _Atomic uint64_t calls_counter __attribute__((visibility("hidden")));
