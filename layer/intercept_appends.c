@@ -211,6 +211,6 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendEventReset(const zeil_next_t
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnAppendEventReset)(hCommandList, hEvent);
     if (r == ZE_RESULT_SUCCESS && event)
-        atomic_store(&event->signalled_by_call, 0);
+        atomic_store_explicit(&event->signalled_by_call, 0, memory_order_release);
     return CALLS_END(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
 }

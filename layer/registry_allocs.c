@@ -5,7 +5,10 @@
  * second sorted array kept free of overlaps: a newer tombstone replaces the
  * older ones it covers, so one binary search finds the newest.
  *
- * One rwlock: lookups (copies, fills, kernel arguments) only read.
+ * One rwlock: lookups (copies, fills, kernel arguments) only read. The hash
+ * uses the registry's cheap handle hash, and records of evicted tombstones
+ * are kept for the next allocation (a 4 KiB alloc + free pair used to cost a
+ * calloc and a free of its own, more than the rest of the bookkeeping).
  */
 #include "registry.h"
 
@@ -25,6 +28,27 @@ static struct {
     zeil_alloc_t *slots[ZEIL_TOMBSTONES];
     uint32_t next;
 } freed_fifo;
+/* Records no index refers to any more (dropped tombstones, missed frees),
+ * linked through hh.next and reused before any new calloc: never more than
+ * the most records that were ever in use at once. */
+static zeil_alloc_t *spare;
+
+/* Under the write lock. */
+static zeil_alloc_t *record_new(void)
+{
+    zeil_alloc_t *a = spare;
+    if (!a)
+        return registry_xcalloc(1, sizeof *a);
+    spare = a->hh.next;
+    return a;
+}
+
+/* Under the write lock. */
+static void record_drop(zeil_alloc_t *a)
+{
+    a->hh.next = spare;
+    spare = a;
+}
 
 /* Index of the first item whose base is > ptr. */
 static size_t upper_bound(const sorted_t *s, uintptr_t ptr)
@@ -80,18 +104,19 @@ static void sorted_remove(sorted_t *s, const zeil_alloc_t *a)
 
 void registry_add_alloc(const zeil_alloc_t *proto)
 {
-    zeil_alloc_t *a = registry_xcalloc(1, sizeof *a);
+    unsigned hash = registry_hash(proto->base);
+    pthread_rwlock_wrlock(&allocs_lock);
+    zeil_alloc_t *a = record_new();
     *a = *proto;
     a->alive = 1;
-    pthread_rwlock_wrlock(&allocs_lock);
     zeil_alloc_t *stale = NULL;
-    HASH_FIND(hh, allocs_by_base, &a->base, sizeof a->base, stale);
+    HASH_FIND_BYHASHVALUE(hh, allocs_by_base, &a->base, sizeof a->base, hash, stale);
     if (stale) { /* zeil missed its free: forget it */
         HASH_DEL(allocs_by_base, stale);
         sorted_remove(&live, stale);
-        free(stale);
+        record_drop(stale);
     }
-    HASH_ADD(hh, allocs_by_base, base, sizeof a->base, a);
+    HASH_ADD_BYHASHVALUE(hh, allocs_by_base, base, sizeof a->base, hash, a);
     sorted_insert(&live, a);
     pthread_rwlock_unlock(&allocs_lock);
 }
@@ -125,13 +150,13 @@ static void bury(zeil_alloc_t *a)
             break;
         sorted_remove(&freed, t);
         freed_fifo.slots[t->tombstone_slot] = NULL;
-        free(t);
+        record_drop(t);
         i = upper_bound(&freed, hi - 1);
     }
     zeil_alloc_t *victim = freed_fifo.slots[freed_fifo.next];
     if (victim) {
         sorted_remove(&freed, victim);
-        free(victim);
+        record_drop(victim);
     }
     freed_fifo.slots[freed_fifo.next] = a;
     a->tombstone_slot = freed_fifo.next;
@@ -141,9 +166,10 @@ static void bury(zeil_alloc_t *a)
 
 int registry_free_alloc(const void *base, uint64_t call, uint32_t thread)
 {
+    unsigned hash = registry_hash(base);
     pthread_rwlock_wrlock(&allocs_lock);
     zeil_alloc_t *a = NULL;
-    HASH_FIND(hh, allocs_by_base, &base, sizeof base, a);
+    HASH_FIND_BYHASHVALUE(hh, allocs_by_base, &base, sizeof base, hash, a);
     if (a) {
         HASH_DEL(allocs_by_base, a);
         sorted_remove(&live, a);
