@@ -16,8 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* bases[i] == items[i]->base, kept beside the items so that a binary search
+ * reads one dense array (a miss per probe less than reading through items:
+ * at a million allocations that halves the lookup). */
 typedef struct sorted {
     zeil_alloc_t **items;
+    uintptr_t *bases;
     size_t count, capacity;
 } sorted_t;
 
@@ -56,7 +60,7 @@ static size_t upper_bound(const sorted_t *s, uintptr_t ptr)
     size_t lo = 0, hi = s->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if ((uintptr_t)s->items[mid]->base <= ptr)
+        if (s->bases[mid] <= ptr)
             lo = mid + 1;
         else
             hi = mid;
@@ -79,14 +83,19 @@ static void sorted_insert(sorted_t *s, zeil_alloc_t *a)
     if (s->count == s->capacity) {
         size_t cap = s->capacity ? s->capacity * 2 : 256;
         zeil_alloc_t **items = realloc(s->items, cap * sizeof *items);
-        if (!items)
+        if (items)
+            s->items = items;
+        uintptr_t *bases = realloc(s->bases, cap * sizeof *bases);
+        if (!items || !bases)
             abort();
-        s->items = items;
+        s->bases = bases;
         s->capacity = cap;
     }
     size_t i = upper_bound(s, (uintptr_t)a->base);
     memmove(&s->items[i + 1], &s->items[i], (s->count - i) * sizeof *s->items);
+    memmove(&s->bases[i + 1], &s->bases[i], (s->count - i) * sizeof *s->bases);
     s->items[i] = a;
+    s->bases[i] = (uintptr_t)a->base;
     s->count++;
 }
 
@@ -99,6 +108,7 @@ static void sorted_remove(sorted_t *s, const zeil_alloc_t *a)
         return;
     i--;
     memmove(&s->items[i], &s->items[i + 1], (s->count - i - 1) * sizeof *s->items);
+    memmove(&s->bases[i], &s->bases[i + 1], (s->count - i - 1) * sizeof *s->bases);
     s->count--;
 }
 
