@@ -37,16 +37,6 @@ uint64_t zeil_call_number(void)
     return atomic_load_explicit(&calls_counter, memory_order_relaxed);
 }
 
-/* Only the calls log and the trace need the duration of every call. */
-int calls_timed(void)
-{
-#ifdef ZEIL_HAVE_OUTPUT
-    if (zo_trace_enabled())
-        return 1;
-#endif
-    return zeil_settings()->log_level >= ZEIL_LOG_CALLS;
-}
-
 ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *fmt, ...)
 {
     if (!call->start_ns)

@@ -5,9 +5,15 @@
 #ifndef ZEIL_CALLS_H
 #define ZEIL_CALLS_H
 
+#include "env.h"
+
 #include <level_zero/ze_api.h>
 #include <stdatomic.h>
 #include <stdint.h>
+
+#ifdef ZEIL_HAVE_OUTPUT
+#include "zeil_output.h"
+#endif
 
 typedef struct zeil_call {
     const char *name;     /* the API function, e.g. "zeMemFree" */
@@ -28,8 +34,15 @@ static inline uint32_t calls_thread_number(void)
 
 /* The process-wide call counter (calls.c). */
 extern _Atomic uint64_t calls_counter __attribute__((visibility("hidden")));
-/* 1 when every call is timed: calls log or trace on. */
-int calls_timed(void);
+/* 1 when every call is timed: calls log or trace on. Inline: every call asks. */
+static inline int calls_timed(void)
+{
+#ifdef ZEIL_HAVE_OUTPUT
+    if (zo_trace_enabled())
+        return 1;
+#endif
+    return zeil_settings()->log_level >= ZEIL_LOG_CALLS;
+}
 
 /* Inline: every intercepted call begins here. */
 static inline void calls_begin(zeil_call_t *call, const char *name)
