@@ -62,8 +62,19 @@ static inline void records_unlock(zeil_list_state_t *state)
 extern pthread_mutex_t records_states_lock;
 extern zeil_list_state_t *records_states;
 
-/* Under state->lock: counts a launch under its key. */
-void records_count_launch(zeil_list_state_t *state, const zeil_record_t *record);
+/* Under state->lock: counts a launch under its key. A loop launches the same
+ * kernel under the same attribution: that case is inline, the hash lookup of
+ * another key is not. */
+void records_count_launch_keyed(zeil_list_state_t *state, const zeil_record_t *record);
+static inline void records_count_launch(zeil_list_state_t *state, const zeil_record_t *record)
+{
+    stats_entry_t *last = state->last_stats;
+    if (last && last->key.kernel == record->kernel && last->key.stream_id == record->stream_id &&
+        last->key.primitive == record->primitive && last->key.impl == record->impl)
+        last->launches++;
+    else
+        records_count_launch_keyed(state, record);
+}
 /* Under state->lock: adds device time to the launch's counters. */
 void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *record);
 /* Under records_states_lock: keeps the list's counters after it is gone. */
