@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <time.h>
 
-static _Atomic uint64_t call_counter;
+_Atomic uint64_t calls_counter;
 static _Atomic uint32_t thread_counter;
-static _Thread_local uint32_t this_thread_number;
+_Thread_local uint32_t calls_this_thread;
 
 uint64_t calls_now_ns(void)
 {
@@ -26,33 +26,15 @@ uint64_t calls_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint32_t calls_thread_number(void)
+uint32_t calls_number_this_thread(void)
 {
-    if (!this_thread_number)
-        this_thread_number = atomic_fetch_add(&thread_counter, 1) + 1;
-    return this_thread_number;
+    calls_this_thread = atomic_fetch_add(&thread_counter, 1) + 1;
+    return calls_this_thread;
 }
 
 uint64_t zeil_call_number(void)
 {
-    return atomic_load_explicit(&call_counter, memory_order_relaxed);
-}
-
-/* Only the calls log and the trace need the duration of every call. */
-static int calls_timed(void)
-{
-#ifdef ZEIL_HAVE_OUTPUT
-    if (zo_trace_enabled())
-        return 1;
-#endif
-    return zeil_settings()->log_level >= ZEIL_LOG_CALLS;
-}
-
-void calls_begin(zeil_call_t *call, const char *name)
-{
-    call->name = name;
-    call->number = atomic_fetch_add_explicit(&call_counter, 1, memory_order_relaxed) + 1;
-    call->start_ns = calls_timed() ? calls_now_ns() : 0;
+    return atomic_load_explicit(&calls_counter, memory_order_relaxed);
 }
 
 ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *fmt, ...)

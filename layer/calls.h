@@ -5,8 +5,15 @@
 #ifndef ZEIL_CALLS_H
 #define ZEIL_CALLS_H
 
+#include "env.h"
+
 #include <level_zero/ze_api.h>
+#include <stdatomic.h>
 #include <stdint.h>
+
+#ifdef ZEIL_HAVE_OUTPUT
+#include "zeil_output.h"
+#endif
 
 typedef struct zeil_call {
     const char *name;     /* the API function, e.g. "zeMemFree" */
@@ -15,10 +22,35 @@ typedef struct zeil_call {
 } zeil_call_t;
 
 uint64_t calls_now_ns(void);
-/* zeil's small number of the calling thread (1 for the first thread seen). */
-uint32_t calls_thread_number(void);
+/* zeil's small number of the calling thread (1 for the first thread seen);
+ * inline, records take it on every launch. */
+extern _Thread_local uint32_t calls_this_thread __attribute__((visibility("hidden")));
+uint32_t calls_number_this_thread(void);
+static inline uint32_t calls_thread_number(void)
+{
+    uint32_t n = calls_this_thread;
+    return n ? n : calls_number_this_thread();
+}
 
-void calls_begin(zeil_call_t *call, const char *name);
+/* The process-wide call counter (calls.c). */
+extern _Atomic uint64_t calls_counter __attribute__((visibility("hidden")));
+/* 1 when every call is timed: calls log or trace on. Inline: every call asks. */
+static inline int calls_timed(void)
+{
+#ifdef ZEIL_HAVE_OUTPUT
+    if (zo_trace_enabled())
+        return 1;
+#endif
+    return zeil_settings()->log_level >= ZEIL_LOG_CALLS;
+}
+
+/* Inline: every intercepted call begins here. */
+static inline void calls_begin(zeil_call_t *call, const char *name)
+{
+    call->name = name;
+    call->number = atomic_fetch_add_explicit(&calls_counter, 1, memory_order_relaxed) + 1;
+    call->start_ns = calls_timed() ? calls_now_ns() : 0;
+}
 /* Ends a call: at ZEIL_LOG=calls writes one line with the key arguments
  * (formatted only then), the result and the duration. Returns result. */
 ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *fmt, ...)

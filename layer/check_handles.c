@@ -17,13 +17,9 @@ const char *check_kind_article(zeil_kind_t kind)
     return kind < ZEIL_KIND_COUNT ? kind_articles[kind] : kind_articles[0];
 }
 
-ze_result_t check_handle(const zeil_call_t *call, const char *arg, const void *handle,
-                         zeil_kind_t kind, zeil_obj_t **out)
+ze_result_t check_handle_finding(const zeil_call_t *call, const char *arg, const void *handle,
+                                 zeil_kind_t kind, zeil_obj_t *obj, zeil_obj_t **out)
 {
-    *out = NULL;
-    if (!handle)
-        return ZE_RESULT_SUCCESS;
-    zeil_obj_t *obj = registry_find(handle);
     /* Drivers and devices also reach applications through calls zeil does not
      * intercept (sysman, loader extensions), so only their misuse counts. */
     int may_be_unseen = kind == ZEIL_KIND_DRIVER || kind == ZEIL_KIND_DEVICE;
@@ -48,7 +44,7 @@ ze_result_t check_handle(const zeil_call_t *call, const char *arg, const void *h
                            arg, handle, zeil_kind_name(kind), obj->created_by,
                            (unsigned long long)obj->created_call, obj->created_thread,
                            (unsigned long long)obj->destroyed_call, obj->destroyed_thread);
-    *out = obj;
+    *out = obj; /* alive and of its kind after all: it was just made */
     return ZE_RESULT_SUCCESS;
 }
 
@@ -63,11 +59,9 @@ ze_result_t check_handle_array(const zeil_call_t *call, const char *arg, uint32_
     return r;
 }
 
-ze_result_t check_same_context(const zeil_call_t *call, const char *arg_a, const zeil_obj_t *a,
-                               const char *arg_b, const zeil_obj_t *b)
+ze_result_t check_context_mix(const zeil_call_t *call, const char *arg_a, const zeil_obj_t *a,
+                              const char *arg_b, const zeil_obj_t *b)
 {
-    if (!a || !b || !a->context || !b->context || a->context == b->context)
-        return ZE_RESULT_SUCCESS;
     return diag_report(ZEIL_RULE_E004, call->name,
                        "%s %p belongs to context %p, %s %p to context %p", arg_a, a->handle,
                        (void *)a->context, arg_b, b->handle, (void *)b->context);
@@ -87,9 +81,9 @@ static int is_ancestor(ze_device_handle_t ancestor, ze_device_handle_t device)
     return 0;
 }
 
-int check_devices_related(ze_device_handle_t a, ze_device_handle_t b)
+int check_devices_related_by_parent(ze_device_handle_t a, ze_device_handle_t b)
 {
-    return !a || !b || a == b || is_ancestor(a, b) || is_ancestor(b, a);
+    return is_ancestor(a, b) || is_ancestor(b, a);
 }
 
 ze_result_t check_device_in_context(const zeil_call_t *call, const zeil_obj_t *context,

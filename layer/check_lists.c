@@ -8,10 +8,8 @@
 
 #include "diag.h"
 
-ze_result_t check_list_open(const zeil_call_t *call, const zeil_obj_t *list)
+ze_result_t check_list_closed_finding(const zeil_call_t *call, const zeil_obj_t *list)
 {
-    if (!list || list->is_immediate || !atomic_load(&list->is_closed))
-        return ZE_RESULT_SUCCESS;
     return diag_report(ZEIL_RULE_E020, call->name,
                        "command list %p is closed (zeCommandListClose at call #%llu); "
                        "reset it before appending",

@@ -19,22 +19,61 @@
     } while (0)
 
 /* check_handles.c */
+/* The findings behind check_handle, check_same_context and
+ * check_devices_related when their inline fast path does not succeed. */
+ze_result_t check_handle_finding(const zeil_call_t *call, const char *arg, const void *handle,
+                                 zeil_kind_t kind, zeil_obj_t *obj, zeil_obj_t **out);
+ze_result_t check_context_mix(const zeil_call_t *call, const char *arg_a, const zeil_obj_t *a,
+                              const char *arg_b, const zeil_obj_t *b);
+int check_devices_related_by_parent(ze_device_handle_t a, ze_device_handle_t b);
+
 /* *out is the live object, or null (null handle, unknown driver/device, or a
- * finding). */
-ze_result_t check_handle(const zeil_call_t *call, const char *arg, const void *handle,
-                         zeil_kind_t kind, zeil_obj_t **out);
+ * finding). Inline: every intercepted call checks one handle or more, and a
+ * live object of the right kind is by far the common case. */
+static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg,
+                                       const void *handle, zeil_kind_t kind, zeil_obj_t **out)
+{
+    *out = NULL;
+    if (!handle)
+        return ZE_RESULT_SUCCESS;
+    zeil_obj_t *obj = registry_find(handle);
+    if (obj && obj->kind == kind && atomic_load_explicit(&obj->alive, memory_order_acquire)) {
+        *out = obj;
+        return ZE_RESULT_SUCCESS;
+    }
+    return check_handle_finding(call, arg, handle, kind, obj, out);
+}
+
 ze_result_t check_handle_array(const zeil_call_t *call, const char *arg, uint32_t count,
                                const void *const *handles, zeil_kind_t kind);
-ze_result_t check_same_context(const zeil_call_t *call, const char *arg_a, const zeil_obj_t *a,
-                               const char *arg_b, const zeil_obj_t *b);
+
+static inline ze_result_t check_same_context(const zeil_call_t *call, const char *arg_a,
+                                             const zeil_obj_t *a, const char *arg_b,
+                                             const zeil_obj_t *b)
+{
+    if (!a || !b || !a->context || !b->context || a->context == b->context)
+        return ZE_RESULT_SUCCESS;
+    return check_context_mix(call, arg_a, a, arg_b, b);
+}
+
 ze_result_t check_device_in_context(const zeil_call_t *call, const zeil_obj_t *context,
                                     ze_device_handle_t device);
 /* Two devices that are the same, or one a sub-device of the other. */
-int check_devices_related(ze_device_handle_t a, ze_device_handle_t b);
+static inline int check_devices_related(ze_device_handle_t a, ze_device_handle_t b)
+{
+    return !a || !b || a == b || check_devices_related_by_parent(a, b);
+}
 const char *check_kind_article(zeil_kind_t kind); /* "a command list" */
 
 /* check_lists.c */
-ze_result_t check_list_open(const zeil_call_t *call, const zeil_obj_t *list);
+ze_result_t check_list_closed_finding(const zeil_call_t *call, const zeil_obj_t *list);
+static inline ze_result_t check_list_open(const zeil_call_t *call, const zeil_obj_t *list)
+{
+    if (!list || list->is_immediate || !atomic_load_explicit(&list->is_closed,
+                                                             memory_order_acquire))
+        return ZE_RESULT_SUCCESS;
+    return check_list_closed_finding(call, list);
+}
 /* The list, its signal and wait events: alive, one context, reset between
  * signals. */
 ze_result_t check_append(const zeil_call_t *call, ze_command_list_handle_t list,

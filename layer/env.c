@@ -6,6 +6,7 @@
 #include "env.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -88,32 +89,34 @@ static const char *copy_if_set(const char *value)
     return value && *value ? strdup(value) : NULL;
 }
 
-static zeil_settings_t settings;
+zeil_settings_t zeil_settings_data;
+_Atomic int zeil_settings_ready; /* set (release) once the settings are complete */
 static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
 
 static void read_settings(void)
 {
-    settings.enabled = env_layers_name_zeil(getenv("ZE_ENABLE_LAYERS"));
-    settings.log_level = parse_log_level(getenv("ZEIL_LOG"));
+    zeil_settings_data.enabled = env_layers_name_zeil(getenv("ZE_ENABLE_LAYERS"));
+    zeil_settings_data.log_level = parse_log_level(getenv("ZEIL_LOG"));
     const char *file = getenv("ZEIL_LOG_FILE");
-    settings.log_file = file && *file ? strdup(file) : NULL;
+    zeil_settings_data.log_file = file && *file ? strdup(file) : NULL;
     const char *on_error = getenv("ZEIL_ON_ERROR");
-    settings.abort_on_error = on_error && strcmp(on_error, "abort") == 0;
+    zeil_settings_data.abort_on_error = on_error && strcmp(on_error, "abort") == 0;
     const char *checks = getenv("ZEIL_CHECKS");
-    settings.checks = checks ? strdup(checks) : NULL;
-    settings.records = parse_records(getenv("ZEIL_RECORDS"));
+    zeil_settings_data.checks = checks ? strdup(checks) : NULL;
+    zeil_settings_data.records = parse_records(getenv("ZEIL_RECORDS"));
     const char *timing = getenv("ZEIL_TIMING");
-    settings.timing = timing && strcmp(timing, "1") == 0;
-    settings.trace_file = copy_if_set(getenv("ZEIL_TRACE"));
+    zeil_settings_data.timing = timing && strcmp(timing, "1") == 0;
+    zeil_settings_data.trace_file = copy_if_set(getenv("ZEIL_TRACE"));
     const char *report = getenv("ZEIL_REPORT");
-    settings.report = !report || strcmp(report, "0") != 0;
+    zeil_settings_data.report = !report || strcmp(report, "0") != 0;
     if (report && strcmp(report, "0") != 0 && strcmp(report, "1") != 0)
-        settings.report_file = copy_if_set(report);
-    settings.summary_file = copy_if_set(getenv("ZEIL_SUMMARY"));
+        zeil_settings_data.report_file = copy_if_set(report);
+    zeil_settings_data.summary_file = copy_if_set(getenv("ZEIL_SUMMARY"));
+    atomic_store_explicit(&zeil_settings_ready, 1, memory_order_release);
 }
 
-const zeil_settings_t *zeil_settings(void)
+const zeil_settings_t *zeil_settings_read(void)
 {
     pthread_once(&settings_once, read_settings);
-    return &settings;
+    return &zeil_settings_data;
 }

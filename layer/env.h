@@ -4,6 +4,7 @@
 #ifndef ZEIL_ENV_H
 #define ZEIL_ENV_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,8 +26,17 @@ typedef struct zeil_settings {
 
 #define ZEIL_DEFAULT_RECORDS 4096u
 
-/* Read once, at the runtime's construction. */
-const zeil_settings_t *zeil_settings(void) __attribute__((visibility("hidden")));
+/* Read once, at the runtime's construction. Inline: every intercepted call
+ * asks, and after the first read it is one acquire load. */
+extern zeil_settings_t zeil_settings_data __attribute__((visibility("hidden")));
+extern _Atomic int zeil_settings_ready __attribute__((visibility("hidden")));
+const zeil_settings_t *zeil_settings_read(void) __attribute__((visibility("hidden")));
+static inline const zeil_settings_t *zeil_settings(void)
+{
+    if (atomic_load_explicit(&zeil_settings_ready, memory_order_acquire))
+        return &zeil_settings_data;
+    return zeil_settings_read();
+}
 
 /* 1 when a ZE_ENABLE_LAYERS value names zeil: the name "zeil" or a path whose
  * file is libzeil_layer*.so or libzeil.so. */

@@ -33,7 +33,7 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
         CHECK_KEEP_FIRST(r, check_launch_kernel(&call, list, hKernel, &kernel));
     if (r == ZE_RESULT_SUCCESS) {
         zeil_submission_t s = {ZEIL_RECORD_LAUNCH, name, kernel, groups, 0, hSignalEvent,
-                               numWaitEvents, phWaitEvents};
+                               numWaitEvents, phWaitEvents, call.start_ns};
         if (list && timing_wanted(list)) {
             r = timing_launch(next, list, &s, forward, hKernel); /* records it too */
         } else {
@@ -93,7 +93,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernelIndirect(
     if (r == ZE_RESULT_SUCCESS && list) {
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call.name, kernel, NULL, 0,
-                                               hSignalEvent, numWaitEvents, phWaitEvents});
+                                               hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
     }
     return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s)", (void *)hCommandList,
                      (void *)hKernel, kernel ? kernel->name : "?");
@@ -117,7 +117,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopy(
     if (r == ZE_RESULT_SUCCESS && list) {
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, call.name, NULL, NULL, size,
-                                               hSignalEvent, numWaitEvents, phWaitEvents});
+                                               hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
     }
     return CALLS_END(&call, r, "hCommandList=%p dstptr=%p srcptr=%p size=%zu",
                      (void *)hCommandList, dstptr, srcptr, size);
@@ -141,7 +141,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryFill(
     if (r == ZE_RESULT_SUCCESS && list) {
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_FILL, call.name, NULL, NULL, size,
-                                               hSignalEvent, numWaitEvents, phWaitEvents});
+                                               hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
     }
     return CALLS_END(&call, r, "hCommandList=%p ptr=%p pattern_size=%zu size=%zu",
                      (void *)hCommandList, ptr, pattern_size, size);
@@ -162,7 +162,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendBarrier(
     if (r == ZE_RESULT_SUCCESS && list) {
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, call.name, NULL, NULL, 0,
-                                               hSignalEvent, numWaitEvents, phWaitEvents});
+                                               hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
     }
     return CALLS_END(&call, r, "hCommandList=%p hSignalEvent=%p numWaitEvents=%u",
                      (void *)hCommandList, (void *)hSignalEvent, numWaitEvents);
@@ -211,6 +211,6 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendEventReset(const zeil_next_t
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnAppendEventReset)(hCommandList, hEvent);
     if (r == ZE_RESULT_SUCCESS && event)
-        atomic_store(&event->signalled_by_call, 0);
+        atomic_store_explicit(&event->signalled_by_call, 0, memory_order_release);
     return CALLS_END(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
 }

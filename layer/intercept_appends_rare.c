@@ -37,7 +37,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopyRegion(
             atomic_store(&signal->signalled_by_call, call.number);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, call.name, NULL, NULL,
                                                region_bytes(dstRegion, dstPitch), hSignalEvent,
-                                               numWaitEvents, phWaitEvents});
+                                               numWaitEvents, phWaitEvents, call.start_ns});
     }
     return CALLS_END(&call, r, "hCommandList=%p dstptr=%p srcptr=%p", (void *)hCommandList,
                      dstptr, srcptr);
@@ -61,7 +61,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryRangesBarrier(
         if (signal)
             atomic_store(&signal->signalled_by_call, call.number);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, call.name, NULL, NULL, 0,
-                                               hSignalEvent, numWaitEvents, phWaitEvents});
+                                               hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
     }
     return CALLS_END(&call, r, "hCommandList=%p numRanges=%u", (void *)hCommandList, numRanges);
 }

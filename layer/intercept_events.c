@@ -129,7 +129,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventHostReset(const zeil_next_t *next, ze_ev
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_event_dditable_t, pfnHostReset)(hEvent);
     if (r == ZE_RESULT_SUCCESS && event)
-        atomic_store(&event->signalled_by_call, 0);
+        atomic_store_explicit(&event->signalled_by_call, 0, memory_order_release);
     return CALLS_END(&call, r, "hEvent=%p", (void *)hEvent);
 }
 

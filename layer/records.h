@@ -22,6 +22,8 @@ typedef struct zeil_submission {
     ze_event_handle_t signal_event;
     uint32_t num_wait_events;
     const ze_event_handle_t *wait_events;
+    uint64_t host_ns;                  /* the call's precise start when it was
+                                          timed, else 0: the coarse clock */
 } zeil_submission_t;
 
 typedef struct zeil_list_state zeil_list_state_t;
@@ -38,7 +40,21 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *submission);
 void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,
                               uint64_t end_ns);
 
-/* The calling thread's innermost attribution, or null. */
-const zeil_attribution_t *records_current_attribution(void);
+/* The calling thread's attribution stack (records_attribution.c). Pushes
+ * deeper than the stack are counted, not stored, so pops stay balanced. */
+#define ZEIL_ATTRIBUTION_DEPTH 16
+extern _Thread_local zeil_attribution_t records_attribution_stack[ZEIL_ATTRIBUTION_DEPTH]
+    __attribute__((visibility("hidden")));
+extern _Thread_local unsigned records_attribution_depth __attribute__((visibility("hidden")));
+
+/* The calling thread's innermost attribution, or null. Inline: every record
+ * asks. */
+static inline const zeil_attribution_t *records_current_attribution(void)
+{
+    unsigned depth = records_attribution_depth;
+    if (depth == 0 || depth > ZEIL_ATTRIBUTION_DEPTH)
+        return NULL;
+    return &records_attribution_stack[depth - 1];
+}
 
 #endif

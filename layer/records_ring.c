@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 pthread_mutex_t records_states_lock = PTHREAD_MUTEX_INITIALIZER;
 zeil_list_state_t *records_states;
@@ -19,7 +20,6 @@ static _Atomic uint64_t submission_seq;
 void records_list_created(zeil_obj_t *list)
 {
     zeil_list_state_t *state = registry_xcalloc(1, sizeof *state);
-    pthread_mutex_init(&state->lock, NULL);
     state->list = (ze_command_list_handle_t)list->handle;
     state->obj = list;
     state->capacity = zeil_settings()->records;
@@ -44,14 +44,26 @@ void records_list_destroyed(zeil_list_state_t *state)
     if (state->next)
         state->next->prev = state->prev;
     state->obj->records = NULL;
-    pthread_mutex_lock(&state->lock);
+    records_lock(state);
     records_retire_stats(state);
-    pthread_mutex_unlock(&state->lock);
+    records_unlock(state);
     pthread_mutex_unlock(&records_states_lock);
-    pthread_mutex_destroy(&state->lock);
     free(state->ring);
     free(state->ring_waits);
     free(state);
+}
+
+/* The host time of a record. A precise CLOCK_MONOTONIC read costs 70 ns or
+ * more on virtual machines (a trapped or slow rdtsc), more than all the rest
+ * of a launch: when the call was not timed anyway (trace or calls log), the
+ * record takes the coarse clock (same time base, to the kernel tick). */
+static uint64_t host_ns_of(const zeil_submission_t *s)
+{
+    if (s->host_ns)
+        return s->host_ns;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
@@ -60,47 +72,52 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
     if (!state)
         return 0;
     const zeil_attribution_t *attr = records_current_attribution();
+    uint64_t host_ns = host_ns_of(s);
+    uint32_t thread = calls_thread_number();
     uint64_t seq = atomic_fetch_add_explicit(&submission_seq, 1, memory_order_relaxed) + 1;
-    pthread_mutex_lock(&state->lock);
+    records_lock(state);
     if (!state->ring) {
         state->ring = registry_xcalloc(state->capacity, sizeof *state->ring);
         state->ring_waits = registry_xcalloc(state->capacity, sizeof *state->ring_waits);
     }
-    uint32_t slot = (uint32_t)(state->total % state->capacity);
-    zeil_record_t *r = &state->ring[slot];
-    memset(r, 0, sizeof *r);
-    r->seq = seq;
-    r->kind = s->kind;
-    r->call = s->call;
-    r->list = state->list;
-    r->stream_id = attr && attr->stream_id ? attr->stream_id : atomic_load(&list->stream_id);
-    if (s->kernel) {
-        r->kernel = s->kernel->name;
-        r->module_origin = s->kernel->origin;
-        for (int d = 0; d < 3; d++)
-            r->group_size[d] = atomic_load_explicit(&((zeil_obj_t *)s->kernel)->group_size[d],
-                                                    memory_order_relaxed);
-    }
-    if (attr) {
-        r->primitive = attr->primitive;
-        r->impl = attr->impl;
-    }
-    if (s->group_count) {
-        r->group_count[0] = s->group_count->groupCountX;
-        r->group_count[1] = s->group_count->groupCountY;
-        r->group_count[2] = s->group_count->groupCountZ;
-    }
-    r->bytes = s->bytes;
-    r->signal_event = s->signal_event;
+    uint32_t slot = state->next_slot;
+    state->next_slot = slot + 1 == state->capacity ? 0 : slot + 1;
     uint32_t waits = s->num_wait_events < ZEIL_RECORD_WAIT_EVENTS ? s->num_wait_events
                                                                   : ZEIL_RECORD_WAIT_EVENTS;
     if (s->wait_events && waits)
         memcpy(state->ring_waits[slot], s->wait_events, waits * sizeof(ze_event_handle_t));
     else
         waits = 0;
+    /* Every field is written (no memset): the ring slot is reused. */
+    zeil_record_t *r = &state->ring[slot];
+    r->seq = seq;
+    r->kind = s->kind;
+    r->call = s->call;
+    r->list = state->list;
+    r->stream_id = attr && attr->stream_id
+                       ? attr->stream_id
+                       : atomic_load_explicit(&list->stream_id, memory_order_relaxed);
+    const zeil_obj_t *kernel = s->kernel;
+    r->kernel = kernel ? kernel->name : NULL;
+    r->module_origin = kernel ? kernel->origin : NULL;
+    r->primitive = attr ? attr->primitive : NULL;
+    r->impl = attr ? attr->impl : NULL;
+    const ze_group_count_t *groups = s->group_count;
+    r->group_count[0] = groups ? groups->groupCountX : 0;
+    r->group_count[1] = groups ? groups->groupCountY : 0;
+    r->group_count[2] = groups ? groups->groupCountZ : 0;
+    for (int d = 0; d < 3; d++)
+        r->group_size[d] = kernel ? atomic_load_explicit(&((zeil_obj_t *)kernel)->group_size[d],
+                                                         memory_order_relaxed)
+                                  : 0;
+    r->bytes = s->bytes;
+    r->signal_event = s->signal_event;
     r->num_wait_events = waits;
-    r->thread = calls_thread_number();
-    r->host_ns = calls_now_ns();
+    r->wait_events = NULL; /* set when shown (retained_record) */
+    r->thread = thread;
+    r->host_ns = host_ns;
+    r->device_start_ns = 0;
+    r->device_end_ns = 0;
     state->total++;
     if (r->kind == ZEIL_RECORD_LAUNCH)
         records_count_launch(state, r);
@@ -111,14 +128,14 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
         zo_trace_submission(&shown);
     }
 #endif
-    pthread_mutex_unlock(&state->lock);
+    records_unlock(state);
     return seq;
 }
 
 void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,
                               uint64_t end_ns)
 {
-    pthread_mutex_lock(&state->lock);
+    records_lock(state);
     uint64_t retained = state->total < state->capacity ? state->total : state->capacity;
     for (uint64_t i = 0; state->ring && i < retained; i++) {
         zeil_record_t *r = &state->ring[(state->total - 1 - i) % state->capacity];
@@ -135,7 +152,7 @@ void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t s
         if (r->seq < seq)
             break;
     }
-    pthread_mutex_unlock(&state->lock);
+    records_unlock(state);
 }
 
 /* Under state->lock: the i-th retained record, oldest first, ready to show. */
@@ -158,7 +175,7 @@ size_t zeil_records_of_list(ze_command_list_handle_t list, zeil_record_fn fn, vo
     pthread_mutex_lock(&records_states_lock);
     zeil_list_state_t *state = atomic_load(&obj->alive) ? obj->records : NULL;
     if (state) {
-        pthread_mutex_lock(&state->lock);
+        records_lock(state);
         uint64_t retained = state->total < state->capacity ? state->total : state->capacity;
         for (uint64_t i = 0; state->ring && i < retained; i++) {
             zeil_record_t copy;
@@ -166,7 +183,7 @@ size_t zeil_records_of_list(ze_command_list_handle_t list, zeil_record_fn fn, vo
             if (fn && fn(retained_record(state, i, &copy), user))
                 break;
         }
-        pthread_mutex_unlock(&state->lock);
+        records_unlock(state);
     }
     pthread_mutex_unlock(&records_states_lock);
     return visited;
@@ -181,9 +198,9 @@ uint64_t zeil_submission_count(ze_command_list_handle_t list)
     pthread_mutex_lock(&records_states_lock);
     zeil_list_state_t *state = atomic_load(&obj->alive) ? obj->records : NULL;
     if (state) {
-        pthread_mutex_lock(&state->lock);
+        records_lock(state);
         total = state->total;
-        pthread_mutex_unlock(&state->lock);
+        records_unlock(state);
     }
     pthread_mutex_unlock(&records_states_lock);
     return total;
@@ -206,7 +223,7 @@ size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user)
     ze_event_handle_t (*waits)[ZEIL_RECORD_WAIT_EVENTS] = NULL;
     pthread_mutex_lock(&records_states_lock);
     for (zeil_list_state_t *s = records_states; s; s = s->next) {
-        pthread_mutex_lock(&s->lock);
+        records_lock(s);
         uint64_t retained = s->total < s->capacity ? s->total : s->capacity;
         for (uint64_t i = 0; s->ring && i < retained; i++) {
             zeil_record_t r;
@@ -224,7 +241,7 @@ size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user)
                 memcpy(waits[count], r.wait_events, r.num_wait_events * sizeof(ze_event_handle_t));
             all[count++] = r;
         }
-        pthread_mutex_unlock(&s->lock);
+        records_unlock(s);
     }
     pthread_mutex_unlock(&records_states_lock);
     /* Sorting moves records away from their wait arrays: remember the index. */

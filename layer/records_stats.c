@@ -33,14 +33,8 @@ static stats_entry_t *entry_of(stats_entry_t **table, const stats_key_t *key)
     return e;
 }
 
-void records_count_launch(zeil_list_state_t *state, const zeil_record_t *record)
+void records_count_launch_keyed(zeil_list_state_t *state, const zeil_record_t *record)
 {
-    stats_entry_t *last = state->last_stats;
-    if (last && last->key.kernel == record->kernel && last->key.stream_id == record->stream_id &&
-        last->key.primitive == record->primitive && last->key.impl == record->impl) {
-        last->launches++;
-        return;
-    }
     stats_key_t key = key_of(record);
     state->last_stats = entry_of(&state->stats, &key);
     state->last_stats->launches++;
@@ -92,12 +86,12 @@ size_t zeil_foreach_kernel_stats(zeil_kernel_stats_fn fn, void *user)
     int stop = 0;
     pthread_mutex_lock(&records_states_lock);
     for (zeil_list_state_t *s = records_states; s && !stop; s = s->next) {
-        pthread_mutex_lock(&s->lock);
+        records_lock(s);
         for (stats_entry_t *e = s->stats; e && !stop; e = e->hh.next) {
             visited++;
             stop = visit(e, s->list, fn, user);
         }
-        pthread_mutex_unlock(&s->lock);
+        records_unlock(s);
     }
     for (stats_entry_t *e = retired_stats; e && !stop; e = e->hh.next) {
         visited++;

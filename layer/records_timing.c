@@ -30,11 +30,6 @@ typedef struct records_timing {
     int unusable;                            /* the driver refused: never retry */
 } records_timing_t;
 
-int timing_wanted(const zeil_obj_t *list)
-{
-    return zeil_settings()->timing && list->is_immediate && list->records;
-}
-
 static int timing_open(records_timing_t *t, const zeil_next_t *next, const zeil_obj_t *list)
 {
     t->next = next;

@@ -1,7 +1,7 @@
 /*
  * registry.h: every Level Zero object and USM allocation zeil saw created,
- * keyed by handle (uthash, sharded: each shard its own rwlock, so the launch
- * path takes no process-wide lock). Destroyed objects stay as tombstones in a
+ * keyed by handle (uthash, sharded: each shard its own rwlock for changes;
+ * lookups read a lock-free index and take no lock at all). Destroyed objects stay as tombstones in a
  * bounded ring so later misuse can name where they came from.
  *
  * Objects are never freed while alive; a tombstone is freed only when the
@@ -11,6 +11,7 @@
 #ifndef ZEIL_REGISTRY_H
 #define ZEIL_REGISTRY_H
 
+#include "registry_index.h"
 #include "shim_abi.h"
 
 #include <zeil/zeil.h>
@@ -74,8 +75,8 @@ typedef struct zeil_obj {
 /* Publishes a new object (a copy of *proto) and returns it; replaces a
  * tombstone of the same handle value. The call fields come from the caller. */
 zeil_obj_t *registry_insert(const zeil_obj_t *proto);
-/* The live object or tombstone of handle, or null. */
-zeil_obj_t *registry_find(const void *handle);
+/* registry_find(handle): the live object or tombstone of handle, or null
+ * (inline, lock-free: registry_index.h). */
 /* Turns a live object into a tombstone. */
 void registry_retire(zeil_obj_t *obj, uint64_t call, uint32_t thread);
 

@@ -1,6 +1,8 @@
 /*
  * The object registry: uthash tables in ZEIL_SHARDS shards chosen by handle
- * value, each behind its own rwlock, plus a bounded FIFO of tombstones.
+ * value, each changed under its own rwlock, plus a bounded FIFO of
+ * tombstones. Lookups read each shard's lock-free index (registry_index.c)
+ * and take no lock.
  *
  * Who frees a tombstone: whoever clears its slot in the ring (the evictor when
  * it ages out, or registry_insert when the driver reuses the handle value).
@@ -10,8 +12,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ZEIL_SHARDS 64
 
 /* Aligned so that threads on different shards do not share cache lines. */
 typedef struct shard {
@@ -42,21 +42,11 @@ static void init_shards(void)
         pthread_rwlock_init(&shards[i].lock, NULL);
 }
 
-/* One cheap mix of the handle value picks the shard and is the uthash hash
- * (uthash's own hash costs more than the rest of a lookup). */
-static unsigned hash_of(const void *handle)
-{
-    uint64_t h = (uint64_t)(uintptr_t)handle;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    return (unsigned)h;
-}
-
-static shard_t *shard_of(unsigned hash)
+/* Only writers take the locks (lookups read registry_indexes). */
+static shard_t *locked_shard_of(unsigned hash)
 {
     pthread_once(&shards_once, init_shards);
-    return &shards[(hash >> 24) % ZEIL_SHARDS];
+    return &shards[registry_shard(hash)];
 }
 
 static void free_obj(zeil_obj_t *obj)
@@ -85,14 +75,15 @@ zeil_obj_t *registry_insert(const zeil_obj_t *proto)
         abort();
     memcpy(obj, proto, sizeof *obj);
     atomic_store(&obj->alive, 1);
-    unsigned hash = hash_of(obj->handle);
-    shard_t *s = shard_of(hash);
+    unsigned hash = registry_hash(obj->handle);
+    shard_t *s = locked_shard_of(hash);
     zeil_obj_t *old = NULL;
     pthread_rwlock_wrlock(&s->lock);
     HASH_FIND_BYHASHVALUE(hh, s->objects, &obj->handle, sizeof obj->handle, hash, old);
     if (old)
         HASH_DEL(s->objects, old);
     HASH_ADD_BYHASHVALUE(hh, s->objects, handle, sizeof obj->handle, hash, obj);
+    index_put(registry_shard(hash), obj->handle, hash, obj);
     pthread_rwlock_unlock(&s->lock);
     /* A live object replaced by the same handle value means zeil missed its
      * destruction; keep the old one readable (it may be in use) by leaking it. */
@@ -101,28 +92,16 @@ zeil_obj_t *registry_insert(const zeil_obj_t *proto)
     return obj;
 }
 
-zeil_obj_t *registry_find(const void *handle)
-{
-    if (!handle)
-        return NULL;
-    unsigned hash = hash_of(handle);
-    shard_t *s = shard_of(hash);
-    zeil_obj_t *obj = NULL;
-    pthread_rwlock_rdlock(&s->lock);
-    HASH_FIND_BYHASHVALUE(hh, s->objects, &handle, sizeof handle, hash, obj);
-    pthread_rwlock_unlock(&s->lock);
-    return obj;
-}
-
 static void evict(zeil_obj_t *victim)
 {
-    unsigned hash = hash_of(victim->handle);
-    shard_t *s = shard_of(hash);
+    unsigned hash = registry_hash(victim->handle);
+    shard_t *s = locked_shard_of(hash);
     zeil_obj_t *found = NULL;
     pthread_rwlock_wrlock(&s->lock);
     HASH_FIND_BYHASHVALUE(hh, s->objects, &victim->handle, sizeof victim->handle, hash, found);
     if (found == victim)
         HASH_DEL(s->objects, victim);
+    index_remove(registry_shard(hash), victim->handle, hash, victim);
     pthread_rwlock_unlock(&s->lock);
     free_obj(victim);
 }

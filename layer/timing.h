@@ -8,10 +8,15 @@
 #ifndef ZEIL_TIMING_H
 #define ZEIL_TIMING_H
 
+#include "env.h"
 #include "records.h"
 
-/* 1 when ZEIL_TIMING=1 and the list can take timestamp events. */
-int timing_wanted(const zeil_obj_t *list);
+/* 1 when ZEIL_TIMING=1 and the list can take timestamp events. Inline: every
+ * launch asks. */
+static inline int timing_wanted(const zeil_obj_t *list)
+{
+    return zeil_settings()->timing && list->is_immediate && list->records;
+}
 
 /* Forwards the launch with a timestamp event and records it. Falls back to a
  * plain launch (untimed) when no event is free. */

@@ -136,7 +136,9 @@ typedef struct zeil_record {
     uint32_t num_wait_events;
     const ze_event_handle_t *wait_events;
     uint32_t thread;            /* zeil's small thread number */
-    uint64_t host_ns;           /* CLOCK_MONOTONIC at submission */
+    uint64_t host_ns;           /* CLOCK_MONOTONIC at submission; to the kernel
+                                   tick (CLOCK_MONOTONIC_COARSE) unless ZEIL_TRACE
+                                   or ZEIL_LOG=calls times every call */
     uint64_t device_start_ns;   /* ZEIL_TIMING=1 and completed, else 0 */
     uint64_t device_end_ns;
 } zeil_record_t;

@@ -10,6 +10,7 @@
 #ifndef ZEIL_OUTPUT_H
 #define ZEIL_OUTPUT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <zeil/zeil.h>
@@ -55,7 +56,12 @@ void zo_log_call(uint32_t thread, const char *call, const char *args, ze_result_
 uint64_t zo_now_ns(void);
 
 /* ---- trace ---- */
-int zo_trace_enabled(void);
+/* Inline: every intercepted call asks (one relaxed load, no call). */
+extern _Atomic int zo_tracing __attribute__((visibility("hidden")));
+static inline int zo_trace_enabled(void)
+{
+    return atomic_load_explicit(&zo_tracing, memory_order_relaxed);
+}
 /* A host API span on the calling thread (thread = zeil's thread number). */
 void zo_trace_api_call(uint32_t thread, const char *call, uint64_t start_ns, uint64_t end_ns);
 /* A submission, as soon as it is recorded (device times may be 0 yet).

@@ -9,24 +9,19 @@
 #include <stdatomic.h>
 #include <string.h>
 
-static _Atomic int tracing;
+_Atomic int zo_tracing;
 
 int zo_trace_start(const char *path, uint64_t base_ns, int timing)
 {
     if (zo_writer_open(path, base_ns, timing) != 0)
         return -1;
-    atomic_store(&tracing, 1);
+    atomic_store(&zo_tracing, 1);
     return 0;
 }
 
 void zo_trace_stop(void)
 {
-    atomic_store(&tracing, 0);
-}
-
-int zo_trace_enabled(void)
-{
-    return atomic_load_explicit(&tracing, memory_order_relaxed);
+    atomic_store(&zo_tracing, 0);
 }
 
 static zo_entry_t *begin_entry(zo_ring_t **ring)
