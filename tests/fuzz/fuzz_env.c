@@ -70,12 +70,13 @@ const zeil_intercepts_t zeil_runtime_intercepts;
 
 static void forget_settings(void)
 {
-    free((void *)settings.log_file);
-    free((void *)settings.checks);
-    free((void *)settings.trace_file);
-    free((void *)settings.report_file);
-    free((void *)settings.summary_file);
-    memset(&settings, 0, sizeof settings);
+    free((void *)zeil_settings_data.log_file);
+    free((void *)zeil_settings_data.checks);
+    free((void *)zeil_settings_data.trace_file);
+    free((void *)zeil_settings_data.report_file);
+    free((void *)zeil_settings_data.summary_file);
+    memset(&zeil_settings_data, 0, sizeof zeil_settings_data);
+    atomic_store(&zeil_settings_ready, 0);
     settings_once = PTHREAD_ONCE_INIT;
     disabled_groups = 0;
     groups_once = PTHREAD_ONCE_INIT;
