@@ -67,11 +67,11 @@ static void add_next_driver(const char *item, size_t len, void *user)
 
 static void derive_next_drivers(void)
 {
-    const char *chosen = getenv("ZEIL_DRIVERS");
+    const char *chosen = secure_getenv("ZEIL_DRIVERS");
     if (!chosen || !*chosen) {
-        const char *alt = getenv("ZE_ENABLE_ALT_DRIVERS");
-        const char *shims = getenv("ZEIL_BOOTSTRAP_SHIMS");
-        const char *saved = getenv("ZEIL_BOOTSTRAP_NEXT");
+        const char *alt = secure_getenv("ZE_ENABLE_ALT_DRIVERS");
+        const char *shims = secure_getenv("ZEIL_BOOTSTRAP_SHIMS");
+        const char *saved = secure_getenv("ZEIL_BOOTSTRAP_NEXT");
         if (alt && shims && saved && strcmp(alt, shims) == 0)
             chosen = saved;
         else

@@ -61,6 +61,21 @@ static int group_index(const char *name, size_t len)
     return -1;
 }
 
+/* The environment is the user's to fill: what is echoed into the log is
+ * bounded and has its control bytes escaped, so it cannot forge lines. */
+static void printable(const char *text, size_t len, char *out, size_t size)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 5 < size; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\')
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
+    }
+    out[o] = 0;
+}
+
 /* ZEIL_CHECKS: comma list applied left to right: "-group" off, "+group" or
  * "group" on, "none" all off, "all" all on. */
 static void apply_check_item(const char *item, size_t len, void *user)
@@ -81,7 +96,9 @@ static void apply_check_item(const char *item, size_t len, void *user)
     }
     int g = group_index(item, len);
     if (g < 0) {
-        log_sink_printf("zeil: warning ZEIL_CHECKS names unknown rule group '%.*s'", (int)len, item);
+        char shown[4 * 64 + 1];
+        printable(item, len, shown, sizeof shown);
+        log_sink_printf("zeil: warning ZEIL_CHECKS names unknown rule group '%s'", shown);
         return;
     }
     if (off)

@@ -93,11 +93,14 @@ zeil_settings_t zeil_settings_data;
 _Atomic int zeil_settings_ready; /* set (release) once the settings are complete */
 static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
 
+/* Paths (files zeil writes, libraries it opens) are read with secure_getenv:
+ * a setuid or setgid process ignores them, so an unprivileged caller cannot
+ * make it write or load files of the caller's choosing. */
 static void read_settings(void)
 {
     zeil_settings_data.enabled = env_layers_name_zeil(getenv("ZE_ENABLE_LAYERS"));
     zeil_settings_data.log_level = parse_log_level(getenv("ZEIL_LOG"));
-    const char *file = getenv("ZEIL_LOG_FILE");
+    const char *file = secure_getenv("ZEIL_LOG_FILE");
     zeil_settings_data.log_file = file && *file ? strdup(file) : NULL;
     const char *on_error = getenv("ZEIL_ON_ERROR");
     zeil_settings_data.abort_on_error = on_error && strcmp(on_error, "abort") == 0;
@@ -106,12 +109,12 @@ static void read_settings(void)
     zeil_settings_data.records = parse_records(getenv("ZEIL_RECORDS"));
     const char *timing = getenv("ZEIL_TIMING");
     zeil_settings_data.timing = timing && strcmp(timing, "1") == 0;
-    zeil_settings_data.trace_file = copy_if_set(getenv("ZEIL_TRACE"));
+    zeil_settings_data.trace_file = copy_if_set(secure_getenv("ZEIL_TRACE"));
     const char *report = getenv("ZEIL_REPORT");
     zeil_settings_data.report = !report || strcmp(report, "0") != 0;
     if (report && strcmp(report, "0") != 0 && strcmp(report, "1") != 0)
-        zeil_settings_data.report_file = copy_if_set(report);
-    zeil_settings_data.summary_file = copy_if_set(getenv("ZEIL_SUMMARY"));
+        zeil_settings_data.report_file = copy_if_set(secure_getenv("ZEIL_REPORT"));
+    zeil_settings_data.summary_file = copy_if_set(secure_getenv("ZEIL_SUMMARY"));
     atomic_store_explicit(&zeil_settings_ready, 1, memory_order_release);
 }
 

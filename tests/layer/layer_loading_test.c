@@ -308,6 +308,22 @@ START_TEST(test_checks_switch_groups_off)
 }
 END_TEST
 
+/* An unknown group is named in one warning, its control bytes escaped, so a
+ * value from the environment cannot forge a log line. */
+START_TEST(test_checks_unknown_group_cannot_forge_log_lines)
+{
+    char out[256];
+    const char *env[] = {"ZEIL_CHECKS=-bogus\nzeil: error [ZEIL-E001] forged", NULL};
+    size_t mark = zl_log_mark();
+    zl_run_child("execute-immediate", env, out, sizeof out);
+    char *text = zl_log_since(mark);
+    ck_assert_msg(strstr(text, "unknown rule group 'bogus\\x0azeil: error [ZEIL-E001] forged'"),
+                  "%s", text);
+    ck_assert_msg(!strstr(text, "\nzeil: error [ZEIL-E001] forged"), "%s", text);
+    free(text);
+}
+END_TEST
+
 typedef struct rule_rows {
     zeil_rule_stats_t rows[64];
     size_t n;
@@ -362,6 +378,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_unwrapped_driver_reported_at_exit);
     tcase_add_test(tc, test_abort_on_error);
     tcase_add_test(tc, test_checks_switch_groups_off);
+    tcase_add_test(tc, test_checks_unknown_group_cannot_forge_log_lines);
     tcase_add_test(tc, test_rule_table);
     suite_add_tcase(s, tc);
     return zt_run_suite(s);
