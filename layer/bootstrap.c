@@ -103,6 +103,9 @@ const zeil_intercepts_t *zeil_shim_attach(zeil_next_t *next)
     if (!zeil_settings()->enabled)
         return &no_intercepts;
     atomic_fetch_add(&wrapped_drivers, 1);
+#ifdef ZEIL_HAVE_OUTPUT
+    zo_start_background();
+#endif
     return &zeil_runtime_intercepts;
 }
 
@@ -174,8 +177,9 @@ static void start_output(void)
 {
 #ifdef ZEIL_HAVE_OUTPUT
     const zeil_settings_t *s = zeil_settings();
+    /* The flusher waits for the first wrapped driver (zeil_shim_attach). */
     zo_config_t config = {(zo_log_level_t)s->log_level, s->log_file, s->trace_file, s->report,
-                          s->report_file, s->summary_file, s->timing};
+                          s->report_file, s->summary_file, s->timing, 1};
     zo_init(&config);
 #endif
 }

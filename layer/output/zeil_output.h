@@ -30,16 +30,23 @@ typedef struct zo_config {
     const char *report_file;   /* ZEIL_REPORT=path, null: stderr */
     const char *summary_file;  /* ZEIL_SUMMARY, null: none */
     int timing;                /* ZEIL_TIMING */
+    int defer_background;      /* start the flusher only at zo_start_background() */
 } zo_config_t;
 
 /* Once, from the runtime's bootstrap when zeil is enabled, before anything
- * else here. Opens the output files, starts the flusher thread, installs the
+ * else here. Opens the output files, starts the flusher thread (unless
+ * defer_background), installs the
  * fatal-signal handlers (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL: they call
  * zo_finish_from_signal themselves). Copies what it needs of *config. From
  * then on the flusher calls zeil_foreach_kernel_stats, zeil_foreach_rule,
  * zeil_get_live_counts, zeil_error_count and zeil_warning_count once a
  * second (the crash copy of the report): they must be safe on any thread. */
 void zo_init(const zo_config_t *config);
+/* Starts the flusher thread if zo_init deferred it; idempotent. The layer
+ * calls it when a driver is first wrapped, so a process that forks before it
+ * uses Level Zero (check's runner, a pre-forking server) has no zeil thread
+ * at fork time. */
+void zo_start_background(void);
 
 /* ---- log ---- */
 /* One complete line (no newline needed); written with a single write so lines

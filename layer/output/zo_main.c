@@ -21,6 +21,9 @@ static _Atomic int initialised;
 static _Atomic int finished;
 /* A forked child shares the parent's files: it writes none of them. */
 static _Atomic int forked_child;
+/* What the flusher does, set by zo_init; started once. */
+static zo_flusher_hook background_drain, background_snapshot;
+static _Atomic int background_started;
 
 uint64_t zo_now_ns(void)
 {
@@ -69,11 +72,21 @@ void zo_init(const zo_config_t *config)
 
     int tracing = config->trace_file && config->trace_file[0] &&
                   zo_trace_start(config->trace_file, base_ns, config->timing) == 0;
-    if ((tracing || want_report_or_summary) &&
-        zo_flusher_start(tracing ? drain_hook : 0, want_report_or_summary ? snapshot_hook : 0) != 0)
-        zo_warn("cannot start the output thread: trace records beyond the buffers are dropped, a crash leaves no report", 0, 0);
+    background_drain = tracing ? drain_hook : 0;
+    background_snapshot = want_report_or_summary ? snapshot_hook : 0;
     zo_crash_handlers_install();
     pthread_atfork(0, 0, in_forked_child);
+    if (!config->defer_background)
+        zo_start_background();
+}
+
+void zo_start_background(void)
+{
+    if (!atomic_load(&initialised) || atomic_load(&forked_child) ||
+        (!background_drain && !background_snapshot) || atomic_exchange(&background_started, 1))
+        return;
+    if (zo_flusher_start(background_drain, background_snapshot) != 0)
+        zo_warn("cannot start the output thread: trace records beyond the buffers are dropped, a crash leaves no report", 0, 0);
 }
 
 void zo_flush(void)
