@@ -32,8 +32,8 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
     if (groups && (numWaitEvents == 0 || phWaitEvents))
         CHECK_KEEP_FIRST(r, check_launch_kernel(&call, list, hKernel, &kernel));
     if (r == ZE_RESULT_SUCCESS) {
-        zeil_submission_t s = {ZEIL_RECORD_LAUNCH, name, kernel, groups, 0, hSignalEvent,
-                               numWaitEvents, phWaitEvents, call.start_ns};
+        zeil_submission_t s = {ZEIL_RECORD_LAUNCH, &call, kernel, groups, 0, hSignalEvent,
+                               numWaitEvents, phWaitEvents};
         if (list && timing_wanted(list)) {
             r = timing_launch(next, list, &s, forward, hKernel); /* records it too */
         } else {
@@ -92,8 +92,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernelIndirect(
             phWaitEvents);
     if (r == ZE_RESULT_SUCCESS && list) {
         note_signal(signal, &call);
-        records_add(list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call.name, kernel, NULL, 0,
-                                               hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
+        records_add(list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, &call, kernel, NULL, 0,
+                                               hSignalEvent, numWaitEvents, phWaitEvents});
     }
     return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s)", (void *)hCommandList,
                      (void *)hKernel, kernel ? kernel->name : "?");
@@ -116,8 +116,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopy(
             hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents, phWaitEvents);
     if (r == ZE_RESULT_SUCCESS && list) {
         note_signal(signal, &call);
-        records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, call.name, NULL, NULL, size,
-                                               hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
+        records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, &call, NULL, NULL, size,
+                                               hSignalEvent, numWaitEvents, phWaitEvents});
     }
     return CALLS_END(&call, r, "hCommandList=%p dstptr=%p srcptr=%p size=%zu",
                      (void *)hCommandList, dstptr, srcptr, size);
@@ -140,8 +140,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryFill(
             phWaitEvents);
     if (r == ZE_RESULT_SUCCESS && list) {
         note_signal(signal, &call);
-        records_add(list, &(zeil_submission_t){ZEIL_RECORD_FILL, call.name, NULL, NULL, size,
-                                               hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
+        records_add(list, &(zeil_submission_t){ZEIL_RECORD_FILL, &call, NULL, NULL, size,
+                                               hSignalEvent, numWaitEvents, phWaitEvents});
     }
     return CALLS_END(&call, r, "hCommandList=%p ptr=%p pattern_size=%zu size=%zu",
                      (void *)hCommandList, ptr, pattern_size, size);
@@ -161,8 +161,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendBarrier(
                                                                numWaitEvents, phWaitEvents);
     if (r == ZE_RESULT_SUCCESS && list) {
         note_signal(signal, &call);
-        records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, call.name, NULL, NULL, 0,
-                                               hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
+        records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, &call, NULL, NULL, 0,
+                                               hSignalEvent, numWaitEvents, phWaitEvents});
     }
     return CALLS_END(&call, r, "hCommandList=%p hSignalEvent=%p numWaitEvents=%u",
                      (void *)hCommandList, (void *)hSignalEvent, numWaitEvents);

@@ -35,9 +35,9 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopyRegion(
     if (r == ZE_RESULT_SUCCESS && list) {
         if (signal)
             atomic_store(&signal->signalled_by_call, call.number);
-        records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, call.name, NULL, NULL,
+        records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, &call, NULL, NULL,
                                                region_bytes(dstRegion, dstPitch), hSignalEvent,
-                                               numWaitEvents, phWaitEvents, call.start_ns});
+                                               numWaitEvents, phWaitEvents});
     }
     return CALLS_END(&call, r, "hCommandList=%p dstptr=%p srcptr=%p", (void *)hCommandList,
                      dstptr, srcptr);
@@ -60,8 +60,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryRangesBarrier(
     if (r == ZE_RESULT_SUCCESS && list) {
         if (signal)
             atomic_store(&signal->signalled_by_call, call.number);
-        records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, call.name, NULL, NULL, 0,
-                                               hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
+        records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, &call, NULL, NULL, 0,
+                                               hSignalEvent, numWaitEvents, phWaitEvents});
     }
     return CALLS_END(&call, r, "hCommandList=%p numRanges=%u", (void *)hCommandList, numRanges);
 }

@@ -9,21 +9,21 @@
 #ifndef ZEIL_RECORDS_H
 #define ZEIL_RECORDS_H
 
+#include "calls.h"
 #include "registry.h"
 
 #define ZEIL_RECORD_WAIT_EVENTS 8 /* wait events kept per record */
 
 typedef struct zeil_submission {
     zeil_record_kind_t kind;
-    const char *call;
+    const zeil_call_t *call;           /* its number is the record's seq; its
+                                          start, when timed, the host time */
     const zeil_obj_t *kernel;          /* launches */
     const ze_group_count_t *group_count;
     size_t bytes;
     ze_event_handle_t signal_event;
     uint32_t num_wait_events;
     const ze_event_handle_t *wait_events;
-    uint64_t host_ns;                  /* the call's precise start when it was
-                                          timed, else 0: the coarse clock */
 } zeil_submission_t;
 
 typedef struct zeil_list_state zeil_list_state_t;

@@ -15,7 +15,6 @@
 
 pthread_mutex_t records_states_lock = PTHREAD_MUTEX_INITIALIZER;
 zeil_list_state_t *records_states;
-static _Atomic uint64_t submission_seq;
 
 void records_list_created(zeil_obj_t *list)
 {
@@ -59,8 +58,8 @@ void records_list_destroyed(zeil_list_state_t *state)
  * record takes the coarse clock (same time base, to the kernel tick). */
 static uint64_t host_ns_of(const zeil_submission_t *s)
 {
-    if (s->host_ns)
-        return s->host_ns;
+    if (s->call->start_ns)
+        return s->call->start_ns;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -74,7 +73,9 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
     const zeil_attribution_t *attr = records_current_attribution();
     uint64_t host_ns = host_ns_of(s);
     uint32_t thread = calls_thread_number();
-    uint64_t seq = atomic_fetch_add_explicit(&submission_seq, 1, memory_order_relaxed) + 1;
+    /* The call's number: process-wide and increasing like a counter of its
+     * own, without a second shared atomic on the launch path. */
+    uint64_t seq = s->call->number;
     records_lock(state);
     if (!state->ring) {
         state->ring = registry_xcalloc(state->capacity, sizeof *state->ring);
@@ -92,7 +93,7 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
     zeil_record_t *r = &state->ring[slot];
     r->seq = seq;
     r->kind = s->kind;
-    r->call = s->call;
+    r->call = s->call->name;
     r->list = state->list;
     r->stream_id = attr && attr->stream_id
                        ? attr->stream_id

@@ -14,7 +14,7 @@ int zeil_bind_list_to_stream(ze_command_list_handle_t list, uint64_t stream_id,
     atomic_store(&obj->stream_id, stream_id);
 #ifdef ZEIL_HAVE_OUTPUT
     if (zo_trace_enabled())
-        zo_trace_track_name(list, stream_id, name);
+        zo_trace_track_name(list, stream_id, name ? registry_intern(name) : NULL);
 #else
     (void)name; /* names only label trace tracks */
 #endif

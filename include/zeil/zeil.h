@@ -120,7 +120,8 @@ typedef enum zeil_record_kind {
 } zeil_record_kind_t;
 
 typedef struct zeil_record {
-    uint64_t seq;               /* process-wide submission sequence number */
+    uint64_t seq;               /* the append's zeil call number (zeil_call_number):
+                                   process-wide and increasing, as in the calls log */
     zeil_record_kind_t kind;
     const char *call;           /* e.g. "zeCommandListAppendLaunchKernel" */
     ze_command_list_handle_t list;

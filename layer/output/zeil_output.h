@@ -59,8 +59,9 @@ int zo_log_enabled(zo_log_level_t level);
  * text (handles, sizes, kernel names, group counts), may be null. */
 void zo_log_call(uint32_t thread, const char *call, const char *args, ze_result_t result,
                  uint64_t start_ns, uint64_t end_ns);
-/* CLOCK_MONOTONIC in ns: the clock of every *_ns argument below. */
-uint64_t zo_now_ns(void);
+/* zo_now_ns(): CLOCK_MONOTONIC in ns, the clock of every *_ns argument
+ * below (inline, from the TSC where it is invariant: zo_clock.h). */
+#include "zo_clock.h"
 
 /* ---- trace ---- */
 /* Inline: every intercepted call asks (one relaxed load, no call). */
@@ -69,11 +70,13 @@ static inline int zo_trace_enabled(void)
 {
     return atomic_load_explicit(&zo_tracing, memory_order_relaxed);
 }
+/* Strings given to the zo_trace_* functions are kept by pointer until the
+ * writer formats them (bounded and escaped then): they must live as long as
+ * the process (literals, interned names). */
 /* A host API span on the calling thread (thread = zeil's thread number). */
 void zo_trace_api_call(uint32_t thread, const char *call, uint64_t start_ns, uint64_t end_ns);
-/* A submission, as soon as it is recorded (device times may be 0 yet).
- * Everything it points to is copied (strings cut at a bound): it need only
- * stay valid during the call. */
+/* A submission, as soon as it is recorded (device times may be 0 yet). The
+ * record itself need only stay valid during the call; its strings, always. */
 void zo_trace_submission(const zeil_record_t *record);
 /* Device times of an earlier submission, once known (ZEIL_TIMING=1). */
 void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns);

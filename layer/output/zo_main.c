@@ -25,13 +25,6 @@ static _Atomic int forked_child;
 static zo_flusher_hook background_drain, background_snapshot;
 static _Atomic int background_started;
 
-uint64_t zo_now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static void drain_hook(void)
 {
     zo_writer_drain();

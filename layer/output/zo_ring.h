@@ -26,7 +26,10 @@ typedef enum zo_entry_kind {
     ZO_ENTRY_TRACK_NAME
 } zo_entry_kind_t;
 
-/* Strings are copied into the entry, cut to these sizes (with "..."). */
+/* Strings are not copied: the layer hands over only strings that live as long
+ * as the process (literals and interned names), so an entry is three cache
+ * lines a submission and one an API call. The writer bounds and escapes them
+ * when it formats. */
 typedef struct zo_entry {
     uint8_t kind;          /* zo_entry_kind_t */
     uint8_t record_kind;   /* zeil_record_kind_t of submissions */
@@ -45,10 +48,10 @@ typedef struct zo_entry {
     uint32_t group_count[3];
     uint32_t group_size[3];
     uint64_t waits[ZO_ENTRY_MAX_WAITS];
-    char call[48];
-    char name[112];        /* kernel name; track name */
-    char primitive[32];
-    char impl[64];
+    const char *call;
+    const char *name;      /* kernel name; track name */
+    const char *primitive;
+    const char *impl;
 } zo_entry_t;
 
 typedef struct zo_ring {

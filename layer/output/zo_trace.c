@@ -1,5 +1,5 @@
 /* zo_trace.c: the launch-path side of the trace (zeil_output.h "trace"):
- * copy what the layer hands over into this thread's ring, nothing more. */
+ * put what the layer hands over into this thread's ring, nothing more. */
 #include "zeil_output.h"
 #include "zo_flusher.h"
 #include "zo_ring.h"
@@ -48,7 +48,7 @@ void zo_trace_api_call(uint32_t thread, const char *call, uint64_t start_ns, uin
     e->thread = thread;
     e->start_ns = start_ns;
     e->end_ns = end_ns;
-    zo_copy_bounded(e->call, sizeof e->call, call);
+    e->call = call;
     end_entry(ring);
 }
 
@@ -77,10 +77,10 @@ void zo_trace_submission(const zeil_record_t *r)
     e->waits_cut = waits > ZO_ENTRY_MAX_WAITS;
     for (uint32_t i = 0; i < e->num_waits; i++)
         e->waits[i] = (uint64_t)(uintptr_t)r->wait_events[i];
-    zo_copy_bounded(e->call, sizeof e->call, r->call);
-    zo_copy_bounded(e->name, sizeof e->name, r->kernel);
-    zo_copy_bounded(e->primitive, sizeof e->primitive, r->primitive);
-    zo_copy_bounded(e->impl, sizeof e->impl, r->impl);
+    e->call = r->call;
+    e->name = r->kernel;
+    e->primitive = r->primitive;
+    e->impl = r->impl;
     end_entry(ring);
 }
 
@@ -106,6 +106,6 @@ void zo_trace_track_name(ze_command_list_handle_t list, uint64_t stream_id, cons
     e->kind = ZO_ENTRY_TRACK_NAME;
     e->list = (uint64_t)(uintptr_t)list;
     e->stream_id = stream_id;
-    zo_copy_bounded(e->name, sizeof e->name, name);
+    e->name = name;
     end_entry(ring);
 }

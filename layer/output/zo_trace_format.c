@@ -96,7 +96,7 @@ void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t
 {
     begin_event(b, "X", ZO_PID_HOST, e->thread);
     zo_buf_str(b, ",\"cat\":\"api\",\"name\":");
-    zo_buf_json_str(b, e->call);
+    zo_buf_json_str(b, e->call ? e->call : "");
     field_ts(b, "ts", since_base(c, e->start_ns));
     field_ts(b, "dur", e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0);
     zo_buf_char(b, '}');
@@ -116,9 +116,9 @@ static const char *record_kind_name(uint8_t kind)
 static void span_name(zo_buf_t *b, const zo_entry_t *e)
 {
     if (e->record_kind == ZEIL_RECORD_LAUNCH)
-        zo_buf_json_str(b, e->name[0] ? e->name : "kernel");
+        zo_buf_json_str(b, e->name && e->name[0] ? e->name : "kernel");
     else if (e->record_kind == ZEIL_RECORD_OTHER)
-        zo_buf_json_str(b, e->call[0] ? e->call : "other");
+        zo_buf_json_str(b, e->call && e->call[0] ? e->call : "other");
     else
         zo_buf_json_str(b, record_kind_name(e->record_kind));
 }
@@ -150,12 +150,12 @@ void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entr
     zo_buf_str(b, ",\"kind\":\"");
     zo_buf_str(b, record_kind_name(e->record_kind));
     zo_buf_str(b, "\",\"call\":");
-    zo_buf_json_str(b, e->call);
+    zo_buf_json_str(b, e->call ? e->call : "");
     if (e->record_kind == ZEIL_RECORD_LAUNCH) {
         zo_buf_str(b, ",\"primitive\":");
-        zo_buf_json_str(b, e->primitive[0] ? e->primitive : 0);
+        zo_buf_json_str(b, e->primitive && e->primitive[0] ? e->primitive : 0);
         zo_buf_str(b, ",\"impl\":");
-        zo_buf_json_str(b, e->impl[0] ? e->impl : 0);
+        zo_buf_json_str(b, e->impl && e->impl[0] ? e->impl : 0);
         field_u32x3(b, "group_count", e->group_count);
         field_u32x3(b, "group_size", e->group_size);
     } else if (e->record_kind == ZEIL_RECORD_COPY || e->record_kind == ZEIL_RECORD_FILL) {

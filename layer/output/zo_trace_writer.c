@@ -32,7 +32,7 @@ typedef struct track {
     int32_t park_tail;
     int clock_aligned;     /* device_offset_ns is set */
     int64_t device_offset_ns;
-    char name[sizeof(((zo_entry_t *)0)->name)];
+    char name[112];        /* copied: the track outlives no string, but names change */
 } track_t;
 
 typedef struct held_span {
@@ -349,8 +349,8 @@ static void write_entry(const zo_entry_t *e)
         break;
     case ZO_ENTRY_TRACK_NAME: {
         track_t *t = track_of(e->stream_id, e->list);
-        if (strcmp(t->name, e->name) != 0) {
-            memcpy(t->name, e->name, sizeof t->name);
+        if (strncmp(t->name, e->name ? e->name : "", sizeof t->name - 1) != 0) {
+            zo_copy_bounded(t->name, sizeof t->name, e->name);
             t->name_written = 0;
         }
         name_track(t);

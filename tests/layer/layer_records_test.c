@@ -284,7 +284,7 @@ START_TEST(test_window_folds_old_records)
     ck_assert_uint_eq(zeil_records_of_list(f.list, collect_record, &c), 4);
     ck_assert_uint_eq(zeil_submission_count(f.list), 10);
     for (size_t i = 1; i < 4; i++)
-        ck_assert_uint_eq(c.rec[i].seq, c.rec[0].seq + i);
+        ck_assert_uint_gt(c.rec[i].seq, c.rec[i - 1].seq);
     stats_rows_t rows = {.n = 0};
     zeil_foreach_kernel_stats(collect_stats, &rows);
     const zeil_kernel_stats_t *row = find_row(&rows, f.list, 0, NULL);
