@@ -44,12 +44,32 @@ static inline int calls_timed(void)
     return zeil_settings()->log_level >= ZEIL_LOG_CALLS;
 }
 
-/* Inline: every intercepted call begins here. */
+/* Inline: every intercepted call begins here, numbered. */
 static inline void calls_begin(zeil_call_t *call, const char *name)
 {
     call->name = name;
     call->number = atomic_fetch_add_explicit(&calls_counter, 1, memory_order_relaxed) + 1;
     call->start_ns = calls_timed() ? calls_now_ns() : 0;
+}
+
+/* The same for hot calls that create, destroy and submit nothing (host-side
+ * event signal, reset, wait, query): they take a number only when the calls
+ * log shows one (calls_number otherwise, should anything need it), so they
+ * cost no shared atomic. Numbers stay unique and increasing in time. */
+static inline void calls_begin_unnumbered(zeil_call_t *call, const char *name)
+{
+    call->name = name;
+    call->number = zeil_settings()->log_level >= ZEIL_LOG_CALLS
+                       ? atomic_fetch_add_explicit(&calls_counter, 1, memory_order_relaxed) + 1
+                       : 0;
+    call->start_ns = calls_timed() ? calls_now_ns() : 0;
+}
+
+static inline uint64_t calls_number(zeil_call_t *call)
+{
+    if (!call->number)
+        call->number = atomic_fetch_add_explicit(&calls_counter, 1, memory_order_relaxed) + 1;
+    return call->number;
 }
 /* Ends a call: at ZEIL_LOG=calls writes one line with the key arguments
  * (formatted only then), the result and the duration. Returns result. */

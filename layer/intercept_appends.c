@@ -17,6 +17,36 @@ static void note_signal(zeil_obj_t *signal, const zeil_call_t *call)
         atomic_store_explicit(&signal->signalled_by_call, call->number, memory_order_relaxed);
 }
 
+static inline int alive(const zeil_obj_t *obj)
+{
+    return atomic_load_explicit(&obj->alive, memory_order_acquire);
+}
+
+/* The launch a loop makes: a live open list and a live kernel of the same
+ * context and device with every argument set, no events, no timing. Exactly
+ * the conditions under which check_append and check_launch_kernel find
+ * nothing, evaluated inline: anything else takes the general path, which
+ * finds and reports what is wrong. */
+static inline int launch_is_plain(const zeil_obj_t *list, const zeil_obj_t *kernel,
+                                  const ze_group_count_t *groups, ze_event_handle_t signal,
+                                  uint32_t num_waits)
+{
+    if (!list || !kernel || signal || num_waits || !groups ||
+        list->kind != ZEIL_KIND_COMMAND_LIST || kernel->kind != ZEIL_KIND_KERNEL ||
+        !alive(list) || !alive(kernel) || !list->records || timing_wanted(list))
+        return 0;
+    if (!list->is_immediate && atomic_load_explicit(&list->is_closed, memory_order_acquire))
+        return 0;
+    if (list->context != kernel->context && list->context && kernel->context)
+        return 0;
+    if (list->device != kernel->device && list->device && kernel->device)
+        return 0;
+    uint32_t count = kernel->arg_count < 64 ? kernel->arg_count : 64;
+    uint64_t wanted = count == 64 ? ~0ull : ((1ull << count) - 1);
+    return (wanted & ~atomic_load_explicit(&((zeil_obj_t *)kernel)->args_set,
+                                           memory_order_relaxed)) == 0;
+}
+
 static ze_result_t launch(const zeil_next_t *next, const char *name,
                           ze_pfnCommandListAppendLaunchKernel_t forward,
                           ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
@@ -25,7 +55,22 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
 {
     zeil_call_t call;
     calls_begin(&call, name);
-    zeil_obj_t *list, *kernel = NULL, *signal;
+    zeil_obj_t *list = registry_find(hCommandList), *kernel = registry_find(hKernel);
+    if (launch_is_plain(list, kernel, groups, hSignalEvent, numWaitEvents)) {
+        zeil_list_state_t *records = records_hold(list);
+        ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
+        if (r == ZE_RESULT_SUCCESS)
+            records_add_held(records, list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, &call,
+                                                                 kernel, groups, 0, NULL, 0,
+                                                                 NULL});
+        else
+            records_release(records);
+        return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s) groups=%ux%ux%u",
+                         (void *)hCommandList, (void *)hKernel, kernel->name,
+                         groups->groupCountX, groups->groupCountY, groups->groupCountZ);
+    }
+    zeil_obj_t *signal;
+    kernel = NULL;
     ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,
                                  numWaitEvents, phWaitEvents);
     /* Null arguments are the driver's to refuse, with its own codes. */

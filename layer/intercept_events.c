@@ -123,7 +123,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventDestroy(const zeil_next_t *next, ze_even
 ze_result_t ZE_APICALL zeil_icpt_zeEventHostReset(const zeil_next_t *next, ze_event_handle_t hEvent)
 {
     zeil_call_t call;
-    calls_begin(&call, "zeEventHostReset");
+    calls_begin_unnumbered(&call, "zeEventHostReset");
     zeil_obj_t *event;
     ze_result_t r = check_handle(&call, "hEvent", hEvent, ZEIL_KIND_EVENT, &event);
     if (r == ZE_RESULT_SUCCESS)
@@ -136,7 +136,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventHostReset(const zeil_next_t *next, ze_ev
 ze_result_t ZE_APICALL zeil_icpt_zeEventHostSignal(const zeil_next_t *next, ze_event_handle_t hEvent)
 {
     zeil_call_t call;
-    calls_begin(&call, "zeEventHostSignal");
+    calls_begin_unnumbered(&call, "zeEventHostSignal");
     zeil_obj_t *event;
     ze_result_t r = check_handle(&call, "hEvent", hEvent, ZEIL_KIND_EVENT, &event);
     if (r == ZE_RESULT_SUCCESS)
@@ -149,7 +149,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventHostSynchronize(const zeil_next_t *next,
                                                         uint64_t timeout)
 {
     zeil_call_t call;
-    calls_begin(&call, "zeEventHostSynchronize");
+    calls_begin_unnumbered(&call, "zeEventHostSynchronize");
     zeil_obj_t *event;
     ze_result_t r = check_handle(&call, "hEvent", hEvent, ZEIL_KIND_EVENT, &event);
     if (r == ZE_RESULT_SUCCESS)

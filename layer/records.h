@@ -35,6 +35,17 @@ void records_list_destroyed(zeil_list_state_t *state);
 
 /* Records one submission on the list; returns its sequence number. */
 uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *submission);
+/* The same in two steps, for the launch path: records_hold takes the list's
+ * record lock before the driver call (null when the list has no records),
+ * records_add_held records and releases it, records_release only releases.
+ * Why: a locked instruction waits for every store before it to drain; taken
+ * right after the call counter's, the lock finds the store buffer empty,
+ * while after the driver's call it would wait for the driver's stores.
+ * Readers of the list's records wait for the driver call meanwhile. */
+zeil_list_state_t *records_hold(zeil_obj_t *list);
+uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
+                          const zeil_submission_t *submission);
+void records_release(zeil_list_state_t *state);
 
 /* ZEIL_TIMING: the device times of a record, once known. */
 void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,

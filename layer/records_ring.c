@@ -65,9 +65,28 @@ static uint64_t host_ns_of(const zeil_submission_t *s)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
+zeil_list_state_t *records_hold(zeil_obj_t *list)
 {
     zeil_list_state_t *state = list->records;
+    if (state)
+        records_lock(state);
+    return state;
+}
+
+void records_release(zeil_list_state_t *state)
+{
+    if (state)
+        records_unlock(state);
+}
+
+uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
+{
+    return records_add_held(records_hold(list), list, s);
+}
+
+uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
+                          const zeil_submission_t *s)
+{
     if (!state)
         return 0;
     const zeil_attribution_t *attr = records_current_attribution();
@@ -76,7 +95,6 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
     /* The call's number: process-wide and increasing like a counter of its
      * own, without a second shared atomic on the launch path. */
     uint64_t seq = s->call->number;
-    records_lock(state);
     if (!state->ring) {
         state->ring = registry_xcalloc(state->capacity, sizeof *state->ring);
         state->ring_waits = registry_xcalloc(state->capacity, sizeof *state->ring_waits);
@@ -124,9 +142,10 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
         records_count_launch(state, r);
 #ifdef ZEIL_HAVE_OUTPUT
     if (zo_trace_enabled()) {
-        zeil_record_t shown = *r;
-        shown.wait_events = waits ? state->ring_waits[slot] : NULL;
-        zo_trace_submission(&shown);
+        /* Shown in place (under the lock), not copied: a record is 144 bytes. */
+        r->wait_events = waits ? state->ring_waits[slot] : NULL;
+        zo_trace_submission(r);
+        r->wait_events = NULL;
     }
 #endif
     records_unlock(state);

@@ -218,7 +218,10 @@ typedef int (*zeil_rule_stats_fn)(const zeil_rule_stats_t *stats, void *user);
 size_t zeil_foreach_rule(zeil_rule_stats_fn fn, void *user);
 
 /* Current zeil call sequence number (for messages naming where things came
- * from). */
+ * from). Every intercepted call that creates, destroys, frees or submits
+ * takes the next number; host-side event signal, reset, wait and query take
+ * one only when the calls log is on (ZEIL_LOG=calls), to stay off the shared
+ * counter. Numbers are unique and increase with time. */
 uint64_t zeil_call_number(void);
 
 /* Writes buffered log, trace and record output now. */
