@@ -40,6 +40,20 @@ uint64_t zeil_call_number(void)
     return atomic_load_explicit(&calls_counter, memory_order_relaxed);
 }
 
+ze_result_t calls_end_span(const zeil_call_t *call, ze_result_t result)
+{
+#ifdef ZEIL_HAVE_OUTPUT
+    if (call->start_ns && zo_trace_enabled()) {
+        uint64_t end = calls_now_ns();
+        zo_trace_api_call(calls_thread_number(), call->name, call->start_ns,
+                          end < call->start_ns ? call->start_ns : end);
+    }
+#else
+    (void)call;
+#endif
+    return result;
+}
+
 ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *fmt, ...)
 {
     if (!call->start_ns)

@@ -76,10 +76,17 @@ static inline uint64_t calls_number(zeil_call_t *call)
 ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* calls_end, with the key arguments evaluated only when the call is timed
- * (calls log or trace on): the launch path then skips formatting entirely. */
-#define CALLS_END(call, result, ...) \
-    ((call)->start_ns ? calls_end((call), (result), __VA_ARGS__) : (result))
+/* Ends a call that is timed but not logged (trace on, calls log off): its
+ * API span only. Returns result. */
+ze_result_t calls_end_span(const zeil_call_t *call, ze_result_t result);
+
+/* calls_end, with the key arguments evaluated only when the calls log shows
+ * them: a traced call writes its span without them, an untimed call does
+ * nothing at all. */
+#define CALLS_END(call, result, ...)                                               \
+    (!(call)->start_ns ? (result)                                                  \
+     : zeil_settings()->log_level >= ZEIL_LOG_CALLS ? calls_end((call), (result), __VA_ARGS__) \
+                                                    : calls_end_span((call), (result)))
 
 const char *calls_result_name(ze_result_t result);
 
