@@ -74,16 +74,15 @@ void bench_callgrind_measure(const bench_paths_t *paths, bench_callgrind_t *out)
     }
     for (int i = 0; i < 2; i++) {
         out->launches[i] = launch_counts[i];
-        if (!run_one(paths, valgrind, &bench_config_driver, launch_counts[i],
-                     &out->driver_totals[i]) ||
-            !run_one(paths, valgrind, &bench_config_zeil, launch_counts[i],
-                     &out->zeil_totals[i]))
-            return;
+        for (int c = 0; c < BENCH_CALL_CONFIGS; c++)
+            if (!run_one(paths, valgrind, &bench_call_configs[c], launch_counts[i],
+                         &out->totals[c][i]))
+                return;
     }
     double extra = (double)(launch_counts[1] - launch_counts[0]);
-    out->driver_per_launch =
-        ((double)out->driver_totals[1] - (double)out->driver_totals[0]) / extra;
-    out->zeil_per_launch = ((double)out->zeil_totals[1] - (double)out->zeil_totals[0]) / extra;
-    out->added_per_launch = out->zeil_per_launch - out->driver_per_launch;
+    for (int c = 0; c < BENCH_CALL_CONFIGS; c++)
+        out->per_launch[c] = ((double)out->totals[c][1] - (double)out->totals[c][0]) / extra;
+    /* bench_call_configs: driver first, zeil second. */
+    out->added_per_launch = out->per_launch[1] - out->per_launch[0];
     out->measured = 1;
 }

@@ -1,9 +1,9 @@
 /*
- * bench_callgrind.h: instructions per intercepted launch, counted by
- * valgrind --tool=callgrind: four runs (zeil on and off, each with two
- * launch counts); the difference of the two counts' totals cancels the
- * setup, and on minus off leaves what zeil adds to one launch. A figure a
- * loaded machine cannot move.
+ * bench_callgrind.h: instructions per launch of every configuration, counted
+ * by valgrind --tool=callgrind: two runs each (10 000 and 40 000 appends);
+ * the difference of the two totals cancels the setup, and each
+ * configuration minus the driver alone leaves what its layer adds to one
+ * launch. Figures a loaded machine cannot move.
  */
 #ifndef ZEIL_BENCH_CALLGRIND_H
 #define ZEIL_BENCH_CALLGRIND_H
@@ -13,13 +13,11 @@
 #include <stdint.h>
 
 typedef struct bench_callgrind {
-    int measured;               /* 0: valgrind missing or a run failed */
-    uint64_t launches[2];       /* the two launch counts */
-    uint64_t driver_totals[2];  /* instructions, zeil off */
-    uint64_t zeil_totals[2];    /* instructions, zeil on */
-    double driver_per_launch;   /* instructions per launch, zeil off */
-    double zeil_per_launch;     /* zeil on */
-    double added_per_launch;    /* on minus off */
+    int measured;                                /* 0: valgrind missing or a run failed */
+    uint64_t launches[2];                        /* the two launch counts */
+    uint64_t totals[BENCH_CALL_CONFIGS][2];      /* instructions, bench_call_configs order */
+    double per_launch[BENCH_CALL_CONFIGS];       /* instructions per launch */
+    double added_per_launch;                     /* zeil minus driver */
 } bench_callgrind_t;
 
 void bench_callgrind_measure(const bench_paths_t *paths, bench_callgrind_t *out);

@@ -95,17 +95,16 @@ static void callgrind_detail(FILE *f, const bench_callgrind_t *cg)
         fputs("\"callgrind\": null", f);
         return;
     }
-    fprintf(f,
-            "\"callgrind\": {\"launches\": [%" PRIu64 ", %" PRIu64 "], "
-            "\"driver_totals\": [%" PRIu64 ", %" PRIu64 "], "
-            "\"zeil_totals\": [%" PRIu64 ", %" PRIu64 "], \"driver_per_launch\": ",
-            cg->launches[0], cg->launches[1], cg->driver_totals[0], cg->driver_totals[1],
-            cg->zeil_totals[0], cg->zeil_totals[1]);
-    number(f, cg->driver_per_launch);
-    fputs(", \"zeil_per_launch\": ", f);
-    number(f, cg->zeil_per_launch);
-    fputs(", \"added_per_launch\": ", f);
-    number(f, cg->added_per_launch);
+    fprintf(f, "\"callgrind\": {\"launches\": [%" PRIu64 ", %" PRIu64 "]", cg->launches[0],
+            cg->launches[1]);
+    for (int c = 0; c < BENCH_CALL_CONFIGS; c++) {
+        fprintf(f, ", \"%s\": {\"totals\": [%" PRIu64 ", %" PRIu64 "], \"per_launch\": ",
+                bench_call_configs[c].name, cg->totals[c][0], cg->totals[c][1]);
+        number(f, cg->per_launch[c]);
+        fputs(", \"added_per_launch\": ", f);
+        number(f, cg->per_launch[c] - cg->per_launch[0]);
+        fputc('}', f);
+    }
     fputc('}', f);
 }
 

@@ -5,9 +5,11 @@
  */
 #include "bench_child.h"
 
+#include "bench_stock_tracing.h"
 #include "bench_ze.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #define LAUNCHES_PER_LIST 1000u
@@ -64,10 +66,15 @@ int bench_child_launches(const bench_child_args_t *args)
 {
     bench_ze_t ze;
     bench_ze_open(&ze);
+    int tracing = strcmp(args->config, "stock_tracing") == 0;
+    if (tracing)
+        bench_stock_tracing_enable();
     ze_result_t failed = ZE_RESULT_SUCCESS;
     for (uint64_t i = 0; i < args->launches; i++)
         failed |= bench_ze_launch(&ze, ze.list);
     BENCH_ZE_OK(failed);
+    if (tracing)
+        bench_stock_tracing_disable();
     bench_ze_close(&ze);
     bench_emit("launches", args->config, (double)args->launches);
     return 0;

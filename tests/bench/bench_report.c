@@ -94,11 +94,12 @@ static void callgrind_figure(FILE *out, const bench_callgrind_t *cg)
         fprintf(out, "%-20s not measured\n", "callgrind");
         return;
     }
-    fprintf(out,
-            "%-20s instructions per launch: driver %.1f, with zeil %.1f, zeil adds %.1f "
-            "(%" PRIu64 " vs %" PRIu64 " launches)\n",
-            "callgrind", cg->driver_per_launch, cg->zeil_per_launch, cg->added_per_launch,
-            cg->launches[1], cg->launches[0]);
+    fprintf(out, "%-20s instructions per launch (%" PRIu64 " vs %" PRIu64 " launches): driver %.1f",
+            "callgrind", cg->launches[1], cg->launches[0], cg->per_launch[0]);
+    for (int c = 1; c < BENCH_CALL_CONFIGS; c++)
+        fprintf(out, ", %s %+.1f", bench_call_configs[c].name,
+                cg->per_launch[c] - cg->per_launch[0]);
+    fprintf(out, "\n");
 }
 
 static void targets(FILE *out, const bench_results_t *r)
