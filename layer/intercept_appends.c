@@ -38,7 +38,7 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
             r = timing_launch(next, list, &s, forward, hKernel); /* records it too */
         } else {
             r = forward(hCommandList, hKernel, groups, hSignalEvent, numWaitEvents, phWaitEvents);
-            if (r == ZE_RESULT_SUCCESS && list)
+            if (r == ZE_RESULT_SUCCESS)
                 records_add(list, &s);
         }
         if (r == ZE_RESULT_SUCCESS)
@@ -90,7 +90,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernelIndirect(
         r = NEXT(ze_command_list_dditable_t, pfnAppendLaunchKernelIndirect)(
             hCommandList, hKernel, pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents,
             phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS && list) {
+    if (r == ZE_RESULT_SUCCESS) {
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call.name, kernel, NULL, 0,
                                                hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
@@ -114,7 +114,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopy(
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnAppendMemoryCopy)(
             hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents, phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS && list) {
+    if (r == ZE_RESULT_SUCCESS) {
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, call.name, NULL, NULL, size,
                                                hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
@@ -138,7 +138,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryFill(
         r = NEXT(ze_command_list_dditable_t, pfnAppendMemoryFill)(
             hCommandList, ptr, pattern, pattern_size, size, hSignalEvent, numWaitEvents,
             phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS && list) {
+    if (r == ZE_RESULT_SUCCESS) {
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_FILL, call.name, NULL, NULL, size,
                                                hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
@@ -159,7 +159,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendBarrier(
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnAppendBarrier)(hCommandList, hSignalEvent,
                                                                numWaitEvents, phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS && list) {
+    if (r == ZE_RESULT_SUCCESS) {
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, call.name, NULL, NULL, 0,
                                                hSignalEvent, numWaitEvents, phWaitEvents, call.start_ns});
