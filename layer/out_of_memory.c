@@ -7,7 +7,8 @@
  * to register: a later check would find nothing and call a valid handle
  * unknown. So oom_incomplete is set with the first such loss, and from then
  * on every check that needs a complete registry to refuse lets the call
- * through (counted as unchecked). Rule by rule (layer/rules.def):
+ * through (counted as unchecked). Rule by rule (layer/rules.def, then
+ * interop/rules.def, which reads the flag through zeil_registry_is_incomplete):
  *
  * - E001 unknown handle, E010 free of a pointer that is no USM allocation:
  *   only a complete registry can say "unknown". Let through when incomplete.
@@ -37,6 +38,11 @@
  *   zeil saw, updated without allocating (close, reset, set argument). Kept.
  * - E030 pool with live events: counts events zeil saw alive; a lost event
  *   only makes the count smaller. Kept. W031, W050, W051, W052: warnings.
+ * - Interop: E103, E106, E112, E130 for an unknown handle and E120 for a
+ *   pointer unknown to the registry let the call through when incomplete;
+ *   E102 and E131 when the device's driver or the event's context is unknown
+ *   (their parent went unregistered) likewise. Destroyed, wrong kind, of
+ *   another context or too small: about objects zeil saw, kept.
  *
  * Submission records and counters (OOM_RECORD) and everything else
  * (OOM_OTHER) only make the report and zeil.h answers smaller.

@@ -42,7 +42,9 @@ void *__libc_memalign(size_t alignment, size_t size);
 #define REAL_MEMALIGN __libc_memalign
 #endif
 
-typedef enum fault_mode { MODE_OFF, MODE_COUNT, MODE_AFTER, MODE_EVERY, MODE_LATER } fault_mode_t;
+typedef enum fault_mode {
+    MODE_OFF, MODE_COUNT, MODE_AFTER, MODE_EVERY, MODE_NTH, MODE_LATER
+} fault_mode_t;
 
 #define MAX_RANGES 8
 static uintptr_t range_lo[MAX_RANGES], range_hi[MAX_RANGES];
@@ -83,7 +85,7 @@ static const char *env_value(char **envp, const char *name)
     return NULL;
 }
 
-/* LIB:count, LIB:after:N, LIB:every:K, LIB:later (fault_alloc.h). */
+/* LIB:count, LIB:after:N, LIB:every:K, LIB:nth:N, LIB:later (fault_alloc.h). */
 static void read_policy(char **envp)
 {
     const char *policy = env_value(envp, "ZEIL_TEST_FAULT_ALLOC");
@@ -100,6 +102,8 @@ static void read_policy(char **envp)
         mode = MODE_AFTER, mode_n = strtoull(how + 6, NULL, 10);
     else if (strncmp(how, "every:", 6) == 0 && strtoull(how + 6, NULL, 10) > 0)
         mode = MODE_EVERY, mode_n = strtoull(how + 6, NULL, 10);
+    else if (strncmp(how, "nth:", 4) == 0)
+        mode = MODE_NTH, mode_n = strtoull(how + 4, NULL, 10);
     if (mode != MODE_OFF)
         dl_iterate_phdr(note_target_code, NULL);
 }
@@ -132,6 +136,7 @@ static int injected(const void *caller, size_t size)
     switch (mode) {
     case MODE_AFTER: fail = n > mode_n; break;
     case MODE_EVERY: fail = n % mode_n == 0; break;
+    case MODE_NTH: fail = n == mode_n; break;
     case MODE_LATER: fail = atomic_load_explicit(&fail_all_now, memory_order_relaxed); break;
     default: break;
     }

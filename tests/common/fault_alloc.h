@@ -13,6 +13,7 @@
  *   LIB:count        count LIB's allocations, fail none
  *   LIB:after:N      fail each of LIB's allocations after its first N
  *   LIB:every:K      fail every K-th of LIB's allocations
+ *   LIB:nth:N        fail LIB's N-th allocation only (from 1)
  *   LIB:later        fail none until fault_alloc_fail_from_now(), then all
  * LIB is the start of the library's file name ("libzeil.so" is libzeil.so.*
  * only, not libzeil_layer.so or libzeil_interop.so).
