@@ -392,6 +392,57 @@ static void execute_primitive_of_other_engine(void)
     assert_list_untouched(&x, count);
 }
 
+/* With zeil off the interop library cannot tell an event from any other
+ * handle; the driver can, and refuses the append of the primitive's launch
+ * (the dependency is the context). */
+static void execute_append_refused_by_driver(void)
+{
+    interop_fixture_t x;
+    interop_open(&x);
+    ck_assert(!zeil_is_active());
+    ze_event_handle_t not_an_event = (ze_event_handle_t)x.f.env.context;
+    dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, x.src}, {DNNL_ARG_DST, x.dst}};
+    ze_event_handle_t done = NULL;
+    DNNL_STATUS(dnnl_runtime_error, dnnl_ze_interop_primitive_execute(x.relu, x.stream, 2, args,
+                                                                      1, &not_an_event, &done));
+    ck_assert_ptr_null(done);
+    ck_assert_uint_eq(zeil_rule_count("ZEIL-E133"), 1);
+    /* The stream still takes work. */
+    dnnl_status_t status;
+    ck_assert_int_eq(execute_relu(&x, x.stream, x.src, 0, NULL, &status), ZE_RESULT_SUCCESS);
+    ck_assert_int_eq(status, dnnl_success);
+}
+
+/* An execute without DNNL_ARG_DST passes every check zeil can make before
+ * the launch (each argument given is valid); oneDNN refuses it only when the
+ * kernel runs it on the device, and the kernel reports that. */
+static void execute_fails_on_device(void)
+{
+    interop_fixture_t x;
+    interop_open(&x);
+    float *dst = NULL;
+    DNNL_OK(dnnl_memory_get_data_handle(x.dst, (void **)&dst));
+    size_t n = dnnl_memory_desc_get_size(&x.md) / sizeof *dst;
+    for (size_t i = 0; i < n; i++)
+        dst[i] = -1.0f;
+    uint64_t count = zeil_submission_count(x.list);
+    size_t mark = zl_log_mark();
+    dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, x.src}};
+    ze_event_handle_t done = NULL;
+    /* Asynchronous: the execute itself is accepted and appended. */
+    DNNL_OK(dnnl_ze_interop_primitive_execute(x.relu, x.stream, 1, args, 0, NULL, &done));
+    ck_assert_ptr_nonnull(done);
+    ZT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+    ck_assert_uint_eq(zeil_submission_count(x.list), count + 1);
+    zl_assert_one_finding(mark, "ZEIL-E134", "zeil_interop_kernel", "dnnl_primitive_execute(",
+                          "returned invalid_arguments", NULL);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_float_eq(dst[i], -1.0f); /* nothing ran */
+    dnnl_status_t status;
+    ck_assert_int_eq(execute_relu(&x, x.stream, x.src, 0, NULL, &status), ZE_RESULT_SUCCESS);
+    ck_assert_int_eq(status, dnnl_success);
+}
+
 /* ---- cache blobs ---- */
 
 /* The engine's own blob, decoded for editing. */
@@ -579,6 +630,9 @@ static const misuse_case_t cases[] = {
      execute_with_dependency_of_other_context, NULL},
     {"interop_execute_primitive_other_engine", "ZEIL-E132", execute_primitive_of_other_engine,
      NULL},
+    {"interop_execute_append_refused_by_driver", "ZEIL-E133", execute_append_refused_by_driver,
+     zeil_off_env},
+    {"interop_execute_fails_on_device", "ZEIL-E134", execute_fails_on_device, NULL},
     {"interop_blob_corrupt", "ZEIL-E140", blob_corrupt, NULL},
     {"interop_blob_other_device", "ZEIL-E141", blob_of_other_device, NULL},
     {"interop_blob_other_driver", "ZEIL-E142", blob_of_other_driver, NULL},
