@@ -8,6 +8,9 @@ find_package(dnnl CONFIG REQUIRED)
 find_path(UTHASH_INCLUDE_DIR uthash.h REQUIRED)
 add_library(zeil_uthash INTERFACE)
 target_include_directories(zeil_uthash SYSTEM INTERFACE ${UTHASH_INCLUDE_DIR})
+# A failed allocation inside uthash leaves the item out (its hh.tbl null)
+# instead of exiting the process: every HASH_ADD checks for that.
+target_compile_definitions(zeil_uthash INTERFACE HASH_NONFATAL_OOM=1)
 
 # Debian's python3 (scripts and generators use its standard library only;
 # plotting needs Debian's matplotlib, which another python3 on PATH may lack).

@@ -49,39 +49,57 @@ static lookup_outcome_t registry_lookup(zel_handle_type_t type, const void *hand
     return info->alive ? FOUND_ALIVE : FOUND_DEAD;
 }
 
-/* Reports why a handle cannot be used; returns 1 when it was reported. */
-static int report_unusable(interop_rule_t rule, const char *call, const char *what,
-                           const void *handle, lookup_outcome_t outcome,
-                           const zeil_handle_info_t *info)
+/* What a lookup allows. UNVERIFIED: the registry does not know the handle
+ * but is incomplete (zeil ran out of memory registering objects, ZEIL-W070),
+ * so the handle may be valid: the call goes on, without the checks that need
+ * the handle's record. */
+typedef enum verdict { USABLE, REFUSED, UNVERIFIED } verdict_t;
+
+/* Reports why a handle cannot be used (REFUSED). */
+static verdict_t judge(interop_rule_t rule, const char *call, const char *what,
+                       const void *handle, lookup_outcome_t outcome,
+                       const zeil_handle_info_t *info)
 {
     switch (outcome) {
     case FOUND_ALIVE:
-        return 0;
+        return USABLE;
     case UNKNOWN:
+        if (zeil_registry_is_incomplete())
+            return UNVERIFIED;
         interop_report(rule, call, "%s %p is unknown to the zeil registry", what, handle);
-        return 1;
+        return REFUSED;
     case WRONG_KIND:
         interop_report(rule, call, "%s %p is a %s handle", what, handle,
                        zeil_kind_name(info->kind));
-        return 1;
+        return REFUSED;
     case FOUND_DEAD:
         interop_report(rule, call,
                        "%s %p was destroyed (created at call #%llu, destroyed at call #%llu)",
                        what, handle, (unsigned long long)info->created_call,
                        (unsigned long long)info->destroyed_call);
-        return 1;
+        return REFUSED;
     }
-    return 1;
+    return REFUSED;
 }
 
-/* Without the registry: is device one of the driver's (or their sub-devices)? */
+/* A parent zeil knows nothing of (null) while its registry is incomplete:
+ * the parent may be one zeil failed to register, nothing to compare. */
+static int parent_unverified(const void *parent)
+{
+    return !parent && zeil_registry_is_incomplete();
+}
+
+/* Without the registry: is device one of the driver's (or their
+ * sub-devices)? 1 or 0, -1 when out of memory. */
 static int driver_has_device(ze_driver_handle_t driver, ze_device_handle_t device)
 {
     uint32_t count = 0;
     if (zeDeviceGet(driver, &count, NULL) != ZE_RESULT_SUCCESS || count == 0)
         return 0;
     ze_device_handle_t *devices = calloc(count, sizeof *devices);
-    if (!devices || zeDeviceGet(driver, &count, devices) != ZE_RESULT_SUCCESS) {
+    if (!devices)
+        return -1;
+    if (zeDeviceGet(driver, &count, devices) != ZE_RESULT_SUCCESS) {
         free(devices);
         return 0;
     }
@@ -93,7 +111,11 @@ static int driver_has_device(ze_driver_handle_t driver, ze_device_handle_t devic
             || subs == 0)
             continue;
         ze_device_handle_t *sub = calloc(subs, sizeof *sub);
-        if (sub && zeDeviceGetSubDevices(devices[i], &subs, sub) == ZE_RESULT_SUCCESS)
+        if (!sub) {
+            found = -1;
+            break;
+        }
+        if (zeDeviceGetSubDevices(devices[i], &subs, sub) == ZE_RESULT_SUCCESS)
             for (uint32_t j = 0; j < subs && !found; j++)
                 found = sub[j] == device;
         free(sub);
@@ -108,19 +130,28 @@ dnnl_status_t check_driver_device(const char *call, ze_driver_handle_t driver,
     if (check_not_null(call, driver, "driver") || check_not_null(call, device, "device"))
         return dnnl_invalid_arguments;
     if (!check_registry_available(call)) {
-        if (driver_has_device(driver, device))
+        int has = driver_has_device(driver, device);
+        if (has < 0)
+            return dnnl_out_of_memory;
+        if (has)
             return dnnl_success;
         interop_report(INTEROP_RULE_E102, call, "device %p is not a device of driver %p",
                        (void *)device, (void *)driver);
         return dnnl_invalid_arguments;
     }
     zeil_handle_info_t drv, dev;
-    if (report_unusable(INTEROP_RULE_E103, call, "driver", driver,
-                        registry_lookup(ZEL_HANDLE_DRIVER, driver, ZEIL_KIND_DRIVER, &drv), &drv)
-        || report_unusable(INTEROP_RULE_E103, call, "device", device,
-                           registry_lookup(ZEL_HANDLE_DEVICE, device, ZEIL_KIND_DEVICE, &dev),
-                           &dev))
+    verdict_t driver_verdict =
+        judge(INTEROP_RULE_E103, call, "driver", driver,
+              registry_lookup(ZEL_HANDLE_DRIVER, driver, ZEIL_KIND_DRIVER, &drv), &drv);
+    if (driver_verdict == REFUSED)
         return dnnl_invalid_arguments;
+    verdict_t device_verdict =
+        judge(INTEROP_RULE_E103, call, "device", device,
+              registry_lookup(ZEL_HANDLE_DEVICE, device, ZEIL_KIND_DEVICE, &dev), &dev);
+    if (device_verdict == REFUSED)
+        return dnnl_invalid_arguments;
+    if (device_verdict == UNVERIFIED || parent_unverified(dev.driver))
+        return dnnl_success;
     if (dev.driver != below_loader(ZEL_HANDLE_DRIVER, driver)) {
         interop_report(INTEROP_RULE_E102, call, "device %p belongs to driver %p, not to driver %p",
                        (void *)device, (void *)dev.driver, (void *)driver);
@@ -140,10 +171,11 @@ dnnl_status_t check_engine_objects(const char *call, ze_driver_handle_t driver,
     if (!zeil_is_active())
         return dnnl_success;
     zeil_handle_info_t ctx;
-    if (report_unusable(INTEROP_RULE_E103, call, "context", context,
-                        registry_lookup(ZEL_HANDLE_CONTEXT, context, ZEIL_KIND_CONTEXT, &ctx),
-                        &ctx))
-        return dnnl_invalid_arguments;
+    verdict_t verdict =
+        judge(INTEROP_RULE_E103, call, "context", context,
+              registry_lookup(ZEL_HANDLE_CONTEXT, context, ZEIL_KIND_CONTEXT, &ctx), &ctx);
+    if (verdict != USABLE)
+        return verdict == REFUSED ? dnnl_invalid_arguments : dnnl_success;
     const void *drv_below = below_loader(ZEL_HANDLE_DRIVER, driver);
     if (ctx.driver != drv_below) {
         interop_report(INTEROP_RULE_E102, call,
@@ -160,12 +192,12 @@ dnnl_status_t check_engine_objects_alive(const char *call, ze_device_handle_t de
     if (!check_registry_available(call))
         return dnnl_success;
     zeil_handle_info_t info;
-    if (report_unusable(INTEROP_RULE_E106, call, "the engine's context", context,
-                        registry_lookup(ZEL_HANDLE_CONTEXT, context, ZEIL_KIND_CONTEXT, &info),
-                        &info)
-        || report_unusable(INTEROP_RULE_E106, call, "the engine's device", device,
-                           registry_lookup(ZEL_HANDLE_DEVICE, device, ZEIL_KIND_DEVICE, &info),
-                           &info))
+    if (judge(INTEROP_RULE_E106, call, "the engine's context", context,
+              registry_lookup(ZEL_HANDLE_CONTEXT, context, ZEIL_KIND_CONTEXT, &info),
+              &info) == REFUSED
+        || judge(INTEROP_RULE_E106, call, "the engine's device", device,
+                 registry_lookup(ZEL_HANDLE_DEVICE, device, ZEIL_KIND_DEVICE, &info),
+                 &info) == REFUSED)
         return dnnl_invalid_arguments;
     return dnnl_success;
 }
@@ -179,11 +211,12 @@ dnnl_status_t check_stream_list(const char *call, ze_command_list_handle_t list,
     if (!check_registry_available(call))
         return dnnl_success;
     zeil_handle_info_t info;
-    if (report_unusable(INTEROP_RULE_E112, call, "command list", list,
-                        registry_lookup(ZEL_HANDLE_COMMAND_LIST, list, ZEIL_KIND_COMMAND_LIST,
-                                        &info),
-                        &info))
-        return dnnl_invalid_arguments;
+    verdict_t verdict = judge(INTEROP_RULE_E112, call, "command list", list,
+                              registry_lookup(ZEL_HANDLE_COMMAND_LIST, list,
+                                              ZEIL_KIND_COMMAND_LIST, &info),
+                              &info);
+    if (verdict != USABLE)
+        return verdict == REFUSED ? dnnl_invalid_arguments : dnnl_success;
     if (!info.is_immediate) {
         interop_report(INTEROP_RULE_E110, call,
                        "list %p is a regular command list; streams need an in-order "
@@ -223,10 +256,9 @@ dnnl_status_t check_list_alive(const char *call, ze_command_list_handle_t list)
     if (!check_registry_available(call))
         return dnnl_success;
     zeil_handle_info_t info;
-    if (report_unusable(INTEROP_RULE_E112, call, "the stream's command list", list,
-                        registry_lookup(ZEL_HANDLE_COMMAND_LIST, list, ZEIL_KIND_COMMAND_LIST,
-                                        &info),
-                        &info))
+    if (judge(INTEROP_RULE_E112, call, "the stream's command list", list,
+              registry_lookup(ZEL_HANDLE_COMMAND_LIST, list, ZEIL_KIND_COMMAND_LIST, &info),
+              &info) == REFUSED)
         return dnnl_invalid_arguments;
     return dnnl_success;
 }
@@ -279,6 +311,8 @@ dnnl_status_t check_usm(const char *call, const void *ptr, size_t needed,
         return check_usm_by_query(call, ptr, needed, context, device, what);
     zeil_alloc_info_t alloc;
     int found = zeil_lookup_pointer(ptr, &alloc);
+    if (found == 0 && zeil_registry_is_incomplete())
+        return dnnl_success; /* possibly USM zeil failed to register */
     if (found == 0) {
         interop_report(INTEROP_RULE_E120, call,
                        "%s %p is not a USM allocation (unknown to the zeil registry)", what, ptr);
@@ -325,14 +359,19 @@ dnnl_status_t check_events(const char *call, int count, const ze_event_handle_t 
         char what[32];
         snprintf(what, sizeof what, "deps[%d]", i);
         zeil_handle_info_t info;
-        if (report_unusable(INTEROP_RULE_E130, call, what, events[i],
-                            registry_lookup(ZEL_HANDLE_EVENT, events[i], ZEIL_KIND_EVENT, &info),
-                            &info))
+        verdict_t verdict =
+            judge(INTEROP_RULE_E130, call, what, events[i],
+                  registry_lookup(ZEL_HANDLE_EVENT, events[i], ZEIL_KIND_EVENT, &info), &info);
+        if (verdict == REFUSED)
             return dnnl_invalid_arguments;
+        if (verdict == UNVERIFIED)
+            continue;
         const void *event_context = info.context;
         zeil_handle_info_t pool;
         if (!event_context && info.parent && zeil_lookup_handle(info.parent, &pool))
             event_context = pool.context;
+        if (parent_unverified(event_context))
+            continue;
         if (event_context != ctx_below) {
             interop_report(INTEROP_RULE_E131, call,
                            "%s %p belongs to context %p, the stream's context is %p", what,

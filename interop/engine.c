@@ -106,6 +106,7 @@ static dnnl_status_t publish(interop_engine_t *record, dnnl_engine_t engine, dnn
     interop_engine_forget(engine);
     if (handle_map_put(&engines, engine, record) != 0) {
         interop_engine_release(record);
+        real_dnnl_engine_destroy(engine); /* nobody else will */
         return dnnl_out_of_memory;
     }
     *out = engine;

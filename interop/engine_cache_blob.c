@@ -107,11 +107,13 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_engine_get_cache_blob(dnnl_engine_t
     uint8_t *binary = result == ZE_RESULT_SUCCESS ? malloc(binary_size ? binary_size : 1) : NULL;
     if (binary)
         result = zeModuleGetNativeBinary(record->module, &binary_size, binary);
-    if (!binary || result != ZE_RESULT_SUCCESS) {
+    if (result == ZE_RESULT_SUCCESS && !binary)
+        return dnnl_out_of_memory;
+    if (result != ZE_RESULT_SUCCESS) {
         free(binary);
         interop_report(INTEROP_RULE_E107, call, "zeModuleGetNativeBinary returned 0x%x",
                        (unsigned)result);
-        return result == ZE_RESULT_SUCCESS ? dnnl_out_of_memory : dnnl_runtime_error;
+        return dnnl_runtime_error;
     }
     int write = 0;
     status = deliver(call, "cache blob", cache_blob_size(binary_size), size, cache_blob, &write);

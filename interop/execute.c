@@ -82,6 +82,8 @@ static dnnl_status_t append_launch(interop_stream_t *stream, const_dnnl_primitiv
     launch_packet_t *packet = packet_ring_acquire(&stream->ring, &result);
     if (!packet) {
         pthread_mutex_unlock(&stream->lock);
+        if (result == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
+            return dnnl_out_of_memory;
         interop_report(INTEROP_RULE_E133, execute_call,
                        "creating the launch's event returned 0x%x", (unsigned)result);
         return dnnl_runtime_error;
@@ -113,7 +115,8 @@ static dnnl_status_t append_launch(interop_stream_t *stream, const_dnnl_primitiv
         pthread_mutex_unlock(&stream->lock);
         interop_report(INTEROP_RULE_E133, execute_call,
                        "appending the launch of %s returned 0x%x", info->kind, (unsigned)result);
-        return dnnl_runtime_error;
+        return result == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY ? dnnl_out_of_memory
+                                                            : dnnl_runtime_error;
     }
     packet_ring_submitted(&stream->ring, packet);
     *done = packet->event;

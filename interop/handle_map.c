@@ -24,6 +24,11 @@ int handle_map_put(handle_map_t *map, const void *key, void *value)
         }
         entry->key = key;
         HASH_ADD_PTR(map->entries, key, entry);
+        if (!entry->hh.tbl) { /* uthash could not grow its table */
+            free(entry);
+            pthread_mutex_unlock(&map->lock);
+            return -1;
+        }
     }
     entry->value = value;
     pthread_mutex_unlock(&map->lock);

@@ -49,7 +49,8 @@ void packet_ring_init(packet_ring_t *ring, ze_context_handle_t context,
                       ze_device_handle_t device, int timestamps);
 
 /* A packet whose event is reset and not in use; null (with *result set) when
- * a new event could not be created. */
+ * a new event could not be created, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY when
+ * memory ran out (zeil's or the driver's). */
 launch_packet_t *packet_ring_acquire(packet_ring_t *ring, ze_result_t *result);
 /* The packet's launch was appended. */
 void packet_ring_submitted(packet_ring_t *ring, launch_packet_t *packet);

@@ -15,6 +15,7 @@
 #include "log_sink.h"
 #include "diag.h"
 #include "intercepts.h"
+#include "out_of_memory.h"
 
 #include <zeil/zeil.h>
 
@@ -189,6 +190,8 @@ __attribute__((constructor)) static void zeil_bootstrap(void)
     if (!zeil_settings()->enabled)
         return;
     start_output();
+    if (env_settings_copy_failed()) /* said now that the log is open */
+        oom_dropped(OOM_OTHER, 1, NULL, "copying its settings (it reads the environment's own)");
     atexit(at_exit);
     pthread_once(&next_drivers_once, derive_next_drivers);
     if (next_driver_count == 0)
@@ -208,7 +211,10 @@ __attribute__((constructor)) static void zeil_bootstrap(void)
     }
     char next[ZEIL_MAX_NEXT_DRIVERS * (PATH_MAX + 1)];
     join_next_drivers(next, sizeof next);
-    setenv("ZEIL_BOOTSTRAP_NEXT", next, 1);
-    setenv("ZEIL_BOOTSTRAP_SHIMS", shims, 1);
-    setenv("ZE_ENABLE_ALT_DRIVERS", shims, 1);
+    /* setenv copies: out of memory the loader is not pointed at the shims,
+     * zeil wraps nothing and the program runs as without zeil (W060). */
+    if (setenv("ZEIL_BOOTSTRAP_NEXT", next, 1) != 0 ||
+        setenv("ZEIL_BOOTSTRAP_SHIMS", shims, 1) != 0 ||
+        setenv("ZE_ENABLE_ALT_DRIVERS", shims, 1) != 0)
+        oom_dropped(OOM_OTHER, 1, NULL, "pointing the loader at its shims (setenv)");
 }

@@ -5,6 +5,7 @@
 #include "checks.h"
 
 #include "diag.h"
+#include "out_of_memory.h"
 
 static const char *const kind_articles[ZEIL_KIND_COUNT] = {
     "an unknown object", "a driver",       "a device", "a context",  "a command queue",
@@ -26,6 +27,10 @@ ze_result_t check_handle_finding(const zeil_call_t *call, const char *arg, const
     if (!obj) {
         if (may_be_unseen)
             return ZE_RESULT_SUCCESS;
+        if (oom_registry_incomplete() && diag_rule_enabled(ZEIL_RULE_E001)) {
+            oom_unchecked(); /* zeil may have failed to register it */
+            return ZE_RESULT_SUCCESS;
+        }
         return diag_report(ZEIL_RULE_E001, call->name, "%s %p is not a handle zeil knows "
                            "(expected %s)", arg, handle, check_kind_article(kind));
     }
@@ -67,11 +72,16 @@ ze_result_t check_context_mix(const zeil_call_t *call, const char *arg_a, const 
                        (void *)a->context, arg_b, b->handle, (void *)b->context);
 }
 
-/* Sub-devices nest shallowly; parent is the device a sub-device came from. */
+/* Sub-devices nest shallowly; parent is the device a sub-device came from.
+ * A device zeil failed to register breaks the chain: then it may be related. */
 static int is_ancestor(ze_device_handle_t ancestor, ze_device_handle_t device)
 {
     for (int depth = 0; device && depth < 4; depth++) {
         zeil_obj_t *d = registry_find(device);
+        if (!d && oom_registry_incomplete()) {
+            oom_unchecked();
+            return 1;
+        }
         if (!d || d->kind != ZEIL_KIND_DEVICE)
             return 0;
         device = d->parent;

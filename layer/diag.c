@@ -47,8 +47,8 @@ static extra_rule_t extra_rules[EXTRA_RULES_MAX];
 static size_t extra_rule_count;
 static pthread_mutex_t extra_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static const char *const groups[] = {"handles", "contexts", "usm",   "lists",  "events",
-                                     "kernels", "lifetime", "leaks", "loading"};
+static const char *const groups[] = {"handles", "contexts", "usm",     "lists",  "events",
+                                     "kernels", "lifetime", "leaks",   "loading", "memory"};
 #define GROUP_COUNT (sizeof groups / sizeof groups[0])
 static uint32_t disabled_groups;
 static pthread_once_t groups_once = PTHREAD_ONCE_INIT;

@@ -84,9 +84,30 @@ static uint32_t parse_records(const char *value)
     return (uint32_t)n;
 }
 
+static int settings_copy_failed;
+
+/* A copy of a setting; out of memory the environment's own string, which
+ * stays valid unless the program changes that variable (zeil reads them as
+ * it starts): better than losing the setting. */
+static const char *copy_setting(const char *value)
+{
+    if (!value)
+        return NULL;
+    char *copy = strdup(value);
+    if (copy)
+        return copy;
+    settings_copy_failed = 1;
+    return value;
+}
+
 static const char *copy_if_set(const char *value)
 {
-    return value && *value ? strdup(value) : NULL;
+    return value && *value ? copy_setting(value) : NULL;
+}
+
+int env_settings_copy_failed(void)
+{
+    return settings_copy_failed;
 }
 
 zeil_settings_t zeil_settings_data;
@@ -101,11 +122,11 @@ static void read_settings(void)
     zeil_settings_data.enabled = env_layers_name_zeil(getenv("ZE_ENABLE_LAYERS"));
     zeil_settings_data.log_level = parse_log_level(getenv("ZEIL_LOG"));
     const char *file = secure_getenv("ZEIL_LOG_FILE");
-    zeil_settings_data.log_file = file && *file ? strdup(file) : NULL;
+    zeil_settings_data.log_file = copy_if_set(file);
     const char *on_error = getenv("ZEIL_ON_ERROR");
     zeil_settings_data.abort_on_error = on_error && strcmp(on_error, "abort") == 0;
     const char *checks = getenv("ZEIL_CHECKS");
-    zeil_settings_data.checks = checks ? strdup(checks) : NULL;
+    zeil_settings_data.checks = copy_setting(checks);
     zeil_settings_data.records = parse_records(getenv("ZEIL_RECORDS"));
     const char *timing = getenv("ZEIL_TIMING");
     zeil_settings_data.timing = timing && strcmp(timing, "1") == 0;

@@ -38,6 +38,10 @@ static inline const zeil_settings_t *zeil_settings(void)
     return zeil_settings_read();
 }
 
+/* 1 when a setting could not be copied (out of memory) and zeil uses the
+ * environment's own string instead. */
+int env_settings_copy_failed(void);
+
 /* 1 when a ZE_ENABLE_LAYERS value names zeil: the name "zeil" or a path whose
  * file is libzeil_layer*.so or libzeil.so. */
 int env_layers_name_zeil(const char *value);

@@ -83,7 +83,7 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
             r = timing_launch(next, list, &s, forward, hKernel); /* records it too */
         } else {
             r = forward(hCommandList, hKernel, groups, hSignalEvent, numWaitEvents, phWaitEvents);
-            if (r == ZE_RESULT_SUCCESS && list)
+            if (r == ZE_RESULT_SUCCESS)
                 records_add(list, &s);
         }
         if (r == ZE_RESULT_SUCCESS)
@@ -135,7 +135,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernelIndirect(
         r = NEXT(ze_command_list_dditable_t, pfnAppendLaunchKernelIndirect)(
             hCommandList, hKernel, pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents,
             phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS && list) {
+    if (r == ZE_RESULT_SUCCESS) {
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, &call, kernel, NULL, 0,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
@@ -159,7 +159,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopy(
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnAppendMemoryCopy)(
             hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents, phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS && list) {
+    if (r == ZE_RESULT_SUCCESS) {
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, &call, NULL, NULL, size,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
@@ -183,7 +183,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryFill(
         r = NEXT(ze_command_list_dditable_t, pfnAppendMemoryFill)(
             hCommandList, ptr, pattern, pattern_size, size, hSignalEvent, numWaitEvents,
             phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS && list) {
+    if (r == ZE_RESULT_SUCCESS) {
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_FILL, &call, NULL, NULL, size,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
@@ -204,7 +204,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendBarrier(
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnAppendBarrier)(hCommandList, hSignalEvent,
                                                                numWaitEvents, phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS && list) {
+    if (r == ZE_RESULT_SUCCESS) {
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, &call, NULL, NULL, 0,
                                                hSignalEvent, numWaitEvents, phWaitEvents});

@@ -32,7 +32,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopyRegion(
         r = NEXT(ze_command_list_dditable_t, pfnAppendMemoryCopyRegion)(
             hCommandList, dstptr, dstRegion, dstPitch, dstSlicePitch, srcptr, srcRegion,
             srcPitch, srcSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS && list) {
+    if (r == ZE_RESULT_SUCCESS) {
         if (signal)
             atomic_store(&signal->signalled_by_call, call.number);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, &call, NULL, NULL,
@@ -57,7 +57,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryRangesBarrier(
         r = NEXT(ze_command_list_dditable_t, pfnAppendMemoryRangesBarrier)(
             hCommandList, numRanges, pRangeSizes, pRanges, hSignalEvent, numWaitEvents,
             phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS && list) {
+    if (r == ZE_RESULT_SUCCESS) {
         if (signal)
             atomic_store(&signal->signalled_by_call, call.number);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, &call, NULL, NULL, 0,

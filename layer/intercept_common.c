@@ -1,6 +1,11 @@
 /* What every creating and destroying intercept does with the registry. */
 #include "intercepts.h"
 
+#include "checks.h"
+#include "out_of_memory.h"
+
+#include <stdio.h>
+
 zeil_obj_t *intercept_register(const zeil_call_t *call, const zeil_next_t *next,
                                zeil_obj_t *proto)
 {
@@ -8,7 +13,14 @@ zeil_obj_t *intercept_register(const zeil_call_t *call, const zeil_next_t *next,
     proto->created_by = call->name;
     proto->created_call = call->number;
     proto->created_thread = calls_thread_number();
-    return registry_insert(proto);
+    zeil_obj_t *obj = registry_insert(proto);
+    if (!obj) {
+        char doing[96];
+        snprintf(doing, sizeof doing, "registering %s %p", check_kind_article(proto->kind),
+                 proto->handle);
+        oom_dropped(OOM_OBJECT, 1, call->name, doing);
+    }
+    return obj;
 }
 
 void intercept_retire(const zeil_call_t *call, zeil_obj_t *obj)

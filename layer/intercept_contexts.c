@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "out_of_memory.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,15 @@ static void register_context(const zeil_call_t *call, const zeil_next_t *next,
     zeil_obj_t proto = {.handle = context, .kind = ZEIL_KIND_CONTEXT, .driver = driver,
                         .context = context};
     if (device_count && devices) {
-        proto.devices = registry_xcalloc(device_count, sizeof *devices);
-        memcpy(proto.devices, devices, device_count * sizeof *devices);
-        proto.device_count = device_count;
+        /* Without the copy the context counts as one of all its driver's
+         * devices (device_count 0): checks then refuse less, never more. */
+        proto.devices = calloc(device_count, sizeof *devices);
+        if (proto.devices) {
+            memcpy(proto.devices, devices, device_count * sizeof *devices);
+            proto.device_count = device_count;
+        } else {
+            oom_dropped(OOM_OTHER, 1, call->name, "copying a context's device list");
+        }
     }
     intercept_register(call, next, &proto);
 }

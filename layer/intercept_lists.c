@@ -16,7 +16,8 @@ static void register_list(const zeil_call_t *call, const zeil_next_t *next,
                       .driver = context ? context->driver : NULL, .device = hDevice,
                       .context = hContext, .is_immediate = immediate, .ordinal = ordinal,
                       .is_in_order = in_order});
-    records_list_created(obj);
+    if (obj)
+        records_list_created(call, obj);
 }
 
 static ze_result_t check_list_creation(const zeil_call_t *call, ze_context_handle_t hContext,

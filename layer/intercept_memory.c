@@ -2,16 +2,29 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "out_of_memory.h"
+
+#include <stdio.h>
 
 static void register_alloc(const zeil_call_t *call, void *base, size_t size,
                            ze_memory_type_t type, ze_context_handle_t context,
                            ze_device_handle_t device)
 {
-    registry_add_alloc(&(zeil_alloc_t){.base = base, .size = size, .type = type,
-                                       .context = context, .device = device,
-                                       .created_by = call->name,
-                                       .created_call = call->number,
-                                       .created_thread = calls_thread_number()});
+    if (registry_add_alloc(&(zeil_alloc_t){.base = base, .size = size, .type = type,
+                                           .context = context, .device = device,
+                                           .created_by = call->name,
+                                           .created_call = call->number,
+                                           .created_thread = calls_thread_number()}) == 0)
+        return;
+    char doing[96];
+    snprintf(doing, sizeof doing, "registering USM allocation %p (%zu bytes)", base, size);
+    oom_dropped(OOM_ALLOCATION, 1, call->name, doing);
+}
+
+static void forget_alloc(const zeil_call_t *call, void *ptr)
+{
+    if (registry_free_alloc(ptr, call->number, calls_thread_number()) == 2)
+        oom_dropped(OOM_OTHER, 1, call->name, "keeping the history of a freed USM allocation");
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeMemAllocDevice(const zeil_next_t *next,
@@ -85,7 +98,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemFree(const zeil_next_t *next, ze_context_h
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_mem_dditable_t, pfnFree)(hContext, ptr);
     if (r == ZE_RESULT_SUCCESS && ptr)
-        registry_free_alloc(ptr, call.number, calls_thread_number());
+        forget_alloc(&call, ptr);
     return CALLS_END(&call, r, "hContext=%p ptr=%p", (void *)hContext, ptr);
 }
 
@@ -102,6 +115,6 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemFreeExt(const zeil_next_t *next,
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_mem_dditable_t, pfnFreeExt)(hContext, pMemFreeDesc, ptr);
     if (r == ZE_RESULT_SUCCESS && ptr)
-        registry_free_alloc(ptr, call.number, calls_thread_number());
+        forget_alloc(&call, ptr);
     return CALLS_END(&call, r, "hContext=%p ptr=%p", (void *)hContext, ptr);
 }

@@ -3,6 +3,7 @@
 
 #include "checks.h"
 #include "module_origin.h"
+#include "out_of_memory.h"
 
 #include <stdlib.h>
 
@@ -14,7 +15,11 @@ static void learn_kernel_names(const zeil_next_t *next, ze_module_handle_t modul
     if (NEXT(ze_module_dditable_t, pfnGetKernelNames)(module, &count, NULL) != ZE_RESULT_SUCCESS ||
         count == 0)
         return;
-    const char **names = registry_xcalloc(count, sizeof *names);
+    const char **names = calloc(count, sizeof *names);
+    if (!names) {
+        oom_dropped(OOM_OTHER, 1, "zeModuleCreate", "keeping a module's kernel names");
+        return;
+    }
     if (NEXT(ze_module_dditable_t, pfnGetKernelNames)(module, &count, names) !=
         ZE_RESULT_SUCCESS) {
         free(names);
@@ -80,6 +85,14 @@ static uint32_t kernel_arg_count(const zeil_next_t *next, ze_kernel_handle_t ker
     return props.numKernelArgs;
 }
 
+/* The kernel's name, interned; "?" when unnamed or out of memory (a literal
+ * lives as long as an interned string). */
+static const char *kernel_name(const ze_kernel_desc_t *desc)
+{
+    const char *name = registry_intern(desc && desc->pKernelName ? desc->pKernelName : "?");
+    return name ? name : "?";
+}
+
 ze_result_t ZE_APICALL zeil_icpt_zeKernelCreate(const zeil_next_t *next,
                                                 ze_module_handle_t hModule,
                                                 const ze_kernel_desc_t *desc,
@@ -99,9 +112,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeKernelCreate(const zeil_next_t *next,
                                          .context = module ? module->context : NULL,
                                          .parent = hModule,
                                          .origin = module ? module->origin : NULL,
-                                         .name = registry_intern(desc && desc->pKernelName
-                                                                     ? desc->pKernelName
-                                                                     : "?"),
+                                         .name = kernel_name(desc),
                                          .group_size = {1, 1, 1},
                                          .arg_count = kernel_arg_count(next, *phKernel)});
     return CALLS_END(&call, r, "hModule=%p name=%s -> %p", (void *)hModule,

@@ -27,7 +27,9 @@ extern const zeil_intercepts_t zeil_runtime_intercepts __attribute__((visibility
 #include "registry.h"
 
 /* Registers a new object described by *proto (handle, kind, parents and kind
- * fields set by the caller), stamping who created it. */
+ * fields set by the caller), stamping who created it. Null when zeil ran out
+ * of memory (counted and said, see out_of_memory.h): the object stays
+ * unknown and the call goes on as if zeil were not there. */
 zeil_obj_t *intercept_register(const zeil_call_t *call, const zeil_next_t *next,
                                zeil_obj_t *proto);
 void intercept_retire(const zeil_call_t *call, zeil_obj_t *obj);

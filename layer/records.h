@@ -28,12 +28,15 @@ typedef struct zeil_submission {
 
 typedef struct zeil_list_state zeil_list_state_t;
 
-/* Gives a newly registered command list its record state (obj->records). */
-void records_list_created(zeil_obj_t *list);
+/* Gives a newly registered command list its record state (obj->records).
+ * Out of memory it has none: its submissions are then counted as dropped. */
+void records_list_created(const zeil_call_t *call, zeil_obj_t *list);
 /* Folds the list's counters into the retired ones and frees its state. */
 void records_list_destroyed(zeil_list_state_t *state);
 
-/* Records one submission on the list; returns its sequence number. */
+/* Records one submission on the list; returns its sequence number (0 when
+ * out of memory, or for a null list, which zeil failed to register when
+ * the registry is incomplete: the submission is then counted as dropped). */
 uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *submission);
 /* The same in two steps, for the launch path: records_hold takes the list's
  * record lock before the driver call (null when the list has no records),

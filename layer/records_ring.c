@@ -3,6 +3,7 @@
 
 #include "calls.h"
 #include "env.h"
+#include "out_of_memory.h"
 
 #ifdef ZEIL_HAVE_OUTPUT
 #include "zeil_output.h"
@@ -16,9 +17,13 @@
 pthread_mutex_t records_states_lock = PTHREAD_MUTEX_INITIALIZER;
 zeil_list_state_t *records_states;
 
-void records_list_created(zeil_obj_t *list)
+void records_list_created(const zeil_call_t *call, zeil_obj_t *list)
 {
-    zeil_list_state_t *state = registry_xcalloc(1, sizeof *state);
+    zeil_list_state_t *state = calloc(1, sizeof *state);
+    if (!state) {
+        oom_dropped(OOM_OTHER, 1, call->name, "making a command list's record state");
+        return;
+    }
     state->list = (ze_command_list_handle_t)list->handle;
     state->obj = list;
     state->capacity = zeil_settings()->records;
@@ -44,12 +49,14 @@ void records_list_destroyed(zeil_list_state_t *state)
         state->next->prev = state->prev;
     state->obj->records = NULL;
     records_lock(state);
-    records_retire_stats(state);
+    uint64_t lost = records_retire_stats(state);
     records_unlock(state);
     pthread_mutex_unlock(&records_states_lock);
     free(state->ring);
     free(state->ring_waits);
     free(state);
+    oom_dropped(OOM_RECORD, lost, "zeCommandListDestroy",
+                "keeping a destroyed command list's kernel counters");
 }
 
 /* The host time of a record. A precise CLOCK_MONOTONIC read costs 70 ns or
@@ -65,9 +72,27 @@ static uint64_t host_ns_of(const zeil_submission_t *s)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Under state->lock: the ring, made at the list's first submission (and
+ * tried again at the next one when memory ran out). */
+static int ring_ready(zeil_list_state_t *state)
+{
+    if (state->ring)
+        return 1;
+    zeil_record_t *ring = calloc(state->capacity, sizeof *ring);
+    ze_event_handle_t(*waits)[ZEIL_RECORD_WAIT_EVENTS] = calloc(state->capacity, sizeof *waits);
+    if (!ring || !waits) {
+        free(ring);
+        free(waits);
+        return 0;
+    }
+    state->ring = ring;
+    state->ring_waits = waits;
+    return 1;
+}
+
 zeil_list_state_t *records_hold(zeil_obj_t *list)
 {
-    zeil_list_state_t *state = list->records;
+    zeil_list_state_t *state = list ? list->records : NULL;
     if (state)
         records_lock(state);
     return state;
@@ -87,28 +112,34 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
 uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
                           const zeil_submission_t *s)
 {
-    if (!state)
+    if (!list) { /* a list zeil could not register, or no list at all */
+        if (oom_registry_incomplete())
+            oom_dropped(OOM_RECORD, 1, s->call->name, "recording a submission");
         return 0;
+    }
+    if (!state) {
+        oom_dropped(OOM_RECORD, 1, s->call->name, "recording a submission");
+        return 0;
+    }
     const zeil_attribution_t *attr = records_current_attribution();
     uint64_t host_ns = host_ns_of(s);
     uint32_t thread = calls_thread_number();
     /* The call's number: process-wide and increasing like a counter of its
      * own, without a second shared atomic on the launch path. */
     uint64_t seq = s->call->number;
-    if (!state->ring) {
-        state->ring = registry_xcalloc(state->capacity, sizeof *state->ring);
-        state->ring_waits = registry_xcalloc(state->capacity, sizeof *state->ring_waits);
-    }
+    /* Without a ring the record is built aside: it still counts and traces. */
+    int kept = ring_ready(state);
+    zeil_record_t aside;
     uint32_t slot = state->next_slot;
-    state->next_slot = slot + 1 == state->capacity ? 0 : slot + 1;
+    zeil_record_t *r = kept ? &state->ring[slot] : &aside;
     uint32_t waits = s->num_wait_events < ZEIL_RECORD_WAIT_EVENTS ? s->num_wait_events
                                                                   : ZEIL_RECORD_WAIT_EVENTS;
-    if (s->wait_events && waits)
-        memcpy(state->ring_waits[slot], s->wait_events, waits * sizeof(ze_event_handle_t));
-    else
+    if (!s->wait_events)
         waits = 0;
+    const ze_event_handle_t *wait_events = kept ? state->ring_waits[slot] : s->wait_events;
+    if (kept && waits)
+        memcpy(state->ring_waits[slot], s->wait_events, waits * sizeof(ze_event_handle_t));
     /* Every field is written (no memset): the ring slot is reused. */
-    zeil_record_t *r = &state->ring[slot];
     r->seq = seq;
     r->kind = s->kind;
     r->call = s->call->name;
@@ -137,18 +168,25 @@ uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
     r->host_ns = host_ns;
     r->device_start_ns = 0;
     r->device_end_ns = 0;
-    state->total++;
-    if (r->kind == ZEIL_RECORD_LAUNCH)
-        records_count_launch(state, r);
+    if (kept) {
+        state->next_slot = slot + 1 == state->capacity ? 0 : slot + 1;
+        state->total++;
+    }
+    if (r->kind == ZEIL_RECORD_LAUNCH && records_count_launch(state, r) != 0)
+        kept = 0;
 #ifdef ZEIL_HAVE_OUTPUT
     if (zo_trace_enabled()) {
         /* Shown in place (under the lock), not copied: a record is 144 bytes. */
-        r->wait_events = waits ? state->ring_waits[slot] : NULL;
+        r->wait_events = waits ? wait_events : NULL;
         zo_trace_submission(r);
         r->wait_events = NULL;
     }
+#else
+    (void)wait_events;
 #endif
     records_unlock(state);
+    if (!kept)
+        oom_dropped(OOM_RECORD, 1, s->call->name, "recording a submission");
     return seq;
 }
 
@@ -232,17 +270,38 @@ static int compare_seq(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Doubles the copies of zeil_records_of_stream; -1 when out of memory (what
+ * was gathered stays). */
+static int grow_copies(zeil_record_t **all, ze_event_handle_t (**waits)[ZEIL_RECORD_WAIT_EVENTS],
+                       size_t *capacity)
+{
+    size_t wanted = *capacity ? *capacity * 2 : 64;
+    zeil_record_t *grown_all = realloc(*all, wanted * sizeof **all);
+    if (!grown_all)
+        return -1;
+    *all = grown_all;
+    ze_event_handle_t(*grown_waits)[ZEIL_RECORD_WAIT_EVENTS] =
+        realloc(*waits, wanted * sizeof **waits);
+    if (!grown_waits)
+        return -1;
+    *waits = grown_waits;
+    *capacity = wanted;
+    return 0;
+}
+
 /* A stream's records may be spread over several lists: gather copies (with
- * their wait events), sort by sequence number, then visit. */
+ * their wait events), sort by sequence number, then visit. Out of memory it
+ * visits the records it could gather. */
 size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user)
 {
     if (!stream_id)
         return 0;
     size_t count = 0, capacity = 0;
+    int truncated = 0;
     zeil_record_t *all = NULL;
     ze_event_handle_t (*waits)[ZEIL_RECORD_WAIT_EVENTS] = NULL;
     pthread_mutex_lock(&records_states_lock);
-    for (zeil_list_state_t *s = records_states; s; s = s->next) {
+    for (zeil_list_state_t *s = records_states; s && !truncated; s = s->next) {
         records_lock(s);
         uint64_t retained = s->total < s->capacity ? s->total : s->capacity;
         for (uint64_t i = 0; s->ring && i < retained; i++) {
@@ -250,12 +309,9 @@ size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user)
             retained_record(s, i, &r);
             if (r.stream_id != stream_id)
                 continue;
-            if (count == capacity) {
-                capacity = capacity ? capacity * 2 : 64;
-                all = realloc(all, capacity * sizeof *all);
-                waits = realloc(waits, capacity * sizeof *waits);
-                if (!all || !waits)
-                    abort();
+            if (count == capacity && grow_copies(&all, &waits, &capacity) != 0) {
+                truncated = 1;
+                break;
             }
             if (r.num_wait_events)
                 memcpy(waits[count], r.wait_events, r.num_wait_events * sizeof(ze_event_handle_t));
@@ -264,6 +320,8 @@ size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user)
         records_unlock(s);
     }
     pthread_mutex_unlock(&records_states_lock);
+    if (truncated)
+        oom_dropped(OOM_OTHER, 1, "zeil_records_of_stream", "listing a stream's records");
     /* Sorting moves records away from their wait arrays: remember the index. */
     for (size_t i = 0; i < count; i++)
         all[i].wait_events = (const ze_event_handle_t *)(uintptr_t)i;

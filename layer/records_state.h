@@ -62,22 +62,25 @@ static inline void records_unlock(zeil_list_state_t *state)
 extern pthread_mutex_t records_states_lock;
 extern zeil_list_state_t *records_states;
 
-/* Under state->lock: counts a launch under its key. A loop launches the same
- * kernel under the same attribution: that case is inline, the hash lookup of
+/* Under state->lock: counts a launch under its key; -1 when a new key found
+ * no memory (the launch is not counted). A loop launches the same kernel
+ * under the same attribution: that case is inline, the hash lookup of
  * another key is not. */
-void records_count_launch_keyed(zeil_list_state_t *state, const zeil_record_t *record);
-static inline void records_count_launch(zeil_list_state_t *state, const zeil_record_t *record)
+int records_count_launch_keyed(zeil_list_state_t *state, const zeil_record_t *record);
+static inline int records_count_launch(zeil_list_state_t *state, const zeil_record_t *record)
 {
     stats_entry_t *last = state->last_stats;
     if (last && last->key.kernel == record->kernel && last->key.stream_id == record->stream_id &&
-        last->key.primitive == record->primitive && last->key.impl == record->impl)
+        last->key.primitive == record->primitive && last->key.impl == record->impl) {
         last->launches++;
-    else
-        records_count_launch_keyed(state, record);
+        return 0;
+    }
+    return records_count_launch_keyed(state, record);
 }
 /* Under state->lock: adds device time to the launch's counters. */
 void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *record);
-/* Under records_states_lock: keeps the list's counters after it is gone. */
-void records_retire_stats(zeil_list_state_t *state);
+/* Under records_states_lock and state->lock: keeps the list's counters after
+ * it is gone. Returns the launches whose counters could not be kept. */
+uint64_t records_retire_stats(zeil_list_state_t *state);
 
 #endif

@@ -5,6 +5,8 @@
  */
 #include "records_state.h"
 
+#include "out_of_memory.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,23 +23,33 @@ static stats_key_t key_of(const zeil_record_t *r)
     return key;
 }
 
+/* The entry of key, made when new; null when out of memory. */
 static stats_entry_t *entry_of(stats_entry_t **table, const stats_key_t *key)
 {
     stats_entry_t *e = NULL;
     HASH_FIND(hh, *table, key, sizeof *key, e);
     if (!e) {
-        e = registry_xcalloc(1, sizeof *e);
+        e = calloc(1, sizeof *e);
+        if (!e)
+            return NULL;
         e->key = *key;
         HASH_ADD(hh, *table, key, sizeof e->key, e);
+        if (!e->hh.tbl) { /* uthash could not grow its table */
+            free(e);
+            return NULL;
+        }
     }
     return e;
 }
 
-void records_count_launch_keyed(zeil_list_state_t *state, const zeil_record_t *record)
+int records_count_launch_keyed(zeil_list_state_t *state, const zeil_record_t *record)
 {
     stats_key_t key = key_of(record);
     state->last_stats = entry_of(&state->stats, &key);
+    if (!state->last_stats)
+        return -1;
     state->last_stats->launches++;
+    return 0;
 }
 
 void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *record)
@@ -46,6 +58,10 @@ void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *re
         return;
     stats_key_t key = key_of(record);
     stats_entry_t *e = entry_of(&state->stats, &key);
+    if (!e) {
+        oom_dropped(OOM_OTHER, 1, NULL, "counting a launch's device time");
+        return;
+    }
     uint64_t ns = record->device_end_ns - record->device_start_ns;
     e->timed_launches++;
     e->total_device_ns += ns;
@@ -53,15 +69,26 @@ void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *re
         e->max_device_ns = ns;
 }
 
-void records_retire_stats(zeil_list_state_t *state)
+/* Each entry moves to the retired table as it is (no allocation), or is
+ * added into the retired entry of the same key. */
+uint64_t records_retire_stats(zeil_list_state_t *state)
 {
+    uint64_t lost = 0;
     state->last_stats = NULL;
     stats_entry_t *e, *tmp;
     HASH_ITER(hh, state->stats, e, tmp) {
         HASH_DEL(state->stats, e);
-        stats_key_t key = e->key;
-        key.list = state->list;
-        stats_entry_t *r = entry_of(&retired_stats, &key);
+        e->key.list = state->list;
+        stats_entry_t *r = NULL;
+        HASH_FIND(hh, retired_stats, &e->key, sizeof e->key, r);
+        if (!r) {
+            HASH_ADD(hh, retired_stats, key, sizeof e->key, e);
+            if (e->hh.tbl)
+                continue;
+            lost += e->launches; /* uthash could not grow its table */
+            free(e);
+            continue;
+        }
         r->launches += e->launches;
         r->timed_launches += e->timed_launches;
         r->total_device_ns += e->total_device_ns;
@@ -69,6 +96,7 @@ void records_retire_stats(zeil_list_state_t *state)
             r->max_device_ns = e->max_device_ns;
         free(e);
     }
+    return lost;
 }
 
 static int visit(const stats_entry_t *e, ze_command_list_handle_t list, zeil_kernel_stats_fn fn,

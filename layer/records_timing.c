@@ -13,6 +13,7 @@
 
 #include "env.h"
 #include "intercepts.h"
+#include "out_of_memory.h"
 #include "records_state.h"
 
 #include <stdlib.h>
@@ -84,14 +85,20 @@ static void timing_read_finished(records_timing_t *t, zeil_list_state_t *state)
     }
 }
 
-/* The list's timing state, made at its first timed launch; null if unusable. */
-static records_timing_t *timing_of(const zeil_next_t *next, zeil_obj_t *list)
+/* The list's timing state, made at its first timed launch; null if unusable
+ * (or out of memory: this launch goes untimed, the next one tries again). */
+static records_timing_t *timing_of(const zeil_next_t *next, zeil_obj_t *list,
+                                   const char *call)
 {
     zeil_list_state_t *state = list->records;
     records_timing_t *t = state->timing;
     if (t)
         return t->unusable ? NULL : t;
-    t = registry_xcalloc(1, sizeof *t);
+    t = calloc(1, sizeof *t);
+    if (!t) {
+        oom_dropped(OOM_OTHER, 1, call, "setting up device timing of a command list");
+        return NULL;
+    }
     pthread_mutex_init(&t->lock, NULL);
     if (timing_open(t, next, list) != 0)
         t->unusable = 1;
@@ -105,7 +112,7 @@ ze_result_t timing_launch(const zeil_next_t *next, zeil_obj_t *list, const zeil_
 {
     ze_command_list_handle_t handle = (ze_command_list_handle_t)list->handle;
     ze_event_handle_t *waits = (ze_event_handle_t *)s->wait_events;
-    records_timing_t *t = timing_of(next, list);
+    records_timing_t *t = timing_of(next, list, s->call->name);
     if (!t) {
         ze_result_t r = forward(handle, kernel, s->group_count, s->signal_event,
                                 s->num_wait_events, waits);

@@ -72,8 +72,11 @@ typedef struct zeil_obj {
     uint32_t arg_count;
 } zeil_obj_t;
 
-/* Publishes a new object (a copy of *proto) and returns it; replaces a
- * tombstone of the same handle value. The call fields come from the caller. */
+/* Publishes a new object (a copy of *proto, which hands over its devices and
+ * kernel_names arrays) and returns it; replaces a tombstone of the same
+ * handle value. The call fields come from the caller. Out of memory: returns
+ * null with the arrays freed and the handle unknown to the registry (no old
+ * entry of the same value left); the caller counts the loss. */
 zeil_obj_t *registry_insert(const zeil_obj_t *proto);
 /* registry_find(handle): the live object or tombstone of handle, or null
  * (inline, lock-free: registry_index.h). */
@@ -99,11 +102,14 @@ typedef struct zeil_alloc {
     int alive;
 } zeil_alloc_t;
 
-void registry_add_alloc(const zeil_alloc_t *proto);
+/* 0, or -1 when out of memory: the allocation is then unknown, and so is
+ * every freed allocation it overlaps. */
+int registry_add_alloc(const zeil_alloc_t *proto);
 /* Copies the live allocation containing ptr into *out (1), else the newest
  * tombstone covering it (2), else 0. O(log n). */
 int registry_find_alloc(const void *ptr, zeil_alloc_t *out);
-/* Marks the live allocation with this base freed; 0 if there was none. */
+/* Marks the live allocation with this base freed: 1, or 2 when its
+ * tombstone could not be kept (out of memory); 0 if there was none. */
 int registry_free_alloc(const void *base, uint64_t call, uint32_t thread);
 /* Live allocations (and their bytes) for which keep says 1 (all when keep is
  * null). keep must not touch the allocations' index. */
@@ -111,9 +117,8 @@ typedef int (*registry_alloc_filter)(const zeil_alloc_t *alloc, const void *user
 uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uint64_t *bytes);
 
 /* ---- strings ---- */
-/* A copy that lives as long as the process (same text -> same pointer). */
+/* A copy that lives as long as the process (same text -> same pointer);
+ * null when out of memory (counted). */
 const char *registry_intern(const char *text);
-
-void *registry_xcalloc(size_t n, size_t size);
 
 #endif

@@ -37,12 +37,12 @@ static struct {
  * the most records that were ever in use at once. */
 static zeil_alloc_t *spare;
 
-/* Under the write lock. */
+/* Under the write lock. Null when out of memory. */
 static zeil_alloc_t *record_new(void)
 {
     zeil_alloc_t *a = spare;
     if (!a)
-        return registry_xcalloc(1, sizeof *a);
+        return calloc(1, sizeof *a);
     spare = a->hh.next;
     return a;
 }
@@ -78,19 +78,27 @@ static zeil_alloc_t *covering(const sorted_t *s, uintptr_t ptr)
     return ptr < base + (a->size ? a->size : 1) ? a : NULL;
 }
 
+/* Room for one more item: 0, or -1 when out of memory (nothing lost). */
+static int sorted_reserve(sorted_t *s)
+{
+    if (s->count < s->capacity)
+        return 0;
+    size_t cap = s->capacity ? s->capacity * 2 : 256;
+    zeil_alloc_t **items = realloc(s->items, cap * sizeof *items);
+    if (items)
+        s->items = items; /* grown or not, it holds the items */
+    uintptr_t *bases = items ? realloc(s->bases, cap * sizeof *bases) : NULL;
+    if (bases)
+        s->bases = bases;
+    if (!items || !bases)
+        return -1;
+    s->capacity = cap;
+    return 0;
+}
+
+/* After sorted_reserve. */
 static void sorted_insert(sorted_t *s, zeil_alloc_t *a)
 {
-    if (s->count == s->capacity) {
-        size_t cap = s->capacity ? s->capacity * 2 : 256;
-        zeil_alloc_t **items = realloc(s->items, cap * sizeof *items);
-        if (items)
-            s->items = items;
-        uintptr_t *bases = realloc(s->bases, cap * sizeof *bases);
-        if (!items || !bases)
-            abort();
-        s->bases = bases;
-        s->capacity = cap;
-    }
     size_t i = upper_bound(s, (uintptr_t)a->base);
     memmove(&s->items[i + 1], &s->items[i], (s->count - i) * sizeof *s->items);
     memmove(&s->bases[i + 1], &s->bases[i], (s->count - i) * sizeof *s->bases);
@@ -112,23 +120,53 @@ static void sorted_remove(sorted_t *s, const zeil_alloc_t *a)
     s->count--;
 }
 
-void registry_add_alloc(const zeil_alloc_t *proto)
+/* Under the write lock: drops the tombstones overlapping [lo, hi). */
+static void drop_tombstones_overlapping(uintptr_t lo, uintptr_t hi)
+{
+    size_t i = upper_bound(&freed, hi - 1);
+    while (i > 0) {
+        zeil_alloc_t *t = freed.items[i - 1];
+        uintptr_t t_end = (uintptr_t)t->base + (t->size ? t->size : 1);
+        if (t_end <= lo)
+            break;
+        sorted_remove(&freed, t);
+        freed_fifo.slots[t->tombstone_slot] = NULL;
+        record_drop(t);
+        i = upper_bound(&freed, hi - 1);
+    }
+}
+
+int registry_add_alloc(const zeil_alloc_t *proto)
 {
     unsigned hash = registry_hash(proto->base);
     pthread_rwlock_wrlock(&allocs_lock);
-    zeil_alloc_t *a = record_new();
-    *a = *proto;
-    a->alive = 1;
     zeil_alloc_t *stale = NULL;
-    HASH_FIND_BYHASHVALUE(hh, allocs_by_base, &a->base, sizeof a->base, hash, stale);
+    HASH_FIND_BYHASHVALUE(hh, allocs_by_base, &proto->base, sizeof proto->base, hash, stale);
     if (stale) { /* zeil missed its free: forget it */
         HASH_DEL(allocs_by_base, stale);
         sorted_remove(&live, stale);
         record_drop(stale);
     }
-    HASH_ADD_BYHASHVALUE(hh, allocs_by_base, base, sizeof a->base, hash, a);
-    sorted_insert(&live, a);
+    zeil_alloc_t *a = record_new();
+    int stored = a && sorted_reserve(&live) == 0;
+    if (stored) {
+        *a = *proto;
+        a->alive = 1;
+        HASH_ADD_BYHASHVALUE(hh, allocs_by_base, base, sizeof a->base, hash, a);
+        stored = a->hh.tbl != NULL; /* uthash could not grow its table */
+    }
+    if (stored) {
+        sorted_insert(&live, a);
+    } else {
+        if (a)
+            record_drop(a);
+        /* The driver handed this memory out again: a tombstone of it would
+         * call the new allocation freed and refuse its valid uses. */
+        uintptr_t lo = (uintptr_t)proto->base;
+        drop_tombstones_overlapping(lo, lo + (proto->size ? proto->size : 1));
+    }
     pthread_rwlock_unlock(&allocs_lock);
+    return stored ? 0 : -1;
 }
 
 int registry_find_alloc(const void *ptr, zeil_alloc_t *out)
@@ -148,30 +186,27 @@ int registry_find_alloc(const void *ptr, zeil_alloc_t *out)
     return found;
 }
 
-/* Under the write lock: drops older tombstones overlapping the new one. */
-static void bury(zeil_alloc_t *a)
+/* Under the write lock: a's tombstone replaces the older ones it overlaps
+ * and the oldest of the FIFO. -1 (a dropped) when out of memory. */
+static int bury(zeil_alloc_t *a)
 {
-    uintptr_t lo = (uintptr_t)a->base, hi = lo + (a->size ? a->size : 1);
-    size_t i = upper_bound(&freed, hi - 1);
-    while (i > 0) {
-        zeil_alloc_t *t = freed.items[i - 1];
-        uintptr_t t_end = (uintptr_t)t->base + (t->size ? t->size : 1);
-        if (t_end <= lo)
-            break;
-        sorted_remove(&freed, t);
-        freed_fifo.slots[t->tombstone_slot] = NULL;
-        record_drop(t);
-        i = upper_bound(&freed, hi - 1);
-    }
+    uintptr_t lo = (uintptr_t)a->base;
+    drop_tombstones_overlapping(lo, lo + (a->size ? a->size : 1));
     zeil_alloc_t *victim = freed_fifo.slots[freed_fifo.next];
     if (victim) {
         sorted_remove(&freed, victim);
         record_drop(victim);
+        freed_fifo.slots[freed_fifo.next] = NULL;
+    }
+    if (sorted_reserve(&freed) != 0) {
+        record_drop(a);
+        return -1;
     }
     freed_fifo.slots[freed_fifo.next] = a;
     a->tombstone_slot = freed_fifo.next;
     freed_fifo.next = (freed_fifo.next + 1) % ZEIL_TOMBSTONES;
     sorted_insert(&freed, a);
+    return 0;
 }
 
 int registry_free_alloc(const void *base, uint64_t call, uint32_t thread)
@@ -179,6 +214,7 @@ int registry_free_alloc(const void *base, uint64_t call, uint32_t thread)
     unsigned hash = registry_hash(base);
     pthread_rwlock_wrlock(&allocs_lock);
     zeil_alloc_t *a = NULL;
+    int outcome = 0;
     HASH_FIND_BYHASHVALUE(hh, allocs_by_base, &base, sizeof base, hash, a);
     if (a) {
         HASH_DEL(allocs_by_base, a);
@@ -186,10 +222,10 @@ int registry_free_alloc(const void *base, uint64_t call, uint32_t thread)
         a->alive = 0;
         a->freed_call = call;
         a->freed_thread = thread;
-        bury(a);
+        outcome = bury(a) == 0 ? 1 : 2;
     }
     pthread_rwlock_unlock(&allocs_lock);
-    return a != NULL;
+    return outcome;
 }
 
 uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uint64_t *bytes)

@@ -42,10 +42,12 @@ static uint64_t coarse_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Null when out of memory. */
 static registry_index_t *table_new(uint32_t slots)
 {
-    registry_index_t *t = registry_xcalloc(1, sizeof *t + slots * sizeof(index_slot_t));
-    t->mask = slots - 1;
+    registry_index_t *t = calloc(1, sizeof *t + slots * sizeof(index_slot_t));
+    if (t)
+        t->mask = slots - 1;
     return t;
 }
 
@@ -75,13 +77,16 @@ static void free_old_tables(registry_index_t *t)
     }
 }
 
-/* A new table sized for the live entries (at most 1/4 full after the copy). */
+/* A new table sized for the live entries (at most 1/4 full after the copy);
+ * null when out of memory (the old table stays). */
 static registry_index_t *rebuild(registry_index_t *_Atomic *root, registry_index_t *old)
 {
     uint32_t live = old ? old->live : 0, slots = MIN_SLOTS;
     while (slots < 4 * (live + 1))
         slots *= 2;
     registry_index_t *t = table_new(slots);
+    if (!t)
+        return NULL;
     for (uint32_t i = 0; old && i <= old->mask; i++) {
         zeil_obj_t *obj = atomic_load_explicit(&old->slots[i].obj, memory_order_relaxed);
         const void *key = atomic_load_explicit(&old->slots[i].key, memory_order_relaxed);
@@ -103,20 +108,30 @@ static registry_index_t *rebuild(registry_index_t *_Atomic *root, registry_index
     return t;
 }
 
-void index_put(unsigned shard, const void *handle, unsigned hash, zeil_obj_t *obj)
+int index_put(unsigned shard, const void *handle, unsigned hash, zeil_obj_t *obj)
 {
     registry_index_t *_Atomic *root = &registry_indexes[shard];
     registry_index_t *t = atomic_load_explicit(root, memory_order_relaxed);
-    if (!t || 4 * (t->used + 1) > 3 * (t->mask + 1))
-        t = rebuild(root, t);
+    if (!t || 4 * (t->used + 1) > 3 * (t->mask + 1)) {
+        registry_index_t *grown = rebuild(root, t);
+        if (!grown && !t)
+            return -1;
+        if (grown)
+            t = grown;
+    }
     index_slot_t *s = slot_of(t, handle, hash);
     int fresh = atomic_load_explicit(&s->key, memory_order_relaxed) == NULL;
+    /* Without a bigger table the old one fills past 3/4: slower probes, still
+     * correct while one slot stays empty (a probe ends at an empty slot). */
+    if (fresh && t->used + 2 > t->mask + 1)
+        return -1;
     t->live += atomic_load_explicit(&s->obj, memory_order_relaxed) == NULL;
     atomic_store_explicit(&s->obj, obj, memory_order_release);
     if (fresh) {
         t->used++;
         atomic_store_explicit(&s->key, handle, memory_order_release);
     }
+    return 0;
 }
 
 void index_remove(unsigned shard, const void *handle, unsigned hash, const zeil_obj_t *obj)

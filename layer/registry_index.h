@@ -66,12 +66,13 @@ static inline struct zeil_obj *registry_find(const void *handle)
         if (key == handle)
             return atomic_load_explicit(&t->slots[i].obj, memory_order_acquire);
         if (!key)
-            return NULL; /* tables are never full (at most 3/4 used) */
+            return NULL; /* tables always keep an empty slot */
     }
 }
 
-/* Under the shard's write lock: handle now maps to obj. */
-void index_put(unsigned shard, const void *handle, unsigned hash, struct zeil_obj *obj);
+/* Under the shard's write lock: handle now maps to obj. -1 (nothing changed)
+ * when out of memory. */
+int index_put(unsigned shard, const void *handle, unsigned hash, struct zeil_obj *obj);
 /* Under the shard's write lock: handle maps to nothing if it mapped to obj. */
 void index_remove(unsigned shard, const void *handle, unsigned hash, const struct zeil_obj *obj);
 

@@ -28,14 +28,6 @@ static struct {
     uint32_t next;
 } tombstones = {PTHREAD_MUTEX_INITIALIZER, {0}, 0};
 
-void *registry_xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (!p)
-        abort(); /* zeil cannot keep its promises without memory */
-    return p;
-}
-
 static void init_shards(void)
 {
     for (int i = 0; i < ZEIL_SHARDS; i++)
@@ -71,25 +63,43 @@ static int take_from_ring(zeil_obj_t *obj)
 zeil_obj_t *registry_insert(const zeil_obj_t *proto)
 {
     zeil_obj_t *obj = malloc(sizeof *obj);
-    if (!obj)
-        abort();
-    memcpy(obj, proto, sizeof *obj);
-    atomic_store(&obj->alive, 1);
-    unsigned hash = registry_hash(obj->handle);
+    if (obj) {
+        memcpy(obj, proto, sizeof *obj);
+        atomic_store(&obj->alive, 1);
+    }
+    unsigned hash = registry_hash(proto->handle);
+    unsigned shard = registry_shard(hash);
     shard_t *s = locked_shard_of(hash);
     zeil_obj_t *old = NULL;
     pthread_rwlock_wrlock(&s->lock);
-    HASH_FIND_BYHASHVALUE(hh, s->objects, &obj->handle, sizeof obj->handle, hash, old);
+    HASH_FIND_BYHASHVALUE(hh, s->objects, &proto->handle, sizeof proto->handle, hash, old);
     if (old)
         HASH_DEL(s->objects, old);
-    HASH_ADD_BYHASHVALUE(hh, s->objects, handle, sizeof obj->handle, hash, obj);
-    index_put(registry_shard(hash), obj->handle, hash, obj);
+    int stored = 0;
+    if (obj) {
+        HASH_ADD_BYHASHVALUE(hh, s->objects, handle, sizeof obj->handle, hash, obj);
+        stored = obj->hh.tbl != NULL; /* uthash could not grow its table */
+        if (stored && index_put(shard, obj->handle, hash, obj) != 0) {
+            HASH_DEL(s->objects, obj);
+            stored = 0;
+        }
+    }
+    /* Not stored: the handle must be unknown, not the old object. An old
+     * entry left in the index would call the driver's new object (reusing
+     * the value) destroyed or of another kind, and refuse its valid calls. */
+    if (!stored && old)
+        index_remove(shard, old->handle, hash, old);
     pthread_rwlock_unlock(&s->lock);
     /* A live object replaced by the same handle value means zeil missed its
      * destruction; keep the old one readable (it may be in use) by leaking it. */
     if (old && !atomic_load(&old->alive) && take_from_ring(old))
         free_obj(old);
-    return obj;
+    if (stored)
+        return obj;
+    free(obj);
+    free(proto->devices); /* the new object's arrays, owned by it */
+    free(proto->kernel_names);
+    return NULL;
 }
 
 static void evict(zeil_obj_t *victim)

@@ -2,6 +2,8 @@
  * live as long as the process, so records can point at them without copies. */
 #include "registry.h"
 
+#include "out_of_memory.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +30,20 @@ const char *registry_intern(const char *text)
     pthread_rwlock_wrlock(&strings_lock);
     HASH_FIND(hh, strings, text, len, s);
     if (!s) {
-        s = registry_xcalloc(1, sizeof *s + len + 1);
-        memcpy(s->text, text, len + 1);
-        HASH_ADD_KEYPTR(hh, strings, s->text, len, s);
+        s = calloc(1, sizeof *s + len + 1);
+        if (s) {
+            memcpy(s->text, text, len + 1);
+            HASH_ADD_KEYPTR(hh, strings, s->text, len, s);
+            if (!s->hh.tbl) { /* uthash could not grow its table */
+                free(s);
+                s = NULL;
+            }
+        }
     }
     pthread_rwlock_unlock(&strings_lock);
+    if (!s) {
+        oom_dropped(OOM_OTHER, 1, NULL, "keeping a name (kernel, library or primitive)");
+        return NULL;
+    }
     return s->text;
 }

@@ -183,6 +183,23 @@ typedef struct zeil_live_counts {
 
 void zeil_get_live_counts(zeil_live_counts_t *counts);
 
+/* What zeil could not keep because its own allocations failed (ZEIL-W070).
+ * zeil never refuses a call or changes its result for that: it drops what it
+ * cannot track and counts it here. */
+typedef struct zeil_dropped_counts {
+    uint64_t objects;       /* handles zeil could not register */
+    uint64_t allocations;   /* USM allocations zeil could not register */
+    uint64_t records;       /* submissions missing from the records or counters */
+    uint64_t other;         /* names, freed-allocation history, timing state, ... */
+    uint64_t unchecked;     /* calls let through that only a complete registry
+                               could have refused */
+} zeil_dropped_counts_t;
+
+void zeil_get_dropped_counts(zeil_dropped_counts_t *counts);
+/* 1 once an object or USM allocation went unregistered for want of memory:
+ * from then on a handle or pointer zeil does not know may still be valid. */
+int zeil_registry_is_incomplete(void);
+
 /* ---- diagnostics ------------------------------------------------------ */
 
 typedef enum zeil_severity {

@@ -82,6 +82,7 @@ int zo_report_collect(zo_collected_t *c, uint64_t dropped_records)
     c->data.errors = zeil_error_count();
     c->data.warnings = zeil_warning_count();
     c->data.dropped_records = dropped_records;
+    zeil_get_dropped_counts(&c->data.out_of_memory);
     c->data.kernels = c->kernels;
     c->data.rules = c->rules;
     return c->out_of_memory ? -1 : 0;
@@ -165,6 +166,17 @@ static void close_outputs(void)
     report_fd = summary_fd = -1;
 }
 
+/* When stdio could not format them (out of memory): the counts alone,
+ * formatted on the stack, so a starved process still tells what it lost. */
+static void write_minimal_outputs(const zo_report_data_t *d)
+{
+    char report[512], summary[1024];
+    size_t report_len = zo_format_report_minimal(report, sizeof report, d);
+    size_t summary_len = zo_format_summary_minimal(summary, sizeof summary, d);
+    write_outputs("zeil report (incomplete: out of memory; counts only)\n", report, report_len,
+                  summary, summary_len, 0);
+}
+
 void zo_report_write(uint64_t dropped_records)
 {
     if (report_fd < 0 && summary_fd < 0)
@@ -173,11 +185,14 @@ void zo_report_write(uint64_t dropped_records)
     char *report, *summary;
     size_t report_len = 0, summary_len = 0;
     int incomplete = zo_report_collect(&c, dropped_records) != 0;
-    if (render(&c.data, &report, &report_len, &summary, &summary_len) != 0)
+    if (render(&c.data, &report, &report_len, &summary, &summary_len) != 0) {
         zo_warn("out of memory writing the report", 0, 0);
-    write_outputs(incomplete ? "zeil report (incomplete: out of memory while collecting)\n"
-                             : "zeil report\n",
-                  report, report_len, summary, summary_len, 0);
+        write_minimal_outputs(&c.data);
+    } else {
+        write_outputs(incomplete ? "zeil report (incomplete: out of memory while collecting)\n"
+                                 : "zeil report\n",
+                      report, report_len, summary, summary_len, 0);
+    }
     free(report);
     free(summary);
     zo_report_free(&c);

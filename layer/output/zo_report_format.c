@@ -255,6 +255,34 @@ static void print_leaks(FILE *out, const zo_report_data_t *d)
     fputs(any ? "\n" : " none\n", out);
 }
 
+/* "out of memory: zeil dropped 3 objects, ...": a line without allocation. */
+static void out_of_memory_line(zo_buf_t *b, const zeil_dropped_counts_t *o)
+{
+    const struct {
+        uint64_t n;
+        const char *one, *many;
+    } parts[] = {{o->objects, "object", "objects"},
+                 {o->allocations, "USM allocation", "USM allocations"},
+                 {o->records, "submission record", "submission records"},
+                 {o->other, "other item", "other items"}};
+    zo_buf_str(b, "\nout of memory: zeil dropped ");
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        zo_buf_str(b, i ? ", " : "");
+        zo_buf_u64(b, parts[i].n);
+        zo_buf_char(b, ' ');
+        zo_buf_str(b, parts[i].n == 1 ? parts[i].one : parts[i].many);
+    }
+    zo_buf_str(b, "; ");
+    zo_buf_u64(b, o->unchecked);
+    zo_buf_str(b, o->unchecked == 1 ? " call" : " calls");
+    zo_buf_str(b, " passed unchecked\n");
+}
+
+static int any_out_of_memory(const zeil_dropped_counts_t *o)
+{
+    return o->objects || o->allocations || o->records || o->other || o->unchecked;
+}
+
 void zo_format_report_body(FILE *out, const zo_report_data_t *d)
 {
     print_kernels(out, d);
@@ -263,6 +291,26 @@ void zo_format_report_body(FILE *out, const zo_report_data_t *d)
     if (d->dropped_records)
         fprintf(out, "\ntrace: %llu records dropped (trace buffers were full)\n",
                 (unsigned long long)d->dropped_records);
+    if (any_out_of_memory(&d->out_of_memory)) {
+        char line[256];
+        zo_buf_t b;
+        zo_buf_init(&b, line, sizeof line);
+        out_of_memory_line(&b, &d->out_of_memory);
+        fwrite(line, 1, b.len, out);
+    }
+}
+
+size_t zo_format_report_minimal(char *buf, size_t cap, const zo_report_data_t *d)
+{
+    zo_buf_t b;
+    zo_buf_init(&b, buf, cap);
+    zo_buf_str(&b, "\nerrors and warnings: ");
+    zo_buf_u64(&b, d->errors);
+    zo_buf_str(&b, d->errors == 1 ? " error, " : " errors, ");
+    zo_buf_u64(&b, d->warnings);
+    zo_buf_str(&b, d->warnings == 1 ? " warning\n" : " warnings\n");
+    out_of_memory_line(&b, &d->out_of_memory);
+    return b.len;
 }
 
 /* ---- summary JSON ---- */
@@ -354,6 +402,21 @@ static void json_leaks(FILE *out, const zo_report_data_t *d)
             (unsigned long long)d->live.allocations, (unsigned long long)d->live.allocation_bytes);
 }
 
+static void json_out_of_memory(zo_buf_t *b, const zeil_dropped_counts_t *o)
+{
+    zo_buf_str(b, "  \"out_of_memory\": {\"objects\": ");
+    zo_buf_u64(b, o->objects);
+    zo_buf_str(b, ", \"allocations\": ");
+    zo_buf_u64(b, o->allocations);
+    zo_buf_str(b, ", \"records\": ");
+    zo_buf_u64(b, o->records);
+    zo_buf_str(b, ", \"other\": ");
+    zo_buf_u64(b, o->other);
+    zo_buf_str(b, ", \"unchecked\": ");
+    zo_buf_u64(b, o->unchecked);
+    zo_buf_str(b, "},\n");
+}
+
 void zo_format_summary_body(FILE *out, const zo_report_data_t *d)
 {
     fprintf(out, "{\n  \"zeil_version\": \"%d.%d.%d\",\n", ZEIL_VERSION_MAJOR, ZEIL_VERSION_MINOR,
@@ -364,7 +427,52 @@ void zo_format_summary_body(FILE *out, const zo_report_data_t *d)
     fprintf(out, "  \"errors\": %llu,\n  \"warnings\": %llu,\n  \"dropped_records\": %llu,\n",
             (unsigned long long)d->errors, (unsigned long long)d->warnings,
             (unsigned long long)d->dropped_records);
+    char oom[256];
+    zo_buf_t b;
+    zo_buf_init(&b, oom, sizeof oom);
+    json_out_of_memory(&b, &d->out_of_memory);
+    fwrite(oom, 1, b.len, out);
     fputs("  \"status\": ", out);
+}
+
+/* Every key of the full summary, streams and rules empty (they need the
+ * copies that could not be made). */
+size_t zo_format_summary_minimal(char *buf, size_t cap, const zo_report_data_t *d)
+{
+    zo_buf_t b;
+    zo_buf_init(&b, buf, cap);
+    zo_buf_str(&b, "{\n  \"zeil_version\": \"");
+    zo_buf_u64(&b, ZEIL_VERSION_MAJOR);
+    zo_buf_char(&b, '.');
+    zo_buf_u64(&b, ZEIL_VERSION_MINOR);
+    zo_buf_char(&b, '.');
+    zo_buf_u64(&b, ZEIL_VERSION_PATCH);
+    zo_buf_str(&b, "\",\n  \"incomplete\": \"out of memory\",\n  \"streams\": [],\n"
+                   "  \"rules\": [],\n  \"leaks\": {\"handles\": {");
+    int any = 0;
+    for (int k = 0; k < ZEIL_KIND_COUNT; k++) {
+        if (!zo_kind_is_leak((zeil_kind_t)k) || !d->live.handles[k])
+            continue;
+        zo_buf_str(&b, any ? ", \"" : "\"");
+        zo_buf_str(&b, zo_kind_key((zeil_kind_t)k));
+        zo_buf_str(&b, "\": ");
+        zo_buf_u64(&b, d->live.handles[k]);
+        any = 1;
+    }
+    zo_buf_str(&b, "}, \"allocations\": ");
+    zo_buf_u64(&b, d->live.allocations);
+    zo_buf_str(&b, ", \"allocation_bytes\": ");
+    zo_buf_u64(&b, d->live.allocation_bytes);
+    zo_buf_str(&b, "},\n  \"errors\": ");
+    zo_buf_u64(&b, d->errors);
+    zo_buf_str(&b, ",\n  \"warnings\": ");
+    zo_buf_u64(&b, d->warnings);
+    zo_buf_str(&b, ",\n  \"dropped_records\": ");
+    zo_buf_u64(&b, d->dropped_records);
+    zo_buf_str(&b, ",\n");
+    json_out_of_memory(&b, &d->out_of_memory);
+    zo_buf_str(&b, "  \"status\": ");
+    return b.len;
 }
 
 size_t zo_format_summary_status(char *buf, size_t cap, int signo)

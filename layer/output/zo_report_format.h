@@ -19,6 +19,7 @@ typedef struct zo_report_data {
     uint64_t errors;
     uint64_t warnings;
     uint64_t dropped_records;         /* trace records lost to full buffers */
+    zeil_dropped_counts_t out_of_memory; /* what zeil lost to failed allocations */
 } zo_report_data_t;
 
 /* Everything after the title line "zeil report". */
@@ -27,6 +28,11 @@ void zo_format_report_body(FILE *out, const zo_report_data_t *d);
 /* The summary up to and including the key of its last member, "status";
  * zo_format_summary_status completes it with the value, e.g. "exit". */
 void zo_format_summary_body(FILE *out, const zo_report_data_t *d);
+/* When formatting with stdio failed for want of memory: the counts alone
+ * (errors, warnings, out of memory), formatted into buf without allocating.
+ * Return the length. */
+size_t zo_format_report_minimal(char *buf, size_t cap, const zo_report_data_t *d);
+size_t zo_format_summary_minimal(char *buf, size_t cap, const zo_report_data_t *d);
 /* Writes `"exit"}` (signo 0), `"signal 11"}` or `"running"}` (a copy written
  * while the process runs, what kill -9 leaves) and a newline into buf
  * (async-signal-safe); returns the length. */

@@ -64,6 +64,10 @@ void log_sink_printf(const char *fmt, ...)
 
 void zeil_flush(void) {}
 void check_leaks_at_exit(void) {}
+void oom_dropped(oom_loss_t loss, uint64_t n, const char *call, const char *doing)
+{
+    (void)loss, (void)n, (void)call, (void)doing;
+}
 const zeil_intercepts_t zeil_runtime_intercepts;
 
 /* ---- one input ---- */

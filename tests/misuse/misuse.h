@@ -29,6 +29,7 @@ misuse_case_list_t misuse_layer_usm_cases(void);
 misuse_case_list_t misuse_layer_list_cases(void);
 misuse_case_list_t misuse_thread_cases(void);
 misuse_case_list_t misuse_interop_cases(void); /* empty without the interop library */
+misuse_case_list_t misuse_interop_blob_cases(void); /* likewise */
 
 #define MISUSE_LIST(array) \
     ((misuse_case_list_t){(array), sizeof(array) / sizeof((array)[0])})

@@ -9,6 +9,7 @@ static const zeil_rule_stats_t *fake_rules;
 static size_t fake_num_rules;
 static zeil_live_counts_t fake_live;
 static uint64_t fake_errors, fake_warnings;
+static zeil_dropped_counts_t fake_dropped;
 
 void fake_zeil_set_counters(const zeil_kernel_stats_t *kernels, size_t num_kernels,
                             const zeil_rule_stats_t *rules, size_t num_rules,
@@ -55,4 +56,17 @@ uint64_t zeil_error_count(void)
 uint64_t zeil_warning_count(void)
 {
     return fake_warnings;
+}
+
+void fake_zeil_set_dropped(const zeil_dropped_counts_t *dropped)
+{
+    if (dropped)
+        fake_dropped = *dropped;
+    else
+        memset(&fake_dropped, 0, sizeof fake_dropped);
+}
+
+void zeil_get_dropped_counts(zeil_dropped_counts_t *counts)
+{
+    *counts = fake_dropped;
 }

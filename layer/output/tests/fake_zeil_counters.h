@@ -11,5 +11,7 @@
 void fake_zeil_set_counters(const zeil_kernel_stats_t *kernels, size_t num_kernels,
                             const zeil_rule_stats_t *rules, size_t num_rules,
                             const zeil_live_counts_t *live, uint64_t errors, uint64_t warnings);
+/* What zeil_get_dropped_counts reports (zeros until set; null: zeros). */
+void fake_zeil_set_dropped(const zeil_dropped_counts_t *dropped);
 
 #endif

@@ -206,6 +206,8 @@ static const char expected_summary[] =
     "  \"errors\": 2,\n"
     "  \"warnings\": 1,\n"
     "  \"dropped_records\": 0,\n"
+    "  \"out_of_memory\": {\"objects\": 0, \"allocations\": 0, \"records\": 0, "
+    "\"other\": 0, \"unchecked\": 0},\n"
     "  \"status\": \"exit\"\n"
     "}\n";
 
@@ -215,6 +217,49 @@ START_TEST(summary_json_is_exact)
     char *text = render_summary(&d, 0);
     ck_assert_str_eq(text, expected_summary);
     free(text);
+}
+END_TEST
+
+static int python_loads_json(const char *text, const char *name);
+
+static const zeil_dropped_counts_t some_dropped = {.objects = 3, .allocations = 1,
+                                                   .records = 40, .other = 0, .unchecked = 1};
+
+START_TEST(out_of_memory_counts_are_reported)
+{
+    zo_report_data_t d = known_data();
+    d.out_of_memory = some_dropped;
+    char *text = render_report(&d);
+    const char *line = "\nout of memory: zeil dropped 3 objects, 1 USM allocation, "
+                       "40 submission records, 0 other items; 1 call passed unchecked\n";
+    ck_assert_msg(strstr(text, line), "no out-of-memory line in:\n%s", text);
+    free(text);
+    text = render_summary(&d, 0);
+    ck_assert(strstr(text, "  \"out_of_memory\": {\"objects\": 3, \"allocations\": 1, "
+                           "\"records\": 40, \"other\": 0, \"unchecked\": 1},\n"));
+    free(text);
+}
+END_TEST
+
+/* What a process too starved for stdio still writes: counts from the stack. */
+START_TEST(minimal_report_and_summary_need_no_memory)
+{
+    zo_report_data_t d = known_data();
+    d.out_of_memory = some_dropped;
+    char report[512];
+    report[zo_format_report_minimal(report, sizeof report - 1, &d)] = 0;
+    ck_assert_str_eq(report, "\nerrors and warnings: 2 errors, 1 warning\n"
+                             "\nout of memory: zeil dropped 3 objects, 1 USM allocation, "
+                             "40 submission records, 0 other items; 1 call passed unchecked\n");
+    char summary[1024];
+    size_t len = zo_format_summary_minimal(summary, 900, &d);
+    len += zo_format_summary_status(summary + len, sizeof summary - 1 - len, 0);
+    summary[len] = 0;
+    ck_assert(strstr(summary, "\"incomplete\": \"out of memory\""));
+    ck_assert(strstr(summary, "\"out_of_memory\": {\"objects\": 3,"));
+    ck_assert(strstr(summary, "\"leaks\": {\"handles\": {\"command_list\": 1, \"event\": 2}, "
+                              "\"allocations\": 3, \"allocation_bytes\": 12288},\n"));
+    ck_assert(python_loads_json(summary, "minimal.json"));
 }
 END_TEST
 
@@ -261,6 +306,8 @@ static Suite *format_suite(void)
     tcase_add_test(t, report_of_a_clean_run);
     tcase_add_test(t, summary_json_is_exact);
     tcase_add_test(t, summaries_are_valid_json);
+    tcase_add_test(t, out_of_memory_counts_are_reported);
+    tcase_add_test(t, minimal_report_and_summary_need_no_memory);
     suite_add_tcase(s, t);
     return s;
 }

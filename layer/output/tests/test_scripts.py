@@ -114,6 +114,19 @@ class ZeilReport(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout, SUMMARY_REPORT)
 
+    def test_summary_of_a_starved_run_shows_what_zeil_dropped(self):
+        starved = dict(SUMMARY, streams=[], rules=[], incomplete="out of memory",
+                       out_of_memory={"objects": 3, "allocations": 1, "records": 40,
+                                      "other": 0, "unchecked": 2})
+        with open(self.path("s.json"), "w") as f:
+            json.dump(starved, f)
+        r = self.run_report(self.path("s.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("status: exit, incomplete: out of memory)", r.stdout)
+        self.assertIn("\nout of memory: zeil dropped 3 objects, 1 USM allocations, "
+                      "40 submission records, 0 other items; 2 calls passed unchecked\n",
+                      r.stdout)
+
     def test_complete_trace_gives_per_track_tables(self):
         events, end = trace_events()
         write_trace(self.path("t.json"), events + end)
