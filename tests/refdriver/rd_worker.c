@@ -13,12 +13,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-typedef struct rd_job {
-    struct rd_job *next;
-    rd_job_fn run;
-    void *arg;
-} rd_job_t;
-
 struct rd_worker {
     pthread_mutex_t lock;
     pthread_cond_t work;  /* a job was queued, or stop; signalled only when sleeping */
@@ -65,8 +59,7 @@ static void *worker_main(void *arg)
             w->tail = NULL;
         poll.taken++;
         pthread_mutex_unlock(&w->lock);
-        job->run(job->arg);
-        free(job);
+        job->run(job);
         pthread_mutex_lock(&w->lock);
         __atomic_store_n(&w->completed, w->completed + 1, __ATOMIC_RELEASE);
         pthread_cond_broadcast(&w->done); /* no system call when nobody sleeps on it */
@@ -94,14 +87,9 @@ rd_worker_t *rd_worker_create(void)
     return w;
 }
 
-uint64_t rd_worker_submit(rd_worker_t *w, rd_job_fn run, void *arg)
+uint64_t rd_worker_submit(rd_worker_t *w, rd_job_t *job)
 {
-    rd_job_t *job = malloc(sizeof *job);
-    if (!job)
-        return 0;
     job->next = NULL;
-    job->run = run;
-    job->arg = arg;
     pthread_mutex_lock(&w->lock);
     if (w->tail)
         w->tail->next = job;
