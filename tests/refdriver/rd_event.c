@@ -2,6 +2,7 @@
  * kernel timestamps. */
 #include "rd_api.h"
 #include "rd_event.h"
+#include "rd_poll.h"
 #include "rd_sync.h"
 
 #include <stdlib.h>
@@ -66,7 +67,7 @@ ze_result_t rd_event_wait(rd_event_t *event, uint64_t timeout_ns)
 {
     rd_event_pool_t *pool = event->pool;
     rd_deadline_t deadline = rd_deadline_after(timeout_ns);
-    if (rd_spin_until(event_signaled, event, rd_spin_budget(timeout_ns)))
+    if (rd_poll_until(event_signaled, event, rd_poll_budget(timeout_ns)))
         return ZE_RESULT_SUCCESS;
     pthread_mutex_lock(&pool->lock);
     int timed_out = 0;

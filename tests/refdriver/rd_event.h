@@ -5,7 +5,7 @@
  * variable wakes whoever waits on any of its events (the host in
  * zeEventHostSynchronize, or a worker before a command with wait events).
  * Waiters first poll the flag without the lock (atomic loads) for a short
- * while (rd_spin_until), as GPU drivers poll event memory.
+ * while (rd_poll.h), as GPU drivers poll event memory.
  * Events of a pool with ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP also keep the
  * start and end time of the command that signalled them.
  */

@@ -1,6 +1,7 @@
 /* Fences: created on a queue, signalled by its worker after an execution. */
 #include "rd_api.h"
 #include "rd_queue.h"
+#include "rd_poll.h"
 #include "rd_sync.h"
 
 #include <stdlib.h>
@@ -68,7 +69,7 @@ ze_result_t ZE_APICALL rd_zeFenceHostSynchronize(ze_fence_handle_t hFence, uint6
 {
     RD_HANDLE(rd_fence_t, fence, hFence, RD_MAGIC_FENCE);
     rd_deadline_t deadline = rd_deadline_after(timeout);
-    if (rd_spin_until(fence_signaled, fence, rd_spin_budget(timeout)))
+    if (rd_poll_until(fence_signaled, fence, rd_poll_budget(timeout)))
         return ZE_RESULT_SUCCESS;
     pthread_mutex_lock(&fence->lock);
     int timed_out = 0;

@@ -1,6 +1,6 @@
 /* The in-order worker thread behind command queues and immediate lists.
  *
- * Hand-offs poll before they sleep (rd_spin_until): an idle worker polls the
+ * Hand-offs poll before they sleep (rd_poll_until): an idle worker polls the
  * submission count for a while before it waits on `work`, and a thread
  * waiting for a ticket polls the completion count before it waits on `done`.
  * A submitter signals `work` only when the worker said, under the lock, that
@@ -8,6 +8,7 @@
  * lock the submitter holds while it queues one and reads the flag, so no
  * wake-up is lost. */
 #include "rd_worker.h"
+#include "rd_poll.h"
 #include "rd_sync.h"
 
 #include <pthread.h>
@@ -42,7 +43,7 @@ static void *worker_main(void *arg)
     rd_worker_t *w = arg;
     idle_poll_t poll = {w, 0};
     for (;;) {
-        rd_spin_until(work_arrived, &poll, RD_SPIN_NS);
+        rd_poll_until(work_arrived, &poll, RD_POLL_NS);
         pthread_mutex_lock(&w->lock);
         while (!w->head && !w->stopping) {
             w->sleeping = 1;
@@ -124,7 +125,7 @@ ze_result_t rd_worker_wait(rd_worker_t *w, uint64_t ticket, uint64_t timeout_ns)
 {
     rd_deadline_t deadline = rd_deadline_after(timeout_ns);
     ticket_poll_t poll = {w, ticket};
-    if (rd_spin_until(ticket_done, &poll, rd_spin_budget(timeout_ns)))
+    if (rd_poll_until(ticket_done, &poll, rd_poll_budget(timeout_ns)))
         return ZE_RESULT_SUCCESS;
     pthread_mutex_lock(&w->lock);
     int timed_out = 0;
