@@ -303,6 +303,39 @@ static dnnl_status_t check_usm_by_query(const char *call, const void *ptr, size_
     return check_usm_range(call, ptr, needed, base, size, what);
 }
 
+typedef enum usm_verdict {
+    USM_FITS,
+    USM_UNKNOWN,
+    USM_FREED,
+    USM_OTHER_CONTEXT,
+    USM_OTHER_DEVICE,
+    USM_TOO_SMALL,
+} usm_verdict_t;
+
+static usm_verdict_t examine_usm(const void *ptr, size_t needed, ze_context_handle_t context,
+                                 ze_device_handle_t device, zeil_alloc_info_t *alloc)
+{
+    int found = zeil_lookup_pointer(ptr, alloc);
+    if (found == 0)
+        return USM_UNKNOWN;
+    if (found == 2)
+        return USM_FREED;
+    if (alloc->context != below_loader(ZEL_HANDLE_CONTEXT, context))
+        return USM_OTHER_CONTEXT;
+    if (alloc->device && alloc->device != below_loader(ZEL_HANDLE_DEVICE, device))
+        return USM_OTHER_DEVICE;
+    size_t offset = (size_t)((const char *)ptr - (const char *)alloc->base);
+    size_t left = offset <= alloc->size ? alloc->size - offset : 0;
+    return left >= needed ? USM_FITS : USM_TOO_SMALL;
+}
+
+int check_usm_passes(const void *ptr, size_t needed, ze_context_handle_t context,
+                     ze_device_handle_t device)
+{
+    zeil_alloc_info_t alloc;
+    return zeil_is_active() && examine_usm(ptr, needed, context, device, &alloc) == USM_FITS;
+}
+
 dnnl_status_t check_usm(const char *call, const void *ptr, size_t needed,
                         ze_context_handle_t context, ze_device_handle_t device,
                         const char *what)
@@ -310,35 +343,37 @@ dnnl_status_t check_usm(const char *call, const void *ptr, size_t needed,
     if (!check_registry_available(call))
         return check_usm_by_query(call, ptr, needed, context, device, what);
     zeil_alloc_info_t alloc;
-    int found = zeil_lookup_pointer(ptr, &alloc);
-    if (found == 0 && zeil_registry_is_incomplete())
+    usm_verdict_t verdict = examine_usm(ptr, needed, context, device, &alloc);
+    if (verdict == USM_UNKNOWN && zeil_registry_is_incomplete())
         return dnnl_success; /* possibly USM zeil failed to register */
-    if (found == 0) {
+    switch (verdict) {
+    case USM_FITS:
+        return dnnl_success;
+    case USM_UNKNOWN:
         interop_report(INTEROP_RULE_E120, call,
                        "%s %p is not a USM allocation (unknown to the zeil registry)", what, ptr);
-        return dnnl_invalid_arguments;
-    }
-    if (found == 2) {
+        break;
+    case USM_FREED:
         interop_report(INTEROP_RULE_E122, call,
                        "%s %p points into USM %p that was freed (allocated at call #%llu, "
                        "freed at call #%llu)",
                        what, ptr, alloc.base, (unsigned long long)alloc.created_call,
                        (unsigned long long)alloc.freed_call);
-        return dnnl_invalid_arguments;
-    }
-    if (alloc.context != below_loader(ZEL_HANDLE_CONTEXT, context)) {
+        break;
+    case USM_OTHER_CONTEXT:
         interop_report(INTEROP_RULE_E120, call,
                        "%s %p is USM of context %p, the engine's context is %p", what, ptr,
                        (void *)alloc.context, (void *)context);
-        return dnnl_invalid_arguments;
-    }
-    if (alloc.device && alloc.device != below_loader(ZEL_HANDLE_DEVICE, device)) {
+        break;
+    case USM_OTHER_DEVICE:
         interop_report(INTEROP_RULE_E120, call,
                        "%s %p is USM of device %p, the engine's device is %p", what, ptr,
                        (void *)alloc.device, (void *)device);
-        return dnnl_invalid_arguments;
+        break;
+    case USM_TOO_SMALL:
+        return check_usm_range(call, ptr, needed, alloc.base, alloc.size, what);
     }
-    return check_usm_range(call, ptr, needed, alloc.base, alloc.size, what);
+    return dnnl_invalid_arguments;
 }
 
 dnnl_status_t check_events(const char *call, int count, const ze_event_handle_t *events,
@@ -346,26 +381,28 @@ dnnl_status_t check_events(const char *call, int count, const ze_event_handle_t 
 {
     if (count > 0 && check_not_null(call, events, "dependency array"))
         return dnnl_invalid_arguments;
-    for (int i = 0; i < count; i++) {
-        char what[32];
-        snprintf(what, sizeof what, "deps[%d]", i);
-        if (check_not_null(call, events[i], what))
-            return dnnl_invalid_arguments;
-    }
+    /* Names are formatted only for a message: executes check every event. */
+    char what[32];
+    for (int i = 0; i < count; i++)
+        if (!events[i]) {
+            snprintf(what, sizeof what, "deps[%d]", i);
+            return check_not_null(call, events[i], what);
+        }
     if (count <= 0 || !check_registry_available(call))
         return dnnl_success;
     const void *ctx_below = below_loader(ZEL_HANDLE_CONTEXT, context);
     for (int i = 0; i < count; i++) {
-        char what[32];
-        snprintf(what, sizeof what, "deps[%d]", i);
         zeil_handle_info_t info;
-        verdict_t verdict =
-            judge(INTEROP_RULE_E130, call, what, events[i],
-                  registry_lookup(ZEL_HANDLE_EVENT, events[i], ZEIL_KIND_EVENT, &info), &info);
-        if (verdict == REFUSED)
-            return dnnl_invalid_arguments;
-        if (verdict == UNVERIFIED)
-            continue;
+        lookup_outcome_t outcome = registry_lookup(ZEL_HANDLE_EVENT, events[i], ZEIL_KIND_EVENT,
+                                                   &info);
+        if (outcome != FOUND_ALIVE) {
+            snprintf(what, sizeof what, "deps[%d]", i);
+            verdict_t verdict = judge(INTEROP_RULE_E130, call, what, events[i], outcome, &info);
+            if (verdict == REFUSED)
+                return dnnl_invalid_arguments;
+            if (verdict == UNVERIFIED)
+                continue;
+        }
         const void *event_context = info.context;
         zeil_handle_info_t pool;
         if (!event_context && info.parent && zeil_lookup_handle(info.parent, &pool))
@@ -373,6 +410,7 @@ dnnl_status_t check_events(const char *call, int count, const ze_event_handle_t 
         if (parent_unverified(event_context))
             continue;
         if (event_context != ctx_below) {
+            snprintf(what, sizeof what, "deps[%d]", i);
             interop_report(INTEROP_RULE_E131, call,
                            "%s %p belongs to context %p, the stream's context is %p", what,
                            (void *)events[i], event_context, (void *)context);

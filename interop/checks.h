@@ -53,6 +53,13 @@ dnnl_status_t check_usm(const char *call, const void *ptr, size_t needed,
                         ze_context_handle_t context, ze_device_handle_t device,
                         const char *what);
 
+/* 1 when check_usm would pass, without reporting anything: executes check
+ * every argument, and building each one's name for messages costs more than
+ * the check. 0 also when the registry is not available (check_usm then
+ * queries Level Zero and says why). */
+int check_usm_passes(const void *ptr, size_t needed, ze_context_handle_t context,
+                     ze_device_handle_t device);
+
 /* E130/E131: every event is alive and of the context. */
 dnnl_status_t check_events(const char *call, int count, const ze_event_handle_t *events,
                            ze_context_handle_t context);

@@ -78,5 +78,11 @@ dnnl_status_t compat_instance_for_this_thread(const_dnnl_primitive_t primitive,
         dnnl_primitive_attr_get_scratchpad_mode(attr, &mode);
     if (mode == dnnl_scratchpad_mode_user)
         return dnnl_success;
+    /* In library mode this is the scratchpad's size (oneDNN 2.6). */
+    int64_t scratchpad = -1;
+    if (dnnl_primitive_desc_query(pd, dnnl_query_memory_consumption_s64, 0, &scratchpad)
+            == dnnl_success
+        && scratchpad == 0)
+        return dnnl_success;
     return dnnl_primitive_create(instance, pd);
 }

@@ -48,8 +48,11 @@ const char *compat_arg_name(int arg);
  * that created the primitive: executed on another thread (a driver worker)
  * it reads a null scratchpad and crashes. The worker therefore executes its
  * own instance, created on that thread from the same descriptor (a primitive
- * cache hit). *instance is null when the primitive can run as it is (user
- * scratchpad mode); otherwise the caller destroys it after executing. */
+ * cache hit, yet about 4000 instructions with its destruction). *instance
+ * is null when the primitive can run as it is: user scratchpad mode, or no
+ * library scratchpad at all (memory_consumption 0: eltwise and other small
+ * primitives, whose execute is dominated by fixed costs); otherwise the
+ * caller destroys it after executing. */
 dnnl_status_t compat_instance_for_this_thread(const_dnnl_primitive_t primitive,
                                               dnnl_primitive_t *instance);
 

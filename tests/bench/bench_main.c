@@ -2,7 +2,11 @@
  * zeil_bench: zeil's cost against the reference driver alone and against
  * the loader's stock validation and tracing layers (issue 7).
  *
- *   zeil_bench [--quick] [--rounds N] [--callgrind] [--json FILE]
+ *   zeil_bench [--quick] [--rounds N] [--callgrind] [--json FILE] [--only interop]
+ *
+ * --only interop runs the execute_overhead_us and matmul_ratio children alone
+ * (about 10 s a round instead of 90 s for the whole run), for work on the
+ * interop path that needs many rounds on a shared machine.
  *
  * The parent never initialises Level Zero: it starts one child process per
  * configuration and round, interleaved (driver zeil zeil_trace
@@ -30,7 +34,7 @@
 #define QUICK_SCALE 0.01
 
 typedef struct options {
-    int quick, callgrind, rounds;
+    int quick, callgrind, rounds, only_interop;
     const char *json;
     bench_child_args_t child;
     int is_child;
@@ -44,7 +48,8 @@ void bench_emit(const char *figure, const char *column, double value)
 static void usage(void) __attribute__((noreturn));
 static void usage(void)
 {
-    fprintf(stderr, "usage: zeil_bench [--quick] [--rounds N] [--callgrind] [--json FILE]\n");
+    fprintf(stderr, "usage: zeil_bench [--quick] [--rounds N] [--callgrind] [--json FILE] "
+                    "[--only interop]\n");
     exit(2);
 }
 
@@ -68,6 +73,11 @@ static options_t parse(int argc, char **argv)
             o.rounds = atoi(value_of(argc, argv, &i));
         else if (strcmp(a, "--json") == 0)
             o.json = value_of(argc, argv, &i);
+        else if (strcmp(a, "--only") == 0) {
+            if (strcmp(value_of(argc, argv, &i), "interop") != 0)
+                usage();
+            o.only_interop = 1;
+        }
         else if (strcmp(a, "--child") == 0)
             o.is_child = 1, o.child.mode = value_of(argc, argv, &i);
         else if (strcmp(a, "--config") == 0)
@@ -85,6 +95,8 @@ static options_t parse(int argc, char **argv)
         o.rounds = o.quick ? QUICK_ROUNDS : FULL_ROUNDS;
     if (o.rounds < 1 || o.rounds > BENCH_MAX_ROUNDS)
         usage();
+    if (o.only_interop)
+        o.callgrind = 0; /* scripts/bench asks for it by default; it counts launches only */
     return o;
 }
 
@@ -143,20 +155,22 @@ static void child(parent_t *p, const bench_config_t *config, const char *tag,
         p->run->failed_children++;
 }
 
-static void round_of_children(parent_t *p, int round)
+static void round_of_children(parent_t *p, int round, int only_interop)
 {
     char tag[64];
-    for (int c = 0; c < BENCH_CALL_CONFIGS; c++) {
+    for (int c = 0; c < BENCH_CALL_CONFIGS && !only_interop; c++) {
         const bench_config_t *config = &bench_call_configs[c];
         snprintf(tag, sizeof tag, "calls-%s-r%d", config->name, round);
         char *argv[] = {(char *)p->paths.self, "--child", "calls", "--config",
                         (char *)config->name, "--scale", p->scale, NULL};
         child(p, config, tag, argv);
     }
-    snprintf(tag, sizeof tag, "lookup-r%d", round);
-    char *lookup[] = {(char *)p->paths.self, "--child", "lookup", "--config", "zeil",
-                      "--scale", p->scale, NULL};
-    child(p, &bench_config_zeil, tag, lookup);
+    if (!only_interop) {
+        snprintf(tag, sizeof tag, "lookup-r%d", round);
+        char *lookup[] = {(char *)p->paths.self, "--child", "lookup", "--config", "zeil",
+                          "--scale", p->scale, NULL};
+        child(p, &bench_config_zeil, tag, lookup);
+    }
     if (!p->paths.interop_exe)
         return;
     static const char *const sides[] = {"direct", "interop"};
@@ -226,15 +240,20 @@ static int run_parent(const options_t *o)
     run.rounds = o->rounds;
     run.quick = o->quick;
     run.interop_built = p.paths.interop_exe != NULL;
+    run.only_interop = o->only_interop;
+    if (o->only_interop && !run.interop_built)
+        return fprintf(stderr, "zeil_bench: --only interop: the interop library was not built\n"), 2;
     describe_machine(run.machine, sizeof run.machine);
     run.load_before = load_now();
     for (int r = 0; r < o->rounds; r++) {
         fprintf(stderr, "zeil_bench: round %d of %d\n", r + 1, o->rounds);
-        round_of_children(&p, r);
+        round_of_children(&p, r, o->only_interop);
     }
-    fprintf(stderr, "zeil_bench: resident memory over %s launches\n",
-            o->quick ? "200 000" : "10 000 000");
-    rss_children(&p, o->quick);
+    if (!o->only_interop) {
+        fprintf(stderr, "zeil_bench: resident memory over %s launches\n",
+                o->quick ? "200 000" : "10 000 000");
+        rss_children(&p, o->quick);
+    }
     if (o->callgrind) {
         fprintf(stderr, "zeil_bench: instruction counts (valgrind --tool=callgrind)\n");
         bench_callgrind_measure(&p.paths, &run.callgrind);

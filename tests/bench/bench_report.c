@@ -122,12 +122,16 @@ void bench_report_print(const bench_run_t *run, FILE *out)
             run->load_before, run->load_after);
     fprintf(out, "%-20s %-17s %14s %-26s %s\n", "figure", "configuration", "median",
             "overhead over driver", "min .. max");
-    for (size_t i = 0; i < sizeof call_figures / sizeof *call_figures; i++)
-        call_figure(out, &run->results, call_figures[i]);
-    lookup_figure(out, &run->results);
-    interop_figures(out, run);
-    rss_figure(out, &run->results);
-    callgrind_figure(out, &run->callgrind);
+    if (run->only_interop) {
+        interop_figures(out, run);
+    } else {
+        for (size_t i = 0; i < sizeof call_figures / sizeof *call_figures; i++)
+            call_figure(out, &run->results, call_figures[i]);
+        lookup_figure(out, &run->results);
+        interop_figures(out, run);
+        rss_figure(out, &run->results);
+        callgrind_figure(out, &run->callgrind);
+    }
     targets(out, &run->results);
     if (run->failed_children)
         fprintf(out, "\n%d benchmark process(es) failed (see above)\n", run->failed_children);

@@ -15,6 +15,7 @@ typedef struct bench_run {
     int rounds;
     int quick;
     int interop_built;          /* 0: the interop figures are n/a */
+    int only_interop;           /* --only interop: no other figure was measured */
     char machine[256];
     double load_before, load_after; /* 1-minute load averages */
     bench_callgrind_t callgrind;    /* measured == 0 when not run */

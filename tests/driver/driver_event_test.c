@@ -77,6 +77,32 @@ START_TEST(test_synchronize_timeout_not_ready)
 }
 END_TEST
 
+/* Timeouts around the driver's polling budget (it polls up to 20 us before it
+ * sleeps): each one is waited for in full and answered NOT_READY. */
+START_TEST(test_short_timeouts_waited_in_full)
+{
+    zt_env_t env;
+    zt_open(&env);
+    ze_event_pool_handle_t pool = zt_event_pool(&env, 1, 0);
+    ze_event_handle_t ev = zt_event(pool, 0);
+    static const uint64_t timeouts_ns[] = {1, 1000, 5000, 19999, 20000, 20001, 60000, 2000000};
+    for (size_t i = 0; i < sizeof timeouts_ns / sizeof *timeouts_ns; i++) {
+        uint64_t start = zt_now_ns();
+        ZT_RESULT(ZE_RESULT_NOT_READY, zeEventHostSynchronize(ev, timeouts_ns[i]));
+        uint64_t waited = zt_now_ns() - start;
+        ck_assert_msg(waited >= timeouts_ns[i], "timeout %llu ns returned after %llu ns",
+                      (unsigned long long)timeouts_ns[i], (unsigned long long)waited);
+        ck_assert_msg(waited < 1000u * 1000 * 1000, "timeout %llu ns returned after %llu ns",
+                      (unsigned long long)timeouts_ns[i], (unsigned long long)waited);
+    }
+    ZT_OK(zeEventHostSignal(ev));
+    ZT_OK(zeEventHostSynchronize(ev, 1));
+    ZT_OK(zeEventDestroy(ev));
+    ZT_OK(zeEventPoolDestroy(pool));
+    zt_close(&env);
+}
+END_TEST
+
 static void *signal_later(void *arg)
 {
     struct timespec delay = {0, 50 * 1000 * 1000};
@@ -168,6 +194,7 @@ static Suite *event_suite(void)
     tcase_add_test(tc, test_host_signal_query_reset);
     tcase_add_test(tc, test_events_of_a_pool_are_independent);
     tcase_add_test(tc, test_synchronize_timeout_not_ready);
+    tcase_add_test(tc, test_short_timeouts_waited_in_full);
     tcase_add_test(tc, test_synchronize_wakes_on_signal_from_another_thread);
     tcase_add_test(tc, test_list_signal_and_reset_commands);
     tcase_add_test(tc, test_bad_arguments_refused);

@@ -199,6 +199,39 @@ START_TEST(test_host_released_list)
 }
 END_TEST
 
+/* The worker polls for work and the host polls the event for up to 20 us
+ * before each sleeps: pauses between launches below, around and above that
+ * budget make every hand-off (worker polling or asleep, host polling or
+ * asleep) happen, and none may be lost. A lost wake-up shows as a timeout
+ * here, not as a hang. */
+START_TEST(test_handoffs_across_the_polling_budget)
+{
+    fixture_t f;
+    open_fixture(&f);
+    ze_command_list_handle_t list = zt_immediate_list(&f.env, 0);
+    ze_event_handle_t done = zt_event(f.pool, 0);
+    static const long pauses_ns[] = {0, 2000, 10000, 19000, 21000, 30000, 200000, 3000000};
+    const size_t npauses = sizeof pauses_ns / sizeof *pauses_ns;
+    for (int i = 0; i < 400; i++) {
+        struct timespec pause = {0, pauses_ns[(size_t)i % npauses]};
+        nanosleep(&pause, NULL);
+        /* Every third one also runs 30 us: either side may poll or sleep
+         * while the kernel runs. */
+        int spins = i % 3 == 1;
+        append_stamp(list, f.stamp, &f.times[1], spins ? NULL : done, 0, NULL);
+        if (spins)
+            append_spin(list, f.spin, 30, &f.times[0], done, 0, NULL);
+        ZT_OK(zeEventHostSynchronize(done, 10000u * MS));
+        ck_assert_uint_ne(f.times[1], 0);
+        f.times[1] = 0;
+        ZT_OK(zeEventHostReset(done));
+    }
+    ZT_OK(zeEventDestroy(done));
+    ZT_OK(zeCommandListDestroy(list));
+    close_fixture(&f);
+}
+END_TEST
+
 /* One host thread's share of test_lists_used_from_several_threads: its own
  * list and kernel object, many launches, each checked. */
 typedef struct thread_work {
@@ -290,6 +323,7 @@ static Suite *immediate_suite(void)
     tcase_add_test(tc, test_barrier_waits_on_two_lists);
     tcase_add_test(tc, test_host_released_list);
     tcase_add_test(tc, test_lists_used_from_several_threads);
+    tcase_add_test(tc, test_handoffs_across_the_polling_budget);
     tcase_add_test(tc, test_bad_arguments_refused);
     suite_add_tcase(s, tc);
     return s;

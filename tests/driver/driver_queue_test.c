@@ -222,6 +222,13 @@ START_TEST(test_queue_modes_and_timeouts)
         ZT_RESULT(ZE_RESULT_NOT_READY, zeFenceHostSynchronize(fence, 5 * MS));
         ZT_RESULT(ZE_RESULT_NOT_READY, zeCommandQueueSynchronize(queue, 0));
         ZT_RESULT(ZE_RESULT_NOT_READY, zeCommandQueueSynchronize(queue, 5 * MS));
+        /* Timeouts within the driver's polling budget (20 us) are waited in full too. */
+        uint64_t polled = zt_now_ns();
+        ZT_RESULT(ZE_RESULT_NOT_READY, zeFenceHostSynchronize(fence, 10000));
+        ck_assert_uint_ge(zt_now_ns() - polled, 10000);
+        polled = zt_now_ns();
+        ZT_RESULT(ZE_RESULT_NOT_READY, zeCommandQueueSynchronize(queue, 10000));
+        ck_assert_uint_ge(zt_now_ns() - polled, 10000);
         ZT_OK(zeFenceHostSynchronize(fence, UINT64_MAX));
         ck_assert_uint_ge(zt_now_ns() - start, 400 * MS);
         ck_assert_uint_ne(*finished, 0);

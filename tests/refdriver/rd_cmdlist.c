@@ -6,28 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void immediate_job(void *arg)
+/* A command handed to an immediate list's worker. */
+typedef struct immediate_job {
+    rd_job_t job; /* first: the worker's handle on it */
+    rd_command_t cmd;
+} immediate_job_t;
+
+static void immediate_job(rd_job_t *job)
 {
-    rd_command_t *cmd = arg;
-    rd_command_run(cmd);
-    rd_command_release(cmd);
-    free(cmd);
+    immediate_job_t *j = (immediate_job_t *)job;
+    rd_command_run(&j->cmd);
+    rd_command_release(&j->cmd);
+    free(j);
 }
 
 static ze_result_t append_immediate(rd_cmdlist_t *list, rd_command_t *cmd)
 {
-    rd_command_t *copy = malloc(sizeof *copy);
-    if (!copy) {
+    immediate_job_t *j = malloc(sizeof *j);
+    if (!j) {
         rd_command_release(cmd);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
-    *copy = *cmd;
-    uint64_t ticket = rd_worker_submit(list->worker, immediate_job, copy);
-    if (ticket == 0) {
-        rd_command_release(copy);
-        free(copy);
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
+    j->job.run = immediate_job;
+    j->cmd = *cmd;
+    uint64_t ticket = rd_worker_submit(list->worker, &j->job);
     if (list->synchronous)
         rd_worker_wait(list->worker, ticket, UINT64_MAX);
     return ZE_RESULT_SUCCESS;

@@ -2,6 +2,7 @@
  * kernel timestamps. */
 #include "rd_api.h"
 #include "rd_event.h"
+#include "rd_poll.h"
 #include "rd_sync.h"
 
 #include <stdlib.h>
@@ -44,7 +45,7 @@ void rd_event_signal(rd_event_t *event, uint64_t start_ns, uint64_t end_ns)
     event->timestamp.global.kernelStart = start_ns;
     event->timestamp.global.kernelEnd = end_ns;
     event->timestamp.context = event->timestamp.global;
-    event->signaled = 1;
+    __atomic_store_n(&event->signaled, 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&pool->cond);
     pthread_mutex_unlock(&pool->lock);
 }
@@ -52,14 +53,22 @@ void rd_event_signal(rd_event_t *event, uint64_t start_ns, uint64_t end_ns)
 void rd_event_reset(rd_event_t *event)
 {
     pthread_mutex_lock(&event->pool->lock);
-    event->signaled = 0;
+    __atomic_store_n(&event->signaled, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&event->pool->lock);
+}
+
+static int event_signaled(const void *arg)
+{
+    const rd_event_t *event = arg;
+    return __atomic_load_n(&event->signaled, __ATOMIC_ACQUIRE);
 }
 
 ze_result_t rd_event_wait(rd_event_t *event, uint64_t timeout_ns)
 {
     rd_event_pool_t *pool = event->pool;
     rd_deadline_t deadline = rd_deadline_after(timeout_ns);
+    if (rd_poll_until(event_signaled, event, rd_poll_budget(timeout_ns)))
+        return ZE_RESULT_SUCCESS;
     pthread_mutex_lock(&pool->lock);
     int timed_out = 0;
     while (!event->signaled && !timed_out && timeout_ns != 0)

@@ -1,9 +1,11 @@
 /*
  * rd_event.h: event pools and events.
  *
- * An event is a flag guarded by its pool's lock; the pool's condition
+ * An event is a flag written under its pool's lock; the pool's condition
  * variable wakes whoever waits on any of its events (the host in
  * zeEventHostSynchronize, or a worker before a command with wait events).
+ * Waiters first poll the flag without the lock (atomic loads) for a short
+ * while (rd_poll.h), as GPU drivers poll event memory.
  * Events of a pool with ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP also keep the
  * start and end time of the command that signalled them.
  */
@@ -31,7 +33,7 @@ struct rd_event {
     uint32_t magic;
     rd_event_pool_t *pool;
     uint32_t index;
-    int signaled;
+    int signaled; /* atomic: polled without the lock; its release publishes timestamp */
     ze_kernel_timestamp_result_t timestamp;
 };
 

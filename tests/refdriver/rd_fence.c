@@ -1,6 +1,7 @@
 /* Fences: created on a queue, signalled by its worker after an execution. */
 #include "rd_api.h"
 #include "rd_queue.h"
+#include "rd_poll.h"
 #include "rd_sync.h"
 
 #include <stdlib.h>
@@ -16,7 +17,7 @@ void rd_fence_signal(rd_fence_t *fence)
 {
     pthread_mutex_lock(&fence->lock);
     fence->pending--;
-    fence->signaled = 1;
+    __atomic_store_n(&fence->signaled, 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&fence->cond);
     pthread_mutex_unlock(&fence->lock);
 }
@@ -58,10 +59,18 @@ ze_result_t ZE_APICALL rd_zeFenceDestroy(ze_fence_handle_t hFence)
     return ZE_RESULT_SUCCESS;
 }
 
+static int fence_signaled(const void *arg)
+{
+    const rd_fence_t *fence = arg;
+    return __atomic_load_n(&fence->signaled, __ATOMIC_ACQUIRE);
+}
+
 ze_result_t ZE_APICALL rd_zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout)
 {
     RD_HANDLE(rd_fence_t, fence, hFence, RD_MAGIC_FENCE);
     rd_deadline_t deadline = rd_deadline_after(timeout);
+    if (rd_poll_until(fence_signaled, fence, rd_poll_budget(timeout)))
+        return ZE_RESULT_SUCCESS;
     pthread_mutex_lock(&fence->lock);
     int timed_out = 0;
     while (!fence->signaled && !timed_out && timeout != 0)
@@ -80,7 +89,7 @@ ze_result_t ZE_APICALL rd_zeFenceReset(ze_fence_handle_t hFence)
 {
     RD_HANDLE(rd_fence_t, fence, hFence, RD_MAGIC_FENCE);
     pthread_mutex_lock(&fence->lock);
-    fence->signaled = 0;
+    __atomic_store_n(&fence->signaled, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&fence->lock);
     return ZE_RESULT_SUCCESS;
 }

@@ -8,14 +8,15 @@
 
 /* One zeCommandQueueExecuteCommandLists call, run on the queue's worker. */
 typedef struct rd_execution {
+    rd_job_t job; /* first: the worker's handle on it */
     rd_fence_t *fence;
     uint32_t count;
     rd_cmdlist_t *lists[];
 } rd_execution_t;
 
-static void execution_job(void *arg)
+static void execution_job(rd_job_t *job)
 {
-    rd_execution_t *e = arg;
+    rd_execution_t *e = (rd_execution_t *)job;
     for (uint32_t i = 0; i < e->count; i++) {
         rd_cmdlist_run(e->lists[i]);
         rd_cmdlist_execution_end(e->lists[i]);
@@ -100,15 +101,8 @@ ze_result_t ZE_APICALL rd_zeCommandQueueExecuteCommandLists(ze_command_queue_han
     }
     if (fence)
         rd_fence_pending(fence);
-    uint64_t ticket = rd_worker_submit(queue->worker, execution_job, e);
-    if (ticket == 0) {
-        for (uint32_t i = 0; i < numCommandLists; i++)
-            rd_cmdlist_execution_end(e->lists[i]);
-        if (fence)
-            rd_fence_signal(fence);
-        free(e);
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
+    e->job.run = execution_job;
+    uint64_t ticket = rd_worker_submit(queue->worker, &e->job);
     if (queue->synchronous)
         rd_worker_wait(queue->worker, ticket, UINT64_MAX);
     return ZE_RESULT_SUCCESS;

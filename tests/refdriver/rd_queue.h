@@ -27,7 +27,7 @@ typedef struct rd_fence {
     rd_queue_t *queue;
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    int signaled;
+    int signaled;     /* atomic: polled without the lock */
     uint32_t pending; /* executions queued with this fence, not yet signalled */
 } rd_fence_t;
 

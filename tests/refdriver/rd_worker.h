@@ -15,14 +15,17 @@
 
 typedef struct rd_worker rd_worker_t;
 
-/* Runs the job; it owns arg and frees it. */
-typedef void (*rd_job_fn)(void *arg);
+/* A job is the first member of what the submitter allocated for it (one
+ * allocation per submission, not two); run(job) owns that and frees it. */
+typedef struct rd_job {
+    struct rd_job *next; /* the worker's */
+    void (*run)(struct rd_job *job);
+} rd_job_t;
 
 rd_worker_t *rd_worker_create(void);
 
-/* Queues a job; returns its ticket, or 0 when out of memory (the job is not
- * run and arg is not freed). */
-uint64_t rd_worker_submit(rd_worker_t *worker, rd_job_fn run, void *arg);
+/* Queues a job (job->run set); returns its ticket. */
+uint64_t rd_worker_submit(rd_worker_t *worker, rd_job_t *job);
 
 /* The ticket of the last job submitted (0 when none). */
 uint64_t rd_worker_last_ticket(rd_worker_t *worker);
