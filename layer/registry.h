@@ -87,9 +87,8 @@ void registry_retire(zeil_obj_t *obj, uint64_t call, uint32_t thread);
  * call the registry). */
 void registry_foreach_live(void (*fn)(zeil_obj_t *obj, void *user), void *user);
 
-/* ---- USM allocations ---- */
+/* ---- USM allocations (registry_allocs.c) ---- */
 typedef struct zeil_alloc {
-    UT_hash_handle hh;                /* keyed by base */
     void *base;
     size_t size;
     ze_memory_type_t type;
@@ -98,15 +97,15 @@ typedef struct zeil_alloc {
     const char *created_by;
     uint64_t created_call, freed_call;
     uint32_t created_thread, freed_thread;
-    uint32_t tombstone_slot;
     int alive;
 } zeil_alloc_t;
 
-/* 0, or -1 when out of memory: the allocation is then unknown, and so is
+/* Records a live allocation (proto's call fields, not alive or freed_*):
+ * 0, or -1 when out of memory: the allocation is then unknown, and so is
  * every freed allocation it overlaps. */
 int registry_add_alloc(const zeil_alloc_t *proto);
 /* Copies the live allocation containing ptr into *out (1), else the newest
- * tombstone covering it (2), else 0. O(log n). */
+ * tombstone covering it (2), else 0. O(1) expected, lock-free. */
 int registry_find_alloc(const void *ptr, zeil_alloc_t *out);
 /* Marks the live allocation with this base freed: 1, or 2 when its
  * tombstone could not be kept (out of memory); 0 if there was none. */

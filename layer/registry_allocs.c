@@ -1,244 +1,777 @@
 /*
- * USM allocations: a uthash on the base address plus an array of the live
- * allocations sorted by base, so that any interior pointer is found by binary
- * search in O(log n). Freed allocations leave tombstones (a bounded FIFO) in a
- * second sorted array kept free of overlaps: a newer tombstone replaces the
- * older ones it covers, so one binary search finds the newest.
+ * USM allocations: an index from any interior pointer to its allocation in
+ * O(1) expected, lock-free for lookups.
  *
- * One rwlock: lookups (copies, fills, kernel arguments) only read. The hash
- * uses the registry's cheap handle hash, and records of evicted tombstones
- * are kept for the next allocation (a 4 KiB alloc + free pair used to cost a
- * calloc and a free of its own, more than the rest of the bookkeeping).
+ * Levels. An allocation of span s (its size, 1 for size 0) belongs to level
+ * k, the smallest with s <= 2^(4(k+1)): 16 levels, whose blocks are 16 B,
+ * 256 B, 4 KiB, ... (the last one's 2^63 B). An allocation touches at most
+ * two blocks of its level and is entered under each. Each level has an
+ * open-addressing table (linear probing, Fibonacci hash of the block
+ * number). A lookup probes one block per level in use (a bitmask), coarsest
+ * first, and stops at the first entry that contains the pointer. Coarsest
+ * first because coarse levels hold few allocations (there cannot be many of
+ * a GiB), so their tables stay small and cached, and because of the
+ * tombstone rule below.
+ *
+ * Entries. A slot is one cache line holding everything a lookup returns
+ * (base, span, context, device, calls, threads, type, the creating call as
+ * an index into a small table of call names): a lookup among millions of
+ * allocations takes one cache miss, where a slot pointing at a record took
+ * two in a row (measured: 1.4x slower at a million). There are no records,
+ * so nothing to allocate or recycle per allocation. An allocation crossing a
+ * block boundary has a second copy, flagged, under the block of its last
+ * byte.
+ *
+ * Why not a radix (page-table) structure: an allocation would be entered in
+ * every page it spans (a 1 GiB buffer in 262 144 of them) or the tree would
+ * need levels of its own per size, which is this design with more memory.
+ * Why a table per level rather than one keyed by (level, block): the rare
+ * coarse levels stay small and cached, and each table grows or shrinks on
+ * its own.
+ *
+ * Tombstones: the same index over the last ZEIL_TOMBSTONES frees (a FIFO).
+ * A new tombstone first drops the older ones it overlaps at its own level
+ * and at coarser ones (each of those touches one of the two blocks the new
+ * one spans at that level, so a few probes find them all). Older ones at
+ * finer levels stay, shadowed: so whenever two tombstones overlap, the
+ * coarser is the newer, and the coarsest-first lookup returns the newest
+ * covering the pointer, as the sorted array used to. A shadowed tombstone
+ * keeps its FIFO place until evicted but is never returned. Live allocations
+ * are looked up before tombstones. A new allocation at the base of one zeil
+ * still thinks live replaces it (zeil missed its free); other overlaps
+ * between live allocations (a missed free at another base, drivers with
+ * separate address spaces) are kept and a lookup returns one of them.
+ *
+ * Concurrency. Writers (add, free) take one mutex. Lookups take no lock and
+ * make no read-modify-write: a seqlock. A writer makes the sequence odd,
+ * changes slots with release stores, and makes it even again; a reader
+ * loads the sequence, probes and copies with acquire loads (so none of them
+ * can be ordered after its second load of the sequence, and no fence is
+ * needed, which ThreadSanitizer could not follow), and retries when the
+ * sequence was odd or moved. The writer may therefore move entries
+ * (deletion shifts the rest of a probe run back: no deleted markers, no
+ * rebuilds for them); a reader that saw half a change drops its copy. All
+ * that a reader reads is atomic, so there are no data races. A reader that
+ * keeps losing to writers (READ_ATTEMPTS) takes the mutex once.
+ * What a reader must survive before it compares the sequence: a table
+ * being changed (a probe stops after one pass over the table, whatever it
+ * reads), and a table being replaced (grown or shrunk): the copy is built
+ * beside the old table, which stays unchanged and readable and is freed
+ * only RETIRED_GRACE_NS later. That is the bounded-delay argument of
+ * registry_index.c: a reader would have to stall for a second inside a probe
+ * of a few dozen instructions.
+ *
+ * Costs. Lookup: per level in use one hash and a short scan (tables at most
+ * 70% full), in the slot lines only. Add and free: the base probed in each
+ * level in use (a missed free may have left an allocation of another size at
+ * the same base), a few slot writes, no memmove; a tombstone of the same
+ * range (memory freed, given out again at the same address, freed again)
+ * gives its slots to the new one. No allocation unless a table grows or
+ * shrinks, by a factor of two or more: between the two a table goes from 1/8
+ * to 7/10 full. Memory: 64 bytes a slot, 1.4 to 8 slots an entry (beside
+ * tables of MIN_SLOTS). Tables of 2 MiB or more are offered transparent huge
+ * pages (among millions of allocations, a lookup otherwise also pays a TLB
+ * miss).
  */
 #include "registry.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 
-/* bases[i] == items[i]->base, kept beside the items so that a binary search
- * reads one dense array (a miss per probe less than reading through items:
- * at a million allocations that halves the lookup). */
-typedef struct sorted {
-    zeil_alloc_t **items;
-    uintptr_t *bases;
-    size_t count, capacity;
-} sorted_t;
+#define LEVEL_BITS 4u
+#define LEVELS ((64u + LEVEL_BITS - 1) / LEVEL_BITS)
+#define MIN_SLOTS 32u
+#define READ_ATTEMPTS 64u
+#define RETIRED_GRACE_NS 1000000000ull
+#define RECLAIM_EVERY 1024u /* writer operations between looks at the retired tables */
+#define HUGE_BYTES (2u << 20)
+#define CREATORS 256u
+#define LONG_RUN 64u /* slots between an entry and its home that call for mixing */
 
-static pthread_rwlock_t allocs_lock = PTHREAD_RWLOCK_INITIALIZER;
-static zeil_alloc_t *allocs_by_base;
-static sorted_t live, freed;
+/* meta: type | creator << 32 | flags << 40 | FIFO place << 48 */
+#define F_SECOND 1u     /* the copy under the block of the last byte */
+#define F_ZERO_SIZE 2u  /* size 0, looked up as 1 byte */
+_Static_assert(ZEIL_TOMBSTONES <= 65536u, "a FIFO place takes 16 bits");
+_Static_assert(LEVELS <= 32u, "the levels in use are a 32-bit mask");
+
+#define LOAD(x) atomic_load_explicit(&(x), memory_order_acquire)
+#define STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_release)
+
+typedef struct slot {
+    _Alignas(64) _Atomic uintptr_t base;
+    _Atomic uintptr_t span;          /* bytes looked up as the allocation's; 0: empty */
+    _Atomic uintptr_t context, device;
+    _Atomic uint64_t created_call, freed_call;
+    _Atomic uint64_t threads;        /* created | freed << 32 */
+    _Atomic uint64_t meta;
+} slot_t;
+
+/* A slot's contents, copied out. */
+typedef struct entry {
+    uintptr_t base, span, context, device;
+    uint64_t created_call, freed_call, threads, meta;
+} entry_t;
+
+typedef struct table {
+    size_t mask;                     /* slots - 1 */
+    unsigned hash_shift;             /* 64 - log2(slots) */
+    int mixed;                       /* block numbers mixed before hashing */
+    int long_run;                    /* an entry landed LONG_RUN slots from home */
+    size_t used;                     /* entries (writers only) */
+    size_t bytes;                    /* as allocated */
+    struct table *retired_next;
+    uint64_t retired_ns;
+    slot_t slots[];
+} table_t;
+
+typedef struct alloc_index {
+    table_t *_Atomic tables[LEVELS]; /* null until the level's first entry */
+    _Atomic uint32_t levels;         /* bit k: tables[k] has entries */
+} alloc_index_t;
+
 static struct {
-    zeil_alloc_t *slots[ZEIL_TOMBSTONES];
-    uint32_t next;
-} freed_fifo;
-/* Records no index refers to any more (dropped tombstones, missed frees),
- * linked through hh.next and reused before any new calloc: never more than
- * the most records that were ever in use at once. */
-static zeil_alloc_t *spare;
+    _Alignas(64) _Atomic uint64_t seq; /* odd while a writer changes the indexes */
+    _Alignas(64) pthread_mutex_t lock; /* writers */
+    alloc_index_t live, dead;
+    struct {
+        uintptr_t base, span;
+        uint8_t level, used;         /* used 0: none, or dropped early */
+    } fifo[ZEIL_TOMBSTONES];
+    uint32_t fifo_next;
+    /* created_by, interned: entries keep an index (0: null). */
+    const char *_Atomic creators[CREATORS];
+    uint32_t creator_count;
+    uint32_t dead_shrunk;            /* levels of the dead index that lost entries */
+    table_t *retired;                /* tables replaced, not freed yet */
+    uint32_t until_reclaim;
+} ix = {.lock = PTHREAD_MUTEX_INITIALIZER, .creator_count = 1};
 
-/* Under the write lock. Null when out of memory. */
-static zeil_alloc_t *record_new(void)
+/* ---- levels, hashing, entries ---- */
+
+static inline unsigned level_shift(unsigned k)
 {
-    zeil_alloc_t *a = spare;
-    if (!a)
-        return calloc(1, sizeof *a);
-    spare = a->hh.next;
-    return a;
+    unsigned shift = LEVEL_BITS * (k + 1);
+    return shift < 63 ? shift : 63;
 }
 
-/* Under the write lock. */
-static void record_drop(zeil_alloc_t *a)
+static inline unsigned level_of(uintptr_t span)
 {
-    a->hh.next = spare;
-    spare = a;
-}
-
-/* Index of the first item whose base is > ptr. */
-static size_t upper_bound(const sorted_t *s, uintptr_t ptr)
-{
-    size_t lo = 0, hi = s->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->bases[mid] <= ptr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static zeil_alloc_t *covering(const sorted_t *s, uintptr_t ptr)
-{
-    size_t i = upper_bound(s, ptr);
-    if (i == 0)
-        return NULL;
-    zeil_alloc_t *a = s->items[i - 1];
-    uintptr_t base = (uintptr_t)a->base;
-    return ptr < base + (a->size ? a->size : 1) ? a : NULL;
-}
-
-/* Room for one more item: 0, or -1 when out of memory (nothing lost). */
-static int sorted_reserve(sorted_t *s)
-{
-    if (s->count < s->capacity)
+    if (span <= (1u << LEVEL_BITS))
         return 0;
-    size_t cap = s->capacity ? s->capacity * 2 : 256;
-    zeil_alloc_t **items = realloc(s->items, cap * sizeof *items);
-    if (items)
-        s->items = items; /* grown or not, it holds the items */
-    uintptr_t *bases = items ? realloc(s->bases, cap * sizeof *bases) : NULL;
-    if (bases)
-        s->bases = bases;
-    if (!items || !bases)
+    unsigned bits = 64 - (unsigned)__builtin_clzll((unsigned long long)(span - 1));
+    return (bits - 1) / LEVEL_BITS;
+}
+
+/* Fibonacci hashing: block numbers of allocations next to each other (the
+ * common case) land evenly spread with hardly a collision, which keeps the
+ * probe runs short and their branches predictable (a plain mixing hash made
+ * lookups among a million allocations 1.7x slower). Keys that happen to
+ * line up with the multiplier pile up in long runs: a table where that
+ * happens is rebuilt with the block numbers mixed first. */
+static inline size_t home_slot(const table_t *t, uintptr_t block)
+{
+    uint64_t x = (uint64_t)block;
+    if (t->mixed) {
+        x *= 0xbf58476d1ce4e5b9ull;
+        x ^= x >> 31;
+    }
+    return (size_t)((x * 0x9e3779b97f4a7c15ull) >> t->hash_shift);
+}
+
+static inline unsigned meta_flags(uint64_t meta)
+{
+    return (unsigned)(meta >> 40) & 0xffu;
+}
+
+static inline uint32_t meta_place(uint64_t meta)
+{
+    return (uint32_t)(meta >> 48);
+}
+
+static inline uint64_t meta_with(uint64_t meta, unsigned flags, uint32_t place)
+{
+    return (meta & 0xffffffffffull) | (uint64_t)flags << 40 | (uint64_t)place << 48;
+}
+
+/* The block of level shift an entry is filed under. */
+static inline uintptr_t entry_block(const entry_t *e, unsigned shift)
+{
+    return ((meta_flags(e->meta) & F_SECOND) ? e->base + e->span - 1 : e->base) >> shift;
+}
+
+static inline void slot_load(const slot_t *s, entry_t *e)
+{
+    e->base = LOAD(s->base);
+    e->span = LOAD(s->span);
+    e->context = LOAD(s->context);
+    e->device = LOAD(s->device);
+    e->created_call = LOAD(s->created_call);
+    e->freed_call = LOAD(s->freed_call);
+    e->threads = LOAD(s->threads);
+    e->meta = LOAD(s->meta);
+}
+
+static void slot_store(slot_t *s, const entry_t *e)
+{
+    STORE(s->base, e->base);
+    STORE(s->context, e->context);
+    STORE(s->device, e->device);
+    STORE(s->created_call, e->created_call);
+    STORE(s->freed_call, e->freed_call);
+    STORE(s->threads, e->threads);
+    STORE(s->meta, e->meta);
+    STORE(s->span, e->span);
+}
+
+/* ---- memory ---- */
+
+static uint64_t coarse_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Zeroed, 64-byte aligned; from 2 MiB on, mapped on a 2 MiB boundary and
+ * offered to transparent huge pages. Null when out of memory. */
+static void *region_alloc(size_t *bytes)
+{
+    size_t n = (*bytes + 63) & ~(size_t)63;
+    if (n < HUGE_BYTES) {
+        void *p = aligned_alloc(64, n);
+        if (p)
+            memset(p, 0, n);
+        *bytes = n;
+        return p;
+    }
+    n = (n + HUGE_BYTES - 1) & ~(size_t)(HUGE_BYTES - 1);
+    char *raw = mmap(NULL, n + HUGE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    char *p = (char *)(((uintptr_t)raw + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+    if (p > raw)
+        munmap(raw, (size_t)(p - raw));
+    if (p + n < raw + n + HUGE_BYTES)
+        munmap(p + n, (size_t)(raw + n + HUGE_BYTES - (p + n)));
+    madvise(p, n, MADV_HUGEPAGE);
+    *bytes = n;
+    return p;
+}
+
+static void region_free(void *p, size_t bytes)
+{
+    if (bytes < HUGE_BYTES)
+        free(p);
+    else
+        munmap(p, bytes);
+}
+
+/* ---- tables (writers, under the lock) ---- */
+
+static table_t *table_new(size_t slots, int mixed)
+{
+    size_t bytes = sizeof(table_t) + slots * sizeof(slot_t);
+    table_t *t = region_alloc(&bytes);
+    if (!t)
+        return NULL;
+    t->mask = slots - 1;
+    t->hash_shift = 64 - (unsigned)__builtin_ctzll(slots);
+    t->mixed = mixed;
+    t->bytes = bytes;
+    return t;
+}
+
+static void reclaim_retired(void)
+{
+    uint64_t now = coarse_now_ns();
+    for (table_t **link = &ix.retired; *link;) {
+        table_t *t = *link;
+        if (now - t->retired_ns > RETIRED_GRACE_NS) {
+            *link = t->retired_next;
+            region_free(t, t->bytes);
+        } else {
+            link = &t->retired_next;
+        }
+    }
+    ix.until_reclaim = RECLAIM_EVERY;
+}
+
+/* The entry goes in the first empty slot of its probe run. */
+static void table_put(table_t *t, uintptr_t block, const entry_t *e)
+{
+    size_t i = home_slot(t, block), run = 0;
+    while (LOAD(t->slots[i].span)) {
+        i = (i + 1) & t->mask;
+        run++;
+    }
+    slot_store(&t->slots[i], e);
+    t->used++;
+    if (run >= LONG_RUN)
+        t->long_run = 1;
+}
+
+/* The slot of the entry of this base (the first copy, or the second), or
+ * -1. Tables are never full, so a run always ends. */
+static ptrdiff_t table_find(const table_t *t, uintptr_t block, uintptr_t base, unsigned second)
+{
+    for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
+        if (!LOAD(t->slots[i].span))
+            return -1;
+        if (LOAD(t->slots[i].base) == base &&
+            (meta_flags(LOAD(t->slots[i].meta)) & F_SECOND) == second)
+            return (ptrdiff_t)i;
+    }
+}
+
+/* Empties slot i, moving later entries of its run back so that no run is
+ * cut short. */
+static void table_del_at(table_t *t, unsigned shift, size_t i)
+{
+    for (size_t j = (i + 1) & t->mask;; j = (j + 1) & t->mask) {
+        if (!LOAD(t->slots[j].span))
+            break;
+        entry_t e;
+        slot_load(&t->slots[j], &e);
+        size_t home = home_slot(t, entry_block(&e, shift));
+        /* j may move to i unless its home lies cyclically in (i, j]. */
+        if (((j - home) & t->mask) < ((j - i) & t->mask))
+            continue;
+        slot_store(&t->slots[i], &e);
+        i = j;
+    }
+    STORE(t->slots[i].span, (uintptr_t)0);
+    t->used--;
+}
+
+/* Replaces table k of x by one of the given size holding the same entries
+ * (readers may use either). -1 when out of memory. */
+static int table_resize(alloc_index_t *x, unsigned k, size_t slots)
+{
+    table_t *old = LOAD(x->tables[k]);
+    table_t *t = table_new(slots, old && (old->mixed || old->long_run));
+    if (!t)
         return -1;
-    s->capacity = cap;
+    unsigned shift = level_shift(k);
+    for (size_t i = 0; old && i <= old->mask; i++) {
+        entry_t e;
+        slot_load(&old->slots[i], &e);
+        if (e.span)
+            table_put(t, entry_block(&e, shift), &e);
+    }
+    if (t->long_run && !t->mixed) { /* the copy piled up too: mix now */
+        region_free(t, t->bytes);
+        old->long_run = 1;
+        return table_resize(x, k, slots);
+    }
+    STORE(x->tables[k], t);
+    if (old) {
+        old->retired_ns = coarse_now_ns();
+        old->retired_next = ix.retired;
+        ix.retired = old;
+        reclaim_retired();
+    }
     return 0;
 }
 
-/* After sorted_reserve. */
-static void sorted_insert(sorted_t *s, zeil_alloc_t *a)
+/* Room in table k for two more entries (at most 70% full): 0, or -1. */
+static int table_reserve(alloc_index_t *x, unsigned k)
 {
-    size_t i = upper_bound(s, (uintptr_t)a->base);
-    memmove(&s->items[i + 1], &s->items[i], (s->count - i) * sizeof *s->items);
-    memmove(&s->bases[i + 1], &s->bases[i], (s->count - i) * sizeof *s->bases);
-    s->items[i] = a;
-    s->bases[i] = (uintptr_t)a->base;
-    s->count++;
+    table_t *t = LOAD(x->tables[k]);
+    size_t used = t ? t->used : 0;
+    if (t && 10 * (used + 2) <= 7 * (t->mask + 1) && (t->mixed || !t->long_run))
+        return 0;
+    size_t slots = MIN_SLOTS;
+    while (slots < 2 * (used + 2)) /* at most half full after growing */
+        slots *= 2;
+    return table_resize(x, k, slots);
 }
 
-static void sorted_remove(sorted_t *s, const zeil_alloc_t *a)
+/* Out of any write section: a table an eighth full or less gives back
+ * memory, down to a quarter full (when the smaller table cannot be had, it
+ * stays). */
+static void table_maybe_shrink(alloc_index_t *x, unsigned k)
 {
-    size_t i = upper_bound(s, (uintptr_t)a->base);
-    while (i > 0 && s->items[i - 1] != a && s->items[i - 1]->base == a->base)
-        i--;
-    if (i == 0 || s->items[i - 1] != a)
+    table_t *t = LOAD(x->tables[k]);
+    if (!t || t->mask + 1 <= MIN_SLOTS || 8 * t->used > t->mask + 1)
         return;
-    i--;
-    memmove(&s->items[i], &s->items[i + 1], (s->count - i - 1) * sizeof *s->items);
-    memmove(&s->bases[i], &s->bases[i + 1], (s->count - i - 1) * sizeof *s->bases);
-    s->count--;
+    size_t slots = MIN_SLOTS;
+    while (slots < 4 * t->used)
+        slots *= 2;
+    table_resize(x, k, slots);
 }
 
-/* Under the write lock: drops the tombstones overlapping [lo, hi). */
-static void drop_tombstones_overlapping(uintptr_t lo, uintptr_t hi)
+/* ---- the index of one kind, live or dead ---- */
+
+/* In a write section, after table_reserve(x, k). e: the first copy. */
+static void entries_put(alloc_index_t *x, unsigned k, const entry_t *e)
 {
-    size_t i = upper_bound(&freed, hi - 1);
-    while (i > 0) {
-        zeil_alloc_t *t = freed.items[i - 1];
-        uintptr_t t_end = (uintptr_t)t->base + (t->size ? t->size : 1);
-        if (t_end <= lo)
-            break;
-        sorted_remove(&freed, t);
-        freed_fifo.slots[t->tombstone_slot] = NULL;
-        record_drop(t);
-        i = upper_bound(&freed, hi - 1);
+    table_t *t = LOAD(x->tables[k]);
+    unsigned shift = level_shift(k);
+    uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
+    table_put(t, first, e);
+    if (last != first) {
+        entry_t second = *e;
+        second.meta = meta_with(e->meta, meta_flags(e->meta) | F_SECOND, meta_place(e->meta));
+        table_put(t, last, &second);
+    }
+    uint32_t levels = LOAD(x->levels);
+    if (!(levels & (1u << k)))
+        STORE(x->levels, levels | 1u << k);
+}
+
+/* In a write section. at: the slot of the first copy, or -1 to look. */
+static void entries_del(alloc_index_t *x, unsigned k, uintptr_t base, uintptr_t span,
+                        ptrdiff_t at)
+{
+    table_t *t = LOAD(x->tables[k]);
+    unsigned shift = level_shift(k);
+    uintptr_t first = base >> shift, last = (base + span - 1) >> shift;
+    ptrdiff_t i = at >= 0 ? at : table_find(t, first, base, 0);
+    if (i >= 0)
+        table_del_at(t, shift, (size_t)i);
+    if (last != first && (i = table_find(t, last, base, F_SECOND)) >= 0)
+        table_del_at(t, shift, (size_t)i);
+    if (!t->used)
+        STORE(x->levels, LOAD(x->levels) & ~(1u << k));
+}
+
+/* The entry containing p, coarsest level first: 1 and *e, or 0. Readers
+ * and writers alike. */
+static inline int entries_find(alloc_index_t *x, uintptr_t p, entry_t *e)
+{
+    uint32_t levels = LOAD(x->levels);
+    while (levels) {
+        unsigned k = 31 - (unsigned)__builtin_clz(levels);
+        levels &= ~(1u << k);
+        const table_t *t = LOAD(x->tables[k]);
+        if (!t)
+            continue;
+        size_t i = home_slot(t, p >> level_shift(k));
+        for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
+            const slot_t *s = &t->slots[i];
+            uintptr_t span = LOAD(s->span);
+            if (!span)
+                break;
+            uintptr_t base = LOAD(s->base);
+            if (p - base < span) {
+                slot_load(s, e);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Under the lock: the slot of the live allocation with this base (its
+ * first copy), or -1. */
+static ptrdiff_t live_with_base(uintptr_t base, unsigned *level, entry_t *e)
+{
+    uint32_t levels = LOAD(ix.live.levels);
+    while (levels) {
+        unsigned k = 31 - (unsigned)__builtin_clz(levels);
+        levels &= ~(1u << k);
+        const table_t *t = LOAD(ix.live.tables[k]);
+        ptrdiff_t i = table_find(t, base >> level_shift(k), base, 0);
+        if (i >= 0) {
+            slot_load(&t->slots[i], e);
+            *level = k;
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* ---- writers ---- */
+
+static void write_begin(void)
+{
+    uint64_t s = LOAD(ix.seq);
+    atomic_store_explicit(&ix.seq, s + 1, memory_order_relaxed);
+    /* The stores that follow are releases: none is seen before this one. */
+}
+
+static void write_end(void)
+{
+    STORE(ix.seq, LOAD(ix.seq) + 1);
+}
+
+/* Out of any write section. */
+static void shrink_dead(void)
+{
+    while (ix.dead_shrunk) {
+        unsigned k = (unsigned)__builtin_ctz(ix.dead_shrunk);
+        ix.dead_shrunk &= ix.dead_shrunk - 1;
+        table_maybe_shrink(&ix.dead, k);
+    }
+}
+
+static void after_write(void)
+{
+    if (ix.retired && --ix.until_reclaim == 0)
+        reclaim_retired();
+}
+
+/* Under the lock. */
+static uint32_t creator_index(const char *name)
+{
+    if (!name)
+        return 0;
+    for (uint32_t i = 1; i < ix.creator_count; i++)
+        if (LOAD(ix.creators[i]) == name)
+            return i;
+    if (ix.creator_count == CREATORS)
+        return 0; /* more distinct calls than ever seen: not named */
+    STORE(ix.creators[ix.creator_count], name);
+    return ix.creator_count++;
+}
+
+/* In a write section: the tombstone at FIFO place `place` leaves. */
+static void drop_tombstone(uint32_t place)
+{
+    unsigned k = ix.fifo[place].level;
+    entries_del(&ix.dead, k, ix.fifo[place].base, ix.fifo[place].span, -1);
+    ix.fifo[place].used = 0;
+    ix.dead_shrunk |= 1u << k;
+}
+
+/* In a write section: drops the tombstones of level k and coarser that
+ * overlap [lo, lo + span), a range of level k or finer. Each touches, at its
+ * own level, the block of lo or of the last byte, so their runs hold them. */
+static void drop_dead_overlapping(unsigned k, uintptr_t lo, uintptr_t span)
+{
+    uintptr_t hi = lo + span;
+    uint32_t levels = k < 32 ? LOAD(ix.dead.levels) >> k << k : 0;
+    while (levels) {
+        unsigned j = (unsigned)__builtin_ctz(levels);
+        levels &= levels - 1;
+        unsigned shift = level_shift(j);
+        uintptr_t blocks[2] = {lo >> shift, (hi - 1) >> shift};
+        for (int n = 0; n < (blocks[0] == blocks[1] ? 1 : 2); n++) {
+            const table_t *t = LOAD(ix.dead.tables[j]);
+            size_t i = home_slot(t, blocks[n]);
+            uintptr_t s;
+            while ((s = LOAD(t->slots[i].span))) {
+                uintptr_t base = LOAD(t->slots[i].base);
+                if (base < hi && lo < base + s) {
+                    drop_tombstone(meta_place(LOAD(t->slots[i].meta)));
+                    i = home_slot(t, blocks[n]); /* the run has moved: again */
+                } else {
+                    i = (i + 1) & t->mask;
+                }
+            }
+        }
+    }
+}
+
+/* In a write section: no tombstone overlaps [lo, lo + span) any more. Out
+ * of memory only (a new allocation zeil could not record must not be
+ * called freed), so it may look at every one. */
+static void drop_all_dead_overlapping(uintptr_t lo, uintptr_t span)
+{
+    for (uint32_t place = 0; place < ZEIL_TOMBSTONES; place++) {
+        uintptr_t base = ix.fifo[place].base;
+        if (ix.fifo[place].used && base < lo + span && lo < base + ix.fifo[place].span)
+            drop_tombstone(place);
     }
 }
 
 int registry_add_alloc(const zeil_alloc_t *proto)
 {
-    unsigned hash = registry_hash(proto->base);
-    pthread_rwlock_wrlock(&allocs_lock);
-    zeil_alloc_t *stale = NULL;
-    HASH_FIND_BYHASHVALUE(hh, allocs_by_base, &proto->base, sizeof proto->base, hash, stale);
-    if (stale) { /* zeil missed its free: forget it */
-        HASH_DEL(allocs_by_base, stale);
-        sorted_remove(&live, stale);
-        record_drop(stale);
-    }
-    zeil_alloc_t *a = record_new();
-    int stored = a && sorted_reserve(&live) == 0;
+    uintptr_t base = (uintptr_t)proto->base;
+    uintptr_t span = proto->size ? proto->size : 1;
+    if (span > UINTPTR_MAX - base)
+        span = UINTPTR_MAX - base; /* cut at the top of the address space */
+    unsigned k = level_of(span);
+    pthread_mutex_lock(&ix.lock);
+    unsigned stale_level = 0;
+    entry_t stale;
+    int missed_free = live_with_base(base, &stale_level, &stale) >= 0;
+    int stored = span && table_reserve(&ix.live, k) == 0;
+    write_begin();
+    /* The driver gave this base again: zeil missed the old one's free, and
+     * forgets it (looked up again: table_reserve may have moved it). */
+    if (missed_free)
+        entries_del(&ix.live, stale_level, base, stale.span, -1);
     if (stored) {
-        *a = *proto;
-        a->alive = 1;
-        HASH_ADD_BYHASHVALUE(hh, allocs_by_base, base, sizeof a->base, hash, a);
-        stored = a->hh.tbl != NULL; /* uthash could not grow its table */
-    }
-    if (stored) {
-        sorted_insert(&live, a);
+        unsigned flags = proto->size ? 0 : F_ZERO_SIZE;
+        entry_t e = {.base = base,
+                     .span = span,
+                     .context = (uintptr_t)proto->context,
+                     .device = (uintptr_t)proto->device,
+                     .created_call = proto->created_call,
+                     .threads = proto->created_thread,
+                     .meta = (uint32_t)proto->type |
+                             (uint64_t)creator_index(proto->created_by) << 32 |
+                             (uint64_t)flags << 40};
+        entries_put(&ix.live, k, &e);
     } else {
-        if (a)
-            record_drop(a);
-        /* The driver handed this memory out again: a tombstone of it would
-         * call the new allocation freed and refuse its valid uses. */
-        uintptr_t lo = (uintptr_t)proto->base;
-        drop_tombstones_overlapping(lo, lo + (proto->size ? proto->size : 1));
+        /* A tombstone of this memory would call the new allocation freed
+         * and refuse its valid uses. */
+        drop_all_dead_overlapping(base, span ? span : 1);
     }
-    pthread_rwlock_unlock(&allocs_lock);
+    write_end();
+    if (missed_free)
+        table_maybe_shrink(&ix.live, stale_level);
+    shrink_dead();
+    after_write();
+    pthread_mutex_unlock(&ix.lock);
     return stored ? 0 : -1;
+}
+
+/* In a write section, after table_reserve(&ix.dead, k): e becomes the
+ * newest tombstone and takes the next FIFO place. Memory given out and freed
+ * again at the same address is the common case: a tombstone of the same
+ * range then gives its slots to the new one. */
+static void bury(entry_t *e, unsigned k)
+{
+    uint32_t place = ix.fifo_next;
+    if (ix.fifo[place].used)
+        drop_tombstone(place);
+    ix.fifo[place].base = e->base;
+    ix.fifo[place].span = e->span;
+    ix.fifo[place].level = (uint8_t)k;
+    ix.fifo[place].used = 1;
+    ix.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
+    e->meta = meta_with(e->meta, meta_flags(e->meta), place);
+    table_t *t = LOAD(ix.dead.tables[k]);
+    unsigned shift = level_shift(k);
+    uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
+    ptrdiff_t i = table_find(t, first, e->base, 0);
+    if (i < 0 || LOAD(t->slots[i].span) != e->span) {
+        /* Older tombstones it overlaps are wrong about this memory now. */
+        drop_dead_overlapping(k, e->base, e->span);
+        entries_put(&ix.dead, k, e);
+        return;
+    }
+    /* One of the same range: no other of its level can overlap it (either
+     * would have dropped the other), coarser ones may. */
+    drop_dead_overlapping(k + 1, e->base, e->span);
+    ix.fifo[meta_place(LOAD(t->slots[i].meta))].used = 0;
+    slot_store(&t->slots[i], e);
+    if (last != first && (i = table_find(t, last, e->base, F_SECOND)) >= 0) {
+        entry_t second = *e;
+        second.meta = meta_with(e->meta, meta_flags(e->meta) | F_SECOND, place);
+        slot_store(&t->slots[i], &second);
+    }
+}
+
+int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)
+{
+    uintptr_t base = (uintptr_t)ptr;
+    unsigned k = 0;
+    entry_t e;
+    pthread_mutex_lock(&ix.lock);
+    ptrdiff_t at = live_with_base(base, &k, &e);
+    if (at < 0) {
+        pthread_mutex_unlock(&ix.lock);
+        return 0;
+    }
+    int kept = table_reserve(&ix.dead, k) == 0;
+    write_begin();
+    entries_del(&ix.live, k, base, e.span, at);
+    if (kept) {
+        e.freed_call = call;
+        e.threads = (e.threads & 0xffffffffu) | (uint64_t)thread << 32;
+        bury(&e, k);
+    } else { /* no tombstone, but none older that says otherwise either */
+        drop_dead_overlapping(k, base, e.span);
+    }
+    write_end();
+    table_maybe_shrink(&ix.live, k);
+    shrink_dead();
+    after_write();
+    pthread_mutex_unlock(&ix.lock);
+    return kept ? 1 : 2;
+}
+
+/* ---- readers ---- */
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+static void unpack(zeil_alloc_t *out, const entry_t *e, int found)
+{
+    unsigned flags = meta_flags(e->meta);
+    uint32_t creator = (uint32_t)(e->meta >> 32) & 0xffu;
+    *out = (zeil_alloc_t){.base = (void *)e->base,
+                          .size = (flags & F_ZERO_SIZE) ? 0 : (size_t)e->span,
+                          .type = (ze_memory_type_t)(uint32_t)e->meta,
+                          .context = (ze_context_handle_t)e->context,
+                          .device = (ze_device_handle_t)e->device,
+                          .created_by = LOAD(ix.creators[creator]),
+                          .created_call = e->created_call,
+                          .freed_call = found == 2 ? e->freed_call : 0,
+                          .created_thread = (uint32_t)e->threads,
+                          .freed_thread = found == 2 ? (uint32_t)(e->threads >> 32) : 0,
+                          .alive = found == 1};
+}
+
+static inline int find_entry(uintptr_t p, entry_t *e)
+{
+    if (entries_find(&ix.live, p, e))
+        return 1;
+    if (entries_find(&ix.dead, p, e))
+        return 2;
+    *e = (entry_t){0};
+    return 0;
 }
 
 int registry_find_alloc(const void *ptr, zeil_alloc_t *out)
 {
-    int found = 0;
-    pthread_rwlock_rdlock(&allocs_lock);
-    zeil_alloc_t *a = covering(&live, (uintptr_t)ptr);
-    if (a)
-        found = 1;
-    else if ((a = covering(&freed, (uintptr_t)ptr)))
-        found = 2;
-    if (a && out) {
-        *out = *a;
-        memset(&out->hh, 0, sizeof out->hh);
+    uintptr_t p = (uintptr_t)ptr;
+    entry_t e;
+    for (unsigned attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+        uint64_t s = LOAD(ix.seq);
+        if (s & 1) {
+            cpu_relax();
+            continue;
+        }
+        int found = find_entry(p, &e);
+        if (LOAD(ix.seq) != s)
+            continue;
+        if (found && out)
+            unpack(out, &e, found);
+        return found;
     }
-    pthread_rwlock_unlock(&allocs_lock);
+    /* Writers kept changing the index: wait for them once. */
+    pthread_mutex_lock(&ix.lock);
+    int found = find_entry(p, &e);
+    pthread_mutex_unlock(&ix.lock);
+    if (found && out)
+        unpack(out, &e, found);
     return found;
-}
-
-/* Under the write lock: a's tombstone replaces the older ones it overlaps
- * and the oldest of the FIFO. -1 (a dropped) when out of memory. */
-static int bury(zeil_alloc_t *a)
-{
-    uintptr_t lo = (uintptr_t)a->base;
-    drop_tombstones_overlapping(lo, lo + (a->size ? a->size : 1));
-    zeil_alloc_t *victim = freed_fifo.slots[freed_fifo.next];
-    if (victim) {
-        sorted_remove(&freed, victim);
-        record_drop(victim);
-        freed_fifo.slots[freed_fifo.next] = NULL;
-    }
-    if (sorted_reserve(&freed) != 0) {
-        record_drop(a);
-        return -1;
-    }
-    freed_fifo.slots[freed_fifo.next] = a;
-    a->tombstone_slot = freed_fifo.next;
-    freed_fifo.next = (freed_fifo.next + 1) % ZEIL_TOMBSTONES;
-    sorted_insert(&freed, a);
-    return 0;
-}
-
-int registry_free_alloc(const void *base, uint64_t call, uint32_t thread)
-{
-    unsigned hash = registry_hash(base);
-    pthread_rwlock_wrlock(&allocs_lock);
-    zeil_alloc_t *a = NULL;
-    int outcome = 0;
-    HASH_FIND_BYHASHVALUE(hh, allocs_by_base, &base, sizeof base, hash, a);
-    if (a) {
-        HASH_DEL(allocs_by_base, a);
-        sorted_remove(&live, a);
-        a->alive = 0;
-        a->freed_call = call;
-        a->freed_thread = thread;
-        outcome = bury(a) == 0 ? 1 : 2;
-    }
-    pthread_rwlock_unlock(&allocs_lock);
-    return outcome;
 }
 
 uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uint64_t *bytes)
 {
     uint64_t n = 0, total = 0;
-    pthread_rwlock_rdlock(&allocs_lock);
-    for (size_t i = 0; i < live.count; i++) {
-        if (keep && !keep(live.items[i], user))
-            continue;
-        n++;
-        total += live.items[i]->size;
+    pthread_mutex_lock(&ix.lock);
+    for (unsigned k = 0; k < LEVELS; k++) {
+        const table_t *t = LOAD(ix.live.tables[k]);
+        for (size_t i = 0; t && i <= t->mask; i++) {
+            entry_t e;
+            slot_load(&t->slots[i], &e);
+            if (!e.span || (meta_flags(e.meta) & F_SECOND))
+                continue;
+            zeil_alloc_t a;
+            unpack(&a, &e, 1);
+            if (keep && !keep(&a, user))
+                continue;
+            n++;
+            total += a.size;
+        }
     }
-    pthread_rwlock_unlock(&allocs_lock);
+    pthread_mutex_unlock(&ix.lock);
     if (bytes)
         *bytes = total;
     return n;

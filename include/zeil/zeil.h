@@ -83,9 +83,10 @@ typedef struct zeil_alloc_info {
     uint64_t freed_call;
 } zeil_alloc_info_t;
 
-/* Finds the allocation that contains ptr (any interior pointer), in O(log n).
- * Returns 1 and fills *info for a live allocation; returns 2 for a pointer
- * that only a freed allocation's tombstone covers; 0 when unknown. */
+/* Finds the allocation that contains ptr (any interior pointer), in O(1)
+ * expected time and without taking a lock. Returns 1 and fills *info for a
+ * live allocation; returns 2 for a pointer that only a freed allocation's
+ * tombstone covers (the newest one); 0 when unknown. */
 int zeil_lookup_pointer(const void *ptr, zeil_alloc_info_t *info);
 
 /* ---- attribution ------------------------------------------------------ */

@@ -94,8 +94,9 @@ int bench_child_lookup(const bench_child_args_t *args)
         snprintf(column, sizeof column, "%zu", sizes[s]);
         bench_emit("pointer_lookup_ns", column, time_lookups(queries, batches));
     }
-    /* Newest first: both registries keep sorted arrays, and removing at the
-     * end moves nothing, so the teardown does not dominate the child's time. */
+    /* Newest first: the reference driver keeps a sorted array, and removing
+     * at its end moves nothing, so the teardown does not dominate the child's
+     * time. */
     while (live > 0)
         BENCH_ZE_OK(zeMemFree(ze.context, allocs[--live]));
     free(queries);
