@@ -88,7 +88,7 @@
 #define RETIRED_GRACE_NS 1000000000ull
 #define RECLAIM_EVERY 1024u /* writer operations between looks at the retired tables */
 #define HUGE_BYTES (2u << 20)
-#define CREATORS 256u
+#define CREATORS 255u /* an index of 8 bits, 0 for null */
 #define LONG_RUN 64u /* slots between an entry and its home that call for mixing */
 
 /* meta: type | creator << 32 | flags << 40 | FIFO place << 48 */
@@ -138,22 +138,27 @@ typedef struct alloc_index {
     _Atomic uint32_t levels;         /* bit k: tables[k] has entries */
 } alloc_index_t;
 
+/* Writers. */
+static pthread_mutex_t allocs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* All zero at start (in .bss: 100 KiB, most of it the FIFO). */
 static struct {
     _Alignas(64) _Atomic uint64_t seq; /* odd while a writer changes the indexes */
-    _Alignas(64) pthread_mutex_t lock; /* writers */
-    alloc_index_t live, dead;
+    _Alignas(64) alloc_index_t live;
+    alloc_index_t dead;
     struct {
         uintptr_t base, span;
         uint8_t level, used;         /* used 0: none, or dropped early */
     } fifo[ZEIL_TOMBSTONES];
     uint32_t fifo_next;
-    /* created_by, interned: entries keep an index (0: null). */
+    /* created_by, interned: entries keep an index, 0 for null, i + 1 for
+     * creators[i]. */
     const char *_Atomic creators[CREATORS];
     uint32_t creator_count;
     uint32_t dead_shrunk;            /* levels of the dead index that lost entries */
     table_t *retired;                /* tables replaced, not freed yet */
     uint32_t until_reclaim;
-} ix = {.lock = PTHREAD_MUTEX_INITIALIZER, .creator_count = 1};
+} ix;
 
 /* ---- levels, hashing, entries ---- */
 
@@ -523,13 +528,13 @@ static uint32_t creator_index(const char *name)
 {
     if (!name)
         return 0;
-    for (uint32_t i = 1; i < ix.creator_count; i++)
+    for (uint32_t i = 0; i < ix.creator_count; i++)
         if (LOAD(ix.creators[i]) == name)
-            return i;
+            return i + 1;
     if (ix.creator_count == CREATORS)
         return 0; /* more distinct calls than ever seen: not named */
     STORE(ix.creators[ix.creator_count], name);
-    return ix.creator_count++;
+    return ++ix.creator_count;
 }
 
 /* In a write section: the tombstone at FIFO place `place` leaves. */
@@ -589,7 +594,7 @@ int registry_add_alloc(const zeil_alloc_t *proto)
     if (span > UINTPTR_MAX - base)
         span = UINTPTR_MAX - base; /* cut at the top of the address space */
     unsigned k = level_of(span);
-    pthread_mutex_lock(&ix.lock);
+    pthread_mutex_lock(&allocs_lock);
     unsigned stale_level = 0;
     entry_t stale;
     int missed_free = live_with_base(base, &stale_level, &stale) >= 0;
@@ -621,7 +626,7 @@ int registry_add_alloc(const zeil_alloc_t *proto)
         table_maybe_shrink(&ix.live, stale_level);
     shrink_dead();
     after_write();
-    pthread_mutex_unlock(&ix.lock);
+    pthread_mutex_unlock(&allocs_lock);
     return stored ? 0 : -1;
 }
 
@@ -667,10 +672,10 @@ int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)
     uintptr_t base = (uintptr_t)ptr;
     unsigned k = 0;
     entry_t e;
-    pthread_mutex_lock(&ix.lock);
+    pthread_mutex_lock(&allocs_lock);
     ptrdiff_t at = live_with_base(base, &k, &e);
     if (at < 0) {
-        pthread_mutex_unlock(&ix.lock);
+        pthread_mutex_unlock(&allocs_lock);
         return 0;
     }
     int kept = table_reserve(&ix.dead, k) == 0;
@@ -687,7 +692,7 @@ int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)
     table_maybe_shrink(&ix.live, k);
     shrink_dead();
     after_write();
-    pthread_mutex_unlock(&ix.lock);
+    pthread_mutex_unlock(&allocs_lock);
     return kept ? 1 : 2;
 }
 
@@ -711,7 +716,7 @@ static inline void unpack(zeil_alloc_t *out, const entry_t *e, int found)
                           .type = (ze_memory_type_t)(uint32_t)e->meta,
                           .context = (ze_context_handle_t)e->context,
                           .device = (ze_device_handle_t)e->device,
-                          .created_by = LOAD(ix.creators[creator]),
+                          .created_by = creator ? LOAD(ix.creators[creator - 1]) : NULL,
                           .created_call = e->created_call,
                           .freed_call = found == 2 ? e->freed_call : 0,
                           .created_thread = (uint32_t)e->threads,
@@ -754,9 +759,9 @@ static __attribute__((noinline)) int find_slow(uintptr_t p, zeil_alloc_t *out)
         return found;
     }
     /* Writers kept changing the index: wait for them once. */
-    pthread_mutex_lock(&ix.lock);
+    pthread_mutex_lock(&allocs_lock);
     int found = find_entry(p, &e);
-    pthread_mutex_unlock(&ix.lock);
+    pthread_mutex_unlock(&allocs_lock);
     if (found && out)
         unpack(out, &e, found);
     return found;
@@ -786,7 +791,7 @@ int registry_find_alloc(const void *ptr, zeil_alloc_t *out)
 uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uint64_t *bytes)
 {
     uint64_t n = 0, total = 0;
-    pthread_mutex_lock(&ix.lock);
+    pthread_mutex_lock(&allocs_lock);
     for (unsigned k = 0; k < LEVELS; k++) {
         const table_t *t = LOAD(ix.live.tables[k]);
         for (size_t i = 0; t && i <= t->mask; i++) {
@@ -802,7 +807,7 @@ uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uin
             total += a.size;
         }
     }
-    pthread_mutex_unlock(&ix.lock);
+    pthread_mutex_unlock(&allocs_lock);
     if (bytes)
         *bytes = total;
     return n;

@@ -16,6 +16,7 @@ static void reader_hook(void);
 #include <check.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Loops run a tenth as long where sanitizers make every access a call. */
@@ -311,6 +312,28 @@ START_TEST(missed_frees_while_growing)
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 3000);
     for (uintptr_t i = 0; i < 3000; i++)
         expect_range(0x4000000 + i * 256, 200, 1);
+}
+END_TEST
+
+/* The creating call's name is kept as an index into a table of the names
+ * seen: null stays null, and names past the table's room are not named. */
+START_TEST(creators)
+{
+    static char names[300][8];
+    for (int i = 0; i < 300; i++) {
+        snprintf(names[i], sizeof names[i], "call%d", i);
+        zeil_alloc_t a = {.base = (void *)(0x8000000 + (uintptr_t)i * 64), .size = 64,
+                          .created_by = i == 7 ? NULL : names[i]};
+        ck_assert_int_eq(registry_add_alloc(&a), 0);
+    }
+    for (int i = 0; i < 300; i++) {
+        zeil_alloc_t a = expect(0x8000000 + (uintptr_t)i * 64 + 5, 1,
+                                0x8000000 + (uintptr_t)i * 64, 64);
+        if (i == 7 || i > (int)CREATORS) /* (name 7 is null: takes no room) */
+            ck_assert_ptr_null(a.created_by);
+        else
+            ck_assert_ptr_eq(a.created_by, names[i]);
+    }
 }
 END_TEST
 
@@ -680,7 +703,7 @@ START_TEST(seqlock_hides_half_writes)
         ck_assert_int_eq(pthread_create(&readers[r], NULL, half_write_reader, &h), 0);
     for (unsigned n = 0; n < 100000 / SCALE; n++) {
         slot_t *slot = slots[n % 2];
-        pthread_mutex_lock(&ix.lock);
+        pthread_mutex_lock(&allocs_lock);
         write_begin();
         uintptr_t context = LOAD(slot->context), span = LOAD(slot->span);
         uint64_t created = LOAD(slot->created_call);
@@ -692,7 +715,7 @@ START_TEST(seqlock_hides_half_writes)
         STORE(slot->span, span);
         STORE(slot->created_call, created);
         write_end();
-        pthread_mutex_unlock(&ix.lock);
+        pthread_mutex_unlock(&allocs_lock);
         spin(n % 4 < 2 ? 20 : 300); /* and to start lookups just before the next */
     }
     atomic_store(&h.stop, 1);
@@ -718,6 +741,7 @@ int main(void)
     tcase_add_test(tc, missed_free);
     tcase_add_test(tc, missed_frees_while_growing);
     tcase_add_test(tc, count_with_filter);
+    tcase_add_test(tc, creators);
     tcase_add_test(tc, a_million);
     tcase_add_test(tc, steady_state_allocates_nothing);
     tcase_add_test(tc, out_of_memory);
