@@ -3,8 +3,8 @@
  * included here and driven through registry_* with made-up addresses (the
  * index works on address values: nothing is allocated or dereferenced), no
  * driver or loader. check forks each test, so each starts from an empty
- * index. The link wraps aligned_alloc and mmap (the index's only sources of
- * memory) so that tests can make them fail, and READER_HOOK lets a test
+ * index. The link wraps mmap (the index's only source of memory) so that
+ * tests can make it fail, and READER_HOOK lets a test
  * change the index right after a reader has loaded the sequence.
  */
 static void reader_hook(void);
@@ -28,15 +28,8 @@ static void reader_hook(void);
 
 static _Atomic int fail_memory;
 
-void *__real_aligned_alloc(size_t alignment, size_t size);
-void *__wrap_aligned_alloc(size_t alignment, size_t size);
 void *__real_mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset);
 void *__wrap_mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset);
-
-void *__wrap_aligned_alloc(size_t alignment, size_t size)
-{
-    return atomic_load(&fail_memory) ? NULL : __real_aligned_alloc(alignment, size);
-}
 
 void *__wrap_mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset)
 {
