@@ -14,6 +14,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* The real allocator behind the executable's definitions: AddressSanitizer's
  * in an ASan build (its exported interceptors), else glibc's. */
@@ -256,4 +259,15 @@ void fault_alloc_fail_from_now(void)
 fault_alloc_counts_t fault_alloc_counts(void)
 {
     return (fault_alloc_counts_t){atomic_load(&seen), atomic_load(&failed), range_count > 0};
+}
+
+/* Anonymous mappings count as allocations too: zeil's USM index maps its
+ * tables apart from the malloc heap. The real call is the system call
+ * itself (under ASan as well: ASan keeps no books on plain mappings). */
+void *mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset)
+{
+    if ((flags & MAP_ANONYMOUS) && injected(CALLER, length))
+        return MAP_FAILED;
+    long r = syscall(SYS_mmap, addr, length, prot, flags, fd, offset);
+    return r == -1 ? MAP_FAILED : (void *)r; /* syscall() sets errno */
 }

@@ -3,9 +3,12 @@
  * included here and driven through registry_* with made-up addresses (the
  * index works on address values: nothing is allocated or dereferenced), no
  * driver or loader. check forks each test, so each starts from an empty
- * index. The link wraps aligned_alloc and mmap (the index's only sources of
- * memory) so that tests can make them fail.
+ * index. The link wraps mmap (the index's only source of memory) so that
+ * tests can make it fail, and READER_HOOK lets a test
+ * change the index right after a reader has loaded the sequence.
  */
+static void reader_hook(void);
+#define READER_HOOK() reader_hook()
 #include "registry_allocs.c"
 
 #include "zt.h"
@@ -13,6 +16,7 @@
 #include <check.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Loops run a tenth as long where sanitizers make every access a call. */
@@ -24,15 +28,8 @@
 
 static _Atomic int fail_memory;
 
-void *__real_aligned_alloc(size_t alignment, size_t size);
-void *__wrap_aligned_alloc(size_t alignment, size_t size);
 void *__real_mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset);
 void *__wrap_mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset);
-
-void *__wrap_aligned_alloc(size_t alignment, size_t size)
-{
-    return atomic_load(&fail_memory) ? NULL : __real_aligned_alloc(alignment, size);
-}
 
 void *__wrap_mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset)
 {
@@ -217,6 +214,18 @@ START_TEST(tombstones_newest_wins)
     expect(0x70000 + 150, 2, 0x70000, 1 << 16);
     expect(0x70000 + 50, 2, 0x70000, 1 << 16);
 
+    /* The same range freed again while a coarser tombstone covers it:
+     * the new one takes the old one's slots and the coarser one goes. */
+    add(0x90000, 64);
+    release(0x90000);
+    add(0x90000, 4096);
+    release(0x90000);
+    expect(0x90010, 2, 0x90000, 4096);
+    add(0x90000, 64);
+    release(0x90000);
+    ck_assert_uint_eq(expect(0x90010, 2, 0x90000, 64).freed_call, next_call - 1);
+    expect(0x90100, 0, 0, 0);
+
     /* Freed, then the memory handed out again: live wins; freed again:
      * the newest tombstone. */
     add(0x80000, 256);
@@ -296,6 +305,28 @@ START_TEST(missed_frees_while_growing)
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 3000);
     for (uintptr_t i = 0; i < 3000; i++)
         expect_range(0x4000000 + i * 256, 200, 1);
+}
+END_TEST
+
+/* The creating call's name is kept as an index into a table of the names
+ * seen: null stays null, and names past the table's room are not named. */
+START_TEST(creators)
+{
+    static char names[300][8];
+    for (int i = 0; i < 300; i++) {
+        snprintf(names[i], sizeof names[i], "call%d", i);
+        zeil_alloc_t a = {.base = (void *)(0x8000000 + (uintptr_t)i * 64), .size = 64,
+                          .created_by = i == 7 ? NULL : names[i]};
+        ck_assert_int_eq(registry_add_alloc(&a), 0);
+    }
+    for (int i = 0; i < 300; i++) {
+        zeil_alloc_t a = expect(0x8000000 + (uintptr_t)i * 64 + 5, 1,
+                                0x8000000 + (uintptr_t)i * 64, 64);
+        if (i == 7 || i > (int)CREATORS) /* (name 7 is null: takes no room) */
+            ck_assert_ptr_null(a.created_by);
+        else
+            ck_assert_ptr_eq(a.created_by, names[i]);
+    }
 }
 END_TEST
 
@@ -451,20 +482,29 @@ END_TEST
 
 /* ---- readers against a writer ---- */
 
-#define STABLE 2000u
+#define PLACES 8000u
 #define CHURN (30000u / SCALE)
 
 typedef struct shared {
     _Atomic int stop;
+    _Atomic size_t writing;          /* the place the writer is at */
     _Atomic uint64_t lookups, errors;
 } shared_t;
 
-/* Stable allocations at even 256-byte places, churning ones at odd ones:
- * every lookup of a stable pointer must find it, whatever the writer is
- * doing; a churning one is found whole or not at all. */
+/* Two allocations in every 256-byte block (one probe run): place 4j stays,
+ * the others come and go, so that removing one shifts its neighbour in the
+ * run under the readers. Each place has its own size, context and call:
+ * a copy made of two slots, or of a slot half rewritten, gives itself away. */
 static uintptr_t place_base(size_t i)
 {
-    return 0x200000000ull + (uintptr_t)i * 256;
+    return 0x200000000ull + (uintptr_t)(i / 2) * 256 + (i % 2) * 128;
+}
+
+static zeil_alloc_t place_alloc(size_t i)
+{
+    return (zeil_alloc_t){.base = (void *)place_base(i), .size = 64 + i % 61,
+                          .context = (ze_context_handle_t)(uintptr_t)(0x1000 + i),
+                          .created_call = i, .created_thread = (uint32_t)i};
 }
 
 static void *reader(void *arg)
@@ -473,15 +513,21 @@ static void *reader(void *arg)
     uint64_t state = (uint64_t)(uintptr_t)&state, n = 0, errors = 0;
     while (!atomic_load(&s->stop) || n < 10000) {
         state = state * 6364136223846793005ull + 1442695040888963407ull;
-        size_t i = (size_t)(state >> 33) % (2 * STABLE);
-        uintptr_t p = place_base(i) + (state >> 20) % 100;
-        zeil_alloc_t a;
+        /* Mostly where the writer is: its place or the other of its block
+         * (the same probe run). */
+        size_t i = (size_t)(state >> 33) % PLACES;
+        if (state >> 62)
+            i = atomic_load_explicit(&s->writing, memory_order_relaxed) ^ (state >> 61 & 1);
+        zeil_alloc_t want = place_alloc(i), a;
+        uintptr_t p = place_base(i) + (state >> 20) % want.size;
         int found = registry_find_alloc((void *)p, &a);
-        if (i % 2 == 0)
-            errors += found != 1 || (uintptr_t)a.base != place_base(i) || a.size != 100 ||
-                      a.created_call != i;
-        else if (found)
-            errors += (uintptr_t)a.base != place_base(i) || a.size != 100 + i % 7;
+        if (found)
+            errors += a.base != want.base || a.size != want.size || a.context != want.context ||
+                      a.created_call != want.created_call ||
+                      a.created_thread != want.created_thread;
+        /* A tombstone is written over at each wave's free (call and thread
+         * both the wave's number). */
+        errors += (found == 2 && a.freed_call != a.freed_thread) || (!found && i % 4 == 0);
         n++;
     }
     atomic_fetch_add(&s->lookups, n);
@@ -491,29 +537,36 @@ static void *reader(void *arg)
 
 START_TEST(readers_and_a_writer)
 {
-    for (size_t i = 0; i < 2 * STABLE; i += 2) {
-        zeil_alloc_t a = {.base = (void *)place_base(i), .size = 100, .created_call = i};
+    for (size_t i = 0; i < PLACES; i += 4) {
+        zeil_alloc_t a = place_alloc(i);
         ck_assert_int_eq(registry_add_alloc(&a), 0);
     }
     shared_t s = {0};
     pthread_t readers[3];
     for (int r = 0; r < 3; r++)
         ck_assert_int_eq(pthread_create(&readers[r], NULL, reader, &s), 0);
-    /* The writer: odd places come and go, in waves that grow the tables
-     * and shrink them again (other addresses, so that the tables of the
-     * stable level move too). */
-    for (int wave = 0; wave < 3; wave++) {
-        for (size_t i = 1; i < 2 * STABLE; i += 2) {
-            zeil_alloc_t a = {.base = (void *)place_base(i), .size = 100 + i % 7};
-            ck_assert_int_eq(registry_add_alloc(&a), 0);
+    /* The writer: the other places come and go, in either order, and other
+     * allocations of the same level grow the table and shrink it again. */
+    for (int wave = 0; wave < 6; wave++) {
+        for (size_t n = 0; n < PLACES; n++) {
+            size_t i = wave % 2 ? PLACES - 1 - n : n;
+            zeil_alloc_t a = place_alloc(i);
+            atomic_store_explicit(&s.writing, i, memory_order_relaxed);
+            if (i % 4 && registry_add_alloc(&a) != 0)
+                ck_abort_msg("add %zu failed", i);
         }
-        for (size_t j = 0; j < CHURN; j++) {
+        for (size_t j = 0; j < CHURN && wave % 3 == 0; j++) {
             zeil_alloc_t a = {.base = (void *)(0x900000000ull + j * 512), .size = 100};
             ck_assert_int_eq(registry_add_alloc(&a), 0);
         }
-        for (size_t i = 1; i < 2 * STABLE; i += 2)
-            ck_assert_int_eq(registry_free_alloc((void *)place_base(i), 0, 0), 1);
-        for (size_t j = 0; j < CHURN; j++)
+        for (size_t n = 0; n < PLACES; n++) {
+            size_t i = wave % 3 ? PLACES - 1 - n : n;
+            atomic_store_explicit(&s.writing, i, memory_order_relaxed);
+            if (i % 4 && registry_free_alloc((void *)place_base(i), (uint64_t)wave + 1,
+                                             (uint32_t)wave + 1) != 1)
+                ck_abort_msg("free %zu failed", i);
+        }
+        for (size_t j = 0; j < CHURN && wave % 3 == 0; j++)
             ck_assert_int_eq(registry_free_alloc((void *)(0x900000000ull + j * 512), 0, 0), 1);
     }
     atomic_store(&s.stop, 1);
@@ -523,7 +576,147 @@ START_TEST(readers_and_a_writer)
     ck_assert_msg(atomic_load(&s.errors) == 0, "%llu wrong lookups of %llu",
                   (unsigned long long)atomic_load(&s.errors),
                   (unsigned long long)atomic_load(&s.lookups));
-    ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), STABLE);
+    ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), PLACES / 4);
+}
+END_TEST
+
+/* The reader hook: a writer that, right after a lookup has loaded the
+ * sequence for the hook_first-th time (from 0), starts changing hook_slot
+ * (garbage in it), and finishes (puts it back) at the hook_last-th time. */
+static slot_t *hook_slot;
+static int hook_first, hook_last, hook_calls;
+static entry_t hook_saved;
+
+static void hook_begin(void)
+{
+    write_begin();
+    slot_load(hook_slot, &hook_saved);
+    STORE(hook_slot->context, (uintptr_t)0xbad);
+    STORE(hook_slot->span, (uintptr_t)1000);
+    STORE(hook_slot->created_call, (uint64_t)666);
+}
+
+static void reader_hook(void)
+{
+    if (!hook_slot)
+        return;
+    if (hook_calls == hook_first) {
+        hook_begin();
+    } else if (hook_calls == hook_last) {
+        slot_store(hook_slot, &hook_saved);
+        write_end();
+    }
+    hook_calls++;
+}
+
+static slot_t *slot_of(alloc_index_t *x, uintptr_t base, size_t size)
+{
+    table_t *t = LOAD(x->tables[level_of(size)]);
+    ptrdiff_t i = table_find(t, base >> level_shift(level_of(size)), base, 0);
+    ck_assert_int_ge(i, 0);
+    return &t->slots[i];
+}
+
+/* A lookup that read a slot while a writer changed it, or that met a writer
+ * at work, tries again: for a live allocation (found on the inline path) and
+ * a tombstone (the other path, whose first try comes after the inline one
+ * found nothing). */
+START_TEST(seqlock_retries)
+{
+    add(0x6100000, 100); /* created_call 1 */
+    add(0x6101000, 100);
+    release(0x6101000); /* created_call 2, freed 3 */
+    static const struct {
+        int dead, first, last;
+    } cases[] = {{0, 0, 1}, {1, 0, 1}, {1, 1, 2}, {0, 0, 2}, {1, 1, 3}, {0, -1, 1}, {1, -1, 1}};
+    for (size_t n = 0; n < sizeof cases / sizeof *cases; n++) {
+        int dead = cases[n].dead;
+        uintptr_t base = dead ? 0x6101000 : 0x6100000;
+        hook_slot = slot_of(dead ? &ix.dead : &ix.live, base, 100);
+        hook_first = cases[n].first;
+        hook_last = cases[n].last;
+        hook_calls = 0;
+        if (hook_first < 0) /* the writer is at work before the lookup starts */
+            hook_begin();
+        zeil_alloc_t a = expect(base + 10, 1 + dead, base, 100);
+        ck_assert_ptr_eq(a.context, CONTEXT);
+        ck_assert_uint_eq(a.created_call, 1u + (unsigned)dead);
+        ck_assert_int_gt(hook_calls, hook_last); /* it came back after the change */
+        hook_slot = NULL;
+    }
+}
+END_TEST
+
+/* A writer in the middle of a change: a slot holds garbage until the write
+ * section ends. A reader never returns it (the sequence is odd, or has moved
+ * by the time it is done), whether it finds a live allocation (the inline
+ * path) or a tombstone (the other). */
+typedef struct half_writes {
+    _Atomic int stop;
+    _Atomic uint64_t lookups, errors;
+} half_writes_t;
+
+#define HALF_LIVE 0x6000000u /* created_call 1 */
+#define HALF_DEAD 0x6001000u /* created_call 2, freed_call 3 */
+
+static void *half_write_reader(void *arg)
+{
+    half_writes_t *h = arg;
+    uint64_t n = 0, errors = 0;
+    while (!atomic_load_explicit(&h->stop, memory_order_relaxed)) {
+        int dead = n % 2;
+        uintptr_t base = dead ? HALF_DEAD : HALF_LIVE;
+        zeil_alloc_t a;
+        int found = registry_find_alloc((void *)(base + 10 + n % 80), &a);
+        errors += found != 1 + dead || (uintptr_t)a.base != base || a.size != 100 ||
+                  a.context != CONTEXT || a.created_call != 1u + dead ||
+                  a.freed_call != (dead ? 3u : 0u);
+        n++;
+    }
+    atomic_fetch_add(&h->lookups, n);
+    atomic_fetch_add(&h->errors, errors);
+    return NULL;
+}
+
+static void spin(int n)
+{
+    for (volatile int k = 0; k < n; k++)
+        ;
+}
+
+START_TEST(seqlock_hides_half_writes)
+{
+    add(HALF_LIVE, 100);
+    add(HALF_DEAD, 100);
+    release(HALF_DEAD);
+    slot_t *slots[2] = {slot_of(&ix.live, HALF_LIVE, 100), slot_of(&ix.dead, HALF_DEAD, 100)};
+    half_writes_t h = {0};
+    pthread_t readers[2];
+    for (int r = 0; r < 2; r++)
+        ck_assert_int_eq(pthread_create(&readers[r], NULL, half_write_reader, &h), 0);
+    for (unsigned n = 0; n < 100000 / SCALE; n++) {
+        slot_t *slot = slots[n % 2];
+        pthread_mutex_lock(&allocs_lock);
+        write_begin();
+        uintptr_t context = LOAD(slot->context), span = LOAD(slot->span);
+        uint64_t created = LOAD(slot->created_call);
+        STORE(slot->context, (uintptr_t)0xbad);
+        STORE(slot->span, (uintptr_t)1000);
+        STORE(slot->created_call, (uint64_t)666);
+        spin(300); /* long enough for readers to see it */
+        STORE(slot->context, context);
+        STORE(slot->span, span);
+        STORE(slot->created_call, created);
+        write_end();
+        pthread_mutex_unlock(&allocs_lock);
+        spin(n % 4 < 2 ? 20 : 300); /* and to start lookups just before the next */
+    }
+    atomic_store(&h.stop, 1);
+    for (int r = 0; r < 2; r++)
+        pthread_join(readers[r], NULL);
+    ck_assert_msg(atomic_load(&h.errors) == 0, "%llu wrong lookups of %llu",
+                  (unsigned long long)atomic_load(&h.errors),
+                  (unsigned long long)atomic_load(&h.lookups));
 }
 END_TEST
 
@@ -541,10 +734,13 @@ int main(void)
     tcase_add_test(tc, missed_free);
     tcase_add_test(tc, missed_frees_while_growing);
     tcase_add_test(tc, count_with_filter);
+    tcase_add_test(tc, creators);
     tcase_add_test(tc, a_million);
     tcase_add_test(tc, steady_state_allocates_nothing);
     tcase_add_test(tc, out_of_memory);
+    tcase_add_test(tc, seqlock_retries);
     tcase_add_test(tc, readers_and_a_writer);
+    tcase_add_test(tc, seqlock_hides_half_writes);
     suite_add_tcase(suite, tc);
     return zt_run_suite(suite);
 }
