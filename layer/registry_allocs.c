@@ -7,8 +7,9 @@
  * 256 B, 4 KiB, ... (the last one's 2^63 B). An allocation touches at most
  * two blocks of its level and is entered under each. Each level has an
  * open-addressing table (linear probing, Fibonacci hash of the block
- * number). A lookup probes one block per level in use (a bitmask), coarsest
- * first, and stops at the first entry that contains the pointer. Coarsest
+ * number, see home_slot). A lookup probes one block per level in use (a
+ * bitmask; at most 16, a handful in practice), coarsest first, and stops at
+ * the first entry that contains the pointer. Coarsest
  * first because coarse levels hold few allocations (there cannot be many of
  * a GiB), so their tables stay small and cached, and because of the
  * tombstone rule below.
@@ -52,7 +53,8 @@
  * (deletion shifts the rest of a probe run back: no deleted markers, no
  * rebuilds for them); a reader that saw half a change drops its copy. All
  * that a reader reads is atomic, so there are no data races. A reader that
- * keeps losing to writers (READ_ATTEMPTS) takes the mutex once.
+ * keeps losing to writers (READ_ATTEMPTS) takes the mutex once. The common
+ * case, a live allocation and no writer in the way, is a short inline path.
  * What a reader must survive before it compares the sequence: a table
  * being changed (a probe stops after one pass over the table, whatever it
  * reads), and a table being replaced (grown or shrunk): the copy is built
