@@ -1,6 +1,9 @@
 /* oneDNN 2.6 specifics (see dnnl_compat.h). */
 #include "dnnl_compat.h"
 
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
 #include <oneapi/dnnl/dnnl_debug.h>
 
 size_t compat_md_size(dnnl_ze_interop_memory_desc_t md)
@@ -62,6 +65,36 @@ const char *compat_arg_name(int arg)
     case DNNL_ARG_DIFF_WEIGHTS: return "DNNL_ARG_DIFF_WEIGHTS";
     default: return "argument";
     }
+}
+
+void compat_describe_args(int nargs, const dnnl_exec_arg_t *args, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (int i = 0; i < nargs && n < cap; i++) {
+        const dnnl_memory_desc_t *md = NULL;
+        if (args[i].arg == DNNL_ARG_SCRATCHPAD || !args[i].memory
+            || dnnl_memory_get_memory_desc(args[i].memory, &md) != dnnl_success || !md)
+            continue;
+        const char *name = compat_arg_name(args[i].arg);
+        char lower[32];
+        size_t k = 0;
+        /* "DNNL_ARG_SRC_1" -> "src_1" */
+        for (const char *p = strncmp(name, "DNNL_ARG_", 9) ? name : name + 9;
+             *p && k < sizeof lower - 1; p++)
+            lower[k++] = (char)tolower((unsigned char)*p);
+        lower[k] = 0;
+        int w = snprintf(out + n, cap - n, "%s%s %s ", n ? ", " : "", lower,
+                         dnnl_dt2str(md->data_type));
+        for (int d = 0; w > 0 && (size_t)w < cap - n && d < md->ndims; d++) {
+            n += (size_t)w;
+            w = snprintf(out + n, cap - n, d ? "x%lld" : "%lld", (long long)md->dims[d]);
+        }
+        if (w > 0)
+            n += (size_t)w;
+    }
+    if (n >= cap)
+        out[cap - 1] = 0;
 }
 
 dnnl_status_t compat_instance_for_this_thread(const_dnnl_primitive_t primitive,

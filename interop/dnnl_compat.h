@@ -27,6 +27,7 @@ typedef struct compat_primitive_info {
     dnnl_engine_t engine;
     const char *kind;
     const char *impl;
+    const char *memory_args; /* not set here: execute.c describes the arguments */
 } compat_primitive_info_t;
 
 dnnl_status_t compat_primitive_info(const_dnnl_primitive_t primitive,
@@ -42,6 +43,11 @@ void compat_dnnl_version(compat_version_t *version);
 
 /* A argument index as oneDNN names it ("DNNL_ARG_SRC"), or "argument". */
 const char *compat_arg_name(int arg);
+
+/* The shapes and data types of an execute's memory arguments, for traces:
+ * "src f32 4x3x16x16, weights f32 8x3x3x3, dst f32 4x8x16x16" (scratchpad
+ * left out). Writes at most cap bytes, always terminated. */
+void compat_describe_args(int nargs, const dnnl_exec_arg_t *args, char *out, size_t cap);
 
 /* oneDNN 2.6 built without DNNL_ENABLE_CONCURRENT_EXEC (Debian's) keeps a
  * primitive's library-mode scratchpad in thread-local storage of the thread

@@ -114,7 +114,7 @@ static dnnl_status_t append_launch(interop_stream_t *stream, const_dnnl_primitiv
     result = zeKernelSetArgumentValue(stream->kernel, 0, sizeof packet, &packet);
     if (result == ZE_RESULT_SUCCESS) {
         zeil_attribution_t attribution = {(uint64_t)(uintptr_t)stream->stream, info->kind,
-                                          info->impl};
+                                          info->impl, info->memory_args};
         ze_group_count_t one_group = {1, 1, 1};
         zeil_attribution_push(&attribution);
         result = zeCommandListAppendLaunchKernel(stream->list, stream->kernel, &one_group,
@@ -143,7 +143,7 @@ static dnnl_status_t forward_execute(const_dnnl_primitive_t primitive, interop_s
 {
     /* oneDNN's own kernels are appended inside this call: attribute them. */
     zeil_attribution_t attribution = {(uint64_t)(uintptr_t)stream->stream, info->kind,
-                                      info->impl};
+                                      info->impl, info->memory_args};
     zeil_attribution_push(&attribution);
     dnnl_status_t status = forward_table()->primitive_execute(primitive, stream->stream, nargs,
                                                               args, ndeps, deps, done);
@@ -185,6 +185,13 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primit
                != dnnl_success
         || (status = check_args(record, nargs, args)) != dnnl_success)
         return status;
+    /* Shapes for the trace and the records: only zeil's layer reads them. */
+    char memory_args[256];
+    info.memory_args = NULL;
+    if (zeil_is_active()) {
+        compat_describe_args(nargs, args, memory_args, sizeof memory_args);
+        info.memory_args = memory_args;
+    }
     ze_event_handle_t done = NULL;
     if (record->engine->backend == INTEROP_BACKEND_FORWARD)
         status = forward_execute(primitive, record, &info, nargs, args, ndeps, deps, &done);

@@ -45,7 +45,7 @@ ze_result_t calls_end_span(const zeil_call_t *call, ze_result_t result)
 #ifdef ZEIL_HAVE_OUTPUT
     if (call->start_ns && zo_trace_enabled()) {
         uint64_t end = calls_now_ns();
-        zo_trace_api_call(calls_thread_number(), call->name, call->start_ns,
+        zo_trace_api_call(calls_thread_number(), call->name, call->number, call->start_ns,
                           end < call->start_ns ? call->start_ns : end);
     }
 #else
@@ -63,7 +63,7 @@ ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *f
         end = call->start_ns;
 #ifdef ZEIL_HAVE_OUTPUT
     if (zo_trace_enabled())
-        zo_trace_api_call(calls_thread_number(), call->name, call->start_ns, end);
+        zo_trace_api_call(calls_thread_number(), call->name, call->number, call->start_ns, end);
 #endif
     if (zeil_settings()->log_level < ZEIL_LOG_CALLS)
         return result;

@@ -2,13 +2,14 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "names.h"
 #include "records.h"
 #include "timing.h"
 
 static void register_list(const zeil_call_t *call, const zeil_next_t *next,
                           const zeil_obj_t *context, ze_context_handle_t hContext,
                           ze_device_handle_t hDevice, ze_command_list_handle_t list,
-                          int immediate, uint32_t ordinal, int in_order)
+                          int immediate, uint32_t ordinal, uint32_t index, int in_order)
 {
     zeil_obj_t *obj = intercept_register(
         call, next,
@@ -16,8 +17,10 @@ static void register_list(const zeil_call_t *call, const zeil_next_t *next,
                       .driver = context ? context->driver : NULL, .device = hDevice,
                       .context = hContext, .is_immediate = immediate, .ordinal = ordinal,
                       .is_in_order = in_order});
-    if (obj)
+    if (obj) {
         records_list_created(call, obj);
+        names_list_created(next, obj, index);
+    }
 }
 
 static ze_result_t check_list_creation(const zeil_call_t *call, ze_context_handle_t hContext,
@@ -44,7 +47,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListCreate(const zeil_next_t *next,
         r = NEXT(ze_command_list_dditable_t, pfnCreate)(hContext, hDevice, desc, phCommandList);
     if (r == ZE_RESULT_SUCCESS && phCommandList && desc)
         register_list(&call, next, context, hContext, hDevice, *phCommandList, 0,
-                      desc->commandQueueGroupOrdinal,
+                      desc->commandQueueGroupOrdinal, 0,
                       !!(desc->flags & ZE_COMMAND_LIST_FLAG_IN_ORDER));
     return CALLS_END(&call, r, "hContext=%p hDevice=%p -> %p", (void *)hContext,
                      (void *)hDevice,
@@ -64,7 +67,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListCreateImmediate(
                                                                  phCommandList);
     if (r == ZE_RESULT_SUCCESS && phCommandList && altdesc)
         register_list(&call, next, context, hContext, hDevice, *phCommandList, 1,
-                      altdesc->ordinal, !!(altdesc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER));
+                      altdesc->ordinal, altdesc->index, !!(altdesc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER));
     return CALLS_END(&call, r, "hContext=%p hDevice=%p -> %p", (void *)hContext,
                      (void *)hDevice,
                      phCommandList && r == ZE_RESULT_SUCCESS ? (void *)*phCommandList : NULL);

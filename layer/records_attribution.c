@@ -13,7 +13,7 @@ _Thread_local unsigned records_attribution_depth;
  * thread keeps the last interned text of each field and reuses it when the
  * text is the same (compared, not matched by pointer, so a buffer reused for
  * another text is interned anew). Interned strings live for ever. */
-static _Thread_local const char *last_primitive, *last_impl;
+static _Thread_local const char *last_primitive, *last_impl, *last_memory_args;
 
 static const char *intern_cached(const char *text, const char **last)
 {
@@ -34,6 +34,7 @@ void zeil_attribution_push(const zeil_attribution_t *attr)
         top->stream_id = attr->stream_id;
         top->primitive = intern_cached(attr->primitive, &last_primitive);
         top->impl = intern_cached(attr->impl, &last_impl);
+        top->memory_args = intern_cached(attr->memory_args, &last_memory_args);
     }
     records_attribution_depth++;
 }

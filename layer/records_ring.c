@@ -152,6 +152,7 @@ uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
     r->module_origin = kernel ? kernel->origin : NULL;
     r->primitive = attr ? attr->primitive : NULL;
     r->impl = attr ? attr->impl : NULL;
+    r->memory_args = attr ? attr->memory_args : NULL;
     const ze_group_count_t *groups = s->group_count;
     r->group_count[0] = groups ? groups->groupCountX : 0;
     r->group_count[1] = groups ? groups->groupCountY : 0;

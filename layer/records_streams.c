@@ -1,9 +1,6 @@
 /* Binding command lists to oneDNN streams (zeil.h). */
+#include "names.h"
 #include "records_state.h"
-
-#ifdef ZEIL_HAVE_OUTPUT
-#include "zeil_output.h"
-#endif
 
 int zeil_bind_list_to_stream(ze_command_list_handle_t list, uint64_t stream_id,
                              const char *name)
@@ -12,12 +9,7 @@ int zeil_bind_list_to_stream(ze_command_list_handle_t list, uint64_t stream_id,
     if (!obj || obj->kind != ZEIL_KIND_COMMAND_LIST || !atomic_load(&obj->alive) || !stream_id)
         return -1;
     atomic_store(&obj->stream_id, stream_id);
-#ifdef ZEIL_HAVE_OUTPUT
-    if (zo_trace_enabled())
-        zo_trace_track_name(list, stream_id, name ? registry_intern(name) : NULL);
-#else
-    (void)name; /* names only label trace tracks */
-#endif
+    names_stream_bound(list, stream_id, name);
     return 0;
 }
 

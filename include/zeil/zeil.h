@@ -99,10 +99,31 @@ int zeil_bind_list_to_stream(ze_command_list_handle_t list, uint64_t stream_id,
                              const char *name);
 int zeil_unbind_stream(uint64_t stream_id);
 
+/* Names a command list or a oneDNN stream (the dnnl_stream_t, i.e. the
+ * stream_id given to zeil_bind_list_to_stream) for the trace, the exit
+ * report and the summary: "encoder", "rank 0 compute". The name is copied;
+ * a later call replaces it, null removes it. Returns 0, or -1 when zeil
+ * knows no such list or stream. */
+int zeil_set_name(const void *list_or_stream, const char *name);
+
+/* How the trace, the report and the summary name the track of a stream
+ * (stream_id non-zero) or of a command list: the application's name if it
+ * gave one, then where it runs, e.g.
+ *   "encoder": stream 1 on "zeil CPU 0", list #3
+ *   list #2 on "zeil CPU 0", ordinal 0 index 0
+ * (streams numbered in the order they were bound, lists in the order they
+ * were created). Writes at most size bytes with the terminating zero into
+ * buf and returns the label's length; 0 when zeil knows neither. */
+size_t zeil_track_label(uint64_t stream_id, ze_command_list_handle_t list, char *buf,
+                        size_t size);
+
 typedef struct zeil_attribution {
     uint64_t stream_id;       /* the oneDNN stream executing */
     const char *primitive;    /* primitive kind, e.g. "convolution" */
     const char *impl;         /* implementation, e.g. "jit:avx2" */
+    const char *memory_args;  /* shapes and data types of the memory arguments,
+                                 e.g. "src f32 4x3x16x16, dst f32 4x8x16x16";
+                                 null when unknown */
 } zeil_attribution_t;
 
 /* Thread-local: submissions this thread makes between push and pop belong to
@@ -143,6 +164,7 @@ typedef struct zeil_record {
                                    or ZEIL_LOG=calls times every call */
     uint64_t device_start_ns;   /* ZEIL_TIMING=1 and completed, else 0 */
     uint64_t device_end_ns;
+    const char *memory_args;    /* from attribution, else null */
 } zeil_record_t;
 
 /* Calls fn for every retained record of the list (or stream), oldest first,

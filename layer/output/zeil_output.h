@@ -73,15 +73,21 @@ static inline int zo_trace_enabled(void)
 /* Strings given to the zo_trace_* functions are kept by pointer until the
  * writer formats them (bounded and escaped then): they must live as long as
  * the process (literals, interned names). */
-/* A host API span on the calling thread (thread = zeil's thread number). */
-void zo_trace_api_call(uint32_t thread, const char *call, uint64_t start_ns, uint64_t end_ns);
+/* A host API span on the calling thread (thread = zeil's thread number;
+ * number = the call's zeil call number, 0 when it took none). */
+void zo_trace_api_call(uint32_t thread, const char *call, uint64_t number, uint64_t start_ns,
+                       uint64_t end_ns);
 /* A submission, as soon as it is recorded (device times may be 0 yet). The
  * record itself need only stay valid during the call; its strings, always. */
 void zo_trace_submission(const zeil_record_t *record);
 /* Device times of an earlier submission, once known (ZEIL_TIMING=1). */
 void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns);
-/* Names the track of a list or stream. */
-void zo_trace_track_name(ze_command_list_handle_t list, uint64_t stream_id, const char *name);
+/* Names the track of a list (stream_id 0) or stream: the label the layer
+ * made (names.c), shown with the handle values; sort_key orders the tracks
+ * (streams first). A stream's track appears at once, with an instant
+ * marking when it was bound; a list's only with its first span. */
+void zo_trace_track_name(ze_command_list_handle_t list, uint64_t stream_id, const char *name,
+                         uint64_t sort_key);
 /* Writes what the trace buffers hold now (for zeil_flush). */
 void zo_flush(void);
 

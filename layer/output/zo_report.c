@@ -46,6 +46,14 @@ static int add_kernel(const zeil_kernel_stats_t *s, void *user)
         c->out_of_memory = 1;
         return 1;
     }
+    if (grow((void **)&c->labels, &c->label_cap, n + 1, sizeof *c->labels) != 0) {
+        c->out_of_memory = 1;
+        return 1;
+    }
+    char label[ZO_MAX_FOREIGN_STRING];
+    c->labels[n] = zeil_track_label(s->stream_id, s->list, label, sizeof label)
+                       ? copy_string(c, label)
+                       : NULL;
     zeil_kernel_stats_t *k = &c->kernels[n];
     *k = *s;
     k->kernel = copy_string(c, s->kernel);
@@ -84,6 +92,7 @@ int zo_report_collect(zo_collected_t *c, uint64_t dropped_records)
     c->data.dropped_records = dropped_records;
     zeil_get_dropped_counts(&c->data.out_of_memory);
     c->data.kernels = c->kernels;
+    c->data.labels = (const char *const *)c->labels;
     c->data.rules = c->rules;
     return c->out_of_memory ? -1 : 0;
 }
@@ -94,12 +103,14 @@ void zo_report_free(zo_collected_t *c)
         free((char *)c->kernels[i].kernel);
         free((char *)c->kernels[i].primitive);
         free((char *)c->kernels[i].impl);
+        free(c->labels[i]);
     }
     for (size_t i = 0; i < c->data.num_rules; i++) {
         free((char *)c->rules[i].rule);
         free((char *)c->rules[i].summary);
     }
     free(c->kernels);
+    free(c->labels);
     free(c->rules);
     memset(c, 0, sizeof *c);
 }

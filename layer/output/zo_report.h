@@ -16,8 +16,9 @@
 typedef struct zo_collected {
     zo_report_data_t data;
     zeil_kernel_stats_t *kernels;
+    char **labels;                 /* one per kernel row */
     zeil_rule_stats_t *rules;
-    size_t kernel_cap, rule_cap;
+    size_t kernel_cap, label_cap, rule_cap;
     int out_of_memory;
 } zo_collected_t;
 

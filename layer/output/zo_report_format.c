@@ -152,16 +152,34 @@ static void print_table(FILE *out, const char *const head[], cell_t (*cells)[KER
     }
 }
 
-static void print_track(FILE *out, const zeil_kernel_stats_t *const *rows, size_t n)
+/* The label of the track of a row, null when zeil had none. */
+static const char *label_of(const zo_report_data_t *d, const zeil_kernel_stats_t *k)
+{
+    size_t i = (size_t)(k - d->kernels);
+    return d->labels && i < d->num_kernels && d->labels[i] && d->labels[i][0] ? d->labels[i]
+                                                                              : NULL;
+}
+
+static void print_track(FILE *out, const zo_report_data_t *d,
+                        const zeil_kernel_stats_t *const *rows, size_t n)
 {
     static const char *const head[KERNEL_COLUMNS] = {
         "kernel", "primitive", "implementation", "launches", "total ms", "mean us"};
     static const int right[KERNEL_COLUMNS] = {0, 0, 0, 1, 1, 1};
-    if (rows[0]->stream_id)
+    const char *label = label_of(d, rows[0]);
+    if (label) {
+        cell_t title;
+        cell_text(&title, label);
+        fprintf(out, "\n%s (", title.text);
+        if (rows[0]->stream_id)
+            fprintf(out, "stream 0x%llx, ", (unsigned long long)rows[0]->stream_id);
+        fprintf(out, "list 0x%llx)\n", list_value(rows[0]));
+    } else if (rows[0]->stream_id) {
         fprintf(out, "\nstream 0x%llx (list 0x%llx)\n", (unsigned long long)rows[0]->stream_id,
                 list_value(rows[0]));
-    else
+    } else {
         fprintf(out, "\nlist 0x%llx (no stream)\n", list_value(rows[0]));
+    }
     cell_t (*cells)[KERNEL_COLUMNS] = calloc(n, sizeof *cells);
     if (!cells)
         return;
@@ -189,7 +207,7 @@ static void print_kernels(FILE *out, const zo_report_data_t *d)
         const zeil_kernel_stats_t **rows;
         size_t n = track_rows(d, i, &rows);
         if (n)
-            print_track(out, rows, n);
+            print_track(out, d, rows, n);
         free(rows);
     }
 }
@@ -354,10 +372,12 @@ static void json_streams(FILE *out, const zo_report_data_t *d)
         }
         fputs(first_track ? "\n" : ",\n", out);
         first_track = 0;
+        fputs("    {\"name\": ", out);
+        json_str(out, label_of(d, rows[0]));
         if (rows[0]->stream_id)
-            fprintf(out, "    {\"stream\": \"0x%llx\", ", (unsigned long long)rows[0]->stream_id);
+            fprintf(out, ", \"stream\": \"0x%llx\", ", (unsigned long long)rows[0]->stream_id);
         else
-            fputs("    {\"stream\": null, ", out);
+            fputs(", \"stream\": null, ", out);
         fprintf(out, "\"list\": \"0x%llx\", \"kernels\": [\n", list_value(rows[0]));
         for (size_t r = 0; r < n; r++)
             json_kernel(out, rows[r], r + 1 == n);

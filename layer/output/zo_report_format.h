@@ -13,6 +13,8 @@
 typedef struct zo_report_data {
     const zeil_kernel_stats_t *kernels;
     size_t num_kernels;
+    const char *const *labels;        /* per kernel row: its track's label
+                                         (zeil_track_label), null: none */
     const zeil_rule_stats_t *rules;   /* rules that never fired are skipped */
     size_t num_rules;
     zeil_live_counts_t live;

@@ -36,7 +36,7 @@ typedef struct zo_entry {
     uint8_t num_waits;     /* kept in waits[] */
     uint8_t waits_cut;     /* the record had more than ZO_ENTRY_MAX_WAITS */
     uint32_t thread;
-    uint64_t seq;
+    uint64_t seq;          /* call number; a track's sort key */
     uint64_t start_ns;     /* API call start; submission host time */
     uint64_t end_ns;       /* API call end */
     uint64_t device_start_ns;
@@ -52,6 +52,7 @@ typedef struct zo_entry {
     const char *name;      /* kernel name; track name */
     const char *primitive;
     const char *impl;
+    const char *memory_args;
 } zo_entry_t;
 
 typedef struct zo_ring {

@@ -38,7 +38,8 @@ static void end_entry(zo_ring_t *ring)
         zo_flusher_wake();
 }
 
-void zo_trace_api_call(uint32_t thread, const char *call, uint64_t start_ns, uint64_t end_ns)
+void zo_trace_api_call(uint32_t thread, const char *call, uint64_t number, uint64_t start_ns,
+                       uint64_t end_ns)
 {
     zo_ring_t *ring;
     zo_entry_t *e = begin_entry(&ring);
@@ -46,6 +47,7 @@ void zo_trace_api_call(uint32_t thread, const char *call, uint64_t start_ns, uin
         return;
     e->kind = ZO_ENTRY_API_CALL;
     e->thread = thread;
+    e->seq = number;
     e->start_ns = start_ns;
     e->end_ns = end_ns;
     e->call = call;
@@ -81,6 +83,7 @@ void zo_trace_submission(const zeil_record_t *r)
     e->name = r->kernel;
     e->primitive = r->primitive;
     e->impl = r->impl;
+    e->memory_args = r->memory_args;
     end_entry(ring);
 }
 
@@ -97,7 +100,8 @@ void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns)
     end_entry(ring);
 }
 
-void zo_trace_track_name(ze_command_list_handle_t list, uint64_t stream_id, const char *name)
+void zo_trace_track_name(ze_command_list_handle_t list, uint64_t stream_id, const char *name,
+                         uint64_t sort_key)
 {
     zo_ring_t *ring;
     zo_entry_t *e = begin_entry(&ring);
@@ -107,5 +111,7 @@ void zo_trace_track_name(ze_command_list_handle_t list, uint64_t stream_id, cons
     e->list = (uint64_t)(uintptr_t)list;
     e->stream_id = stream_id;
     e->name = name;
+    e->seq = sort_key;
+    e->start_ns = zo_now_ns();
     end_entry(ring);
 }

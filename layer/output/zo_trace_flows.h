@@ -19,9 +19,22 @@ void zo_flows_note_signal(uint64_t event, uint64_t seq);
  * one submitted before it, else (the wait was appended first) the earliest
  * after it; 0 when none is known (e.g. signalled from the host). */
 uint64_t zo_flows_signaller(uint64_t event, uint64_t waiter_seq);
-/* The signaller's span is in the trace, ending at end_ns. */
-void zo_flows_span_written(uint64_t event, uint64_t seq, uint64_t end_ns);
-/* 1 and *end_ns when that signaller's span is written, else 0. */
-int zo_flows_span_end(uint64_t event, uint64_t seq, uint64_t *end_ns);
+/* Where a span an arrow joins was written. */
+typedef struct zo_flow_span {
+    uint32_t tid;
+    uint64_t start_ns, end_ns;
+} zo_flow_span_t;
+
+/* The signaller's span is in the trace. When a waiter was written before it
+ * (device times arrive out of order), returns 1 and that waiter's end of the
+ * arrow in *waiter and *flow_id (once): the caller draws it now. */
+int zo_flows_span_written(uint64_t event, uint64_t seq, const zo_flow_span_t *span,
+                          zo_flow_span_t *waiter, uint64_t *flow_id);
+/* 1 and *span when that signaller's span is written, else 0. */
+int zo_flows_span_of(uint64_t event, uint64_t seq, zo_flow_span_t *span);
+/* A waiter written before its signaller: keeps its end of the arrow (one
+ * per signaller; a second one goes without an arrow). */
+void zo_flows_note_waiter(uint64_t event, uint64_t seq, const zo_flow_span_t *waiter,
+                          uint64_t flow_id);
 
 #endif

@@ -4,14 +4,21 @@
  * The file is the Trace Event Format's JSON Array Format: "[" then one event
  * object per line, each after the first preceded by ",". The format lets the
  * closing "]" be missing, so every prefix that ends after an event loads in
- * Perfetto and chrome://tracing; a normal end (or a fatal signal) appends it.
+ * Perfetto and DevTools; a normal end (or a fatal signal) appends it.
  *
  * Processes and tracks:
- *   pid 1 "host":   tid = zeil's thread number, "X" spans of API calls (cat "api")
+ *   pid 1 "host":   tid = zeil's thread number, "X" spans of API calls (cat
+ *                   "api"; an append that made a submission: cat
+ *                   "submission"), args.seq the call number
  *   pid 2 "device": tid = a track per (oneDNN stream, command list), "X" spans
- *                   of submissions (cat "kernel"), "s"/"f" flow events (cat
- *                   "event", id = seq of the signalling submission) from a
- *                   submission that signals an event to those waiting on it.
+ *                   of submissions (cat "submission"), named by what ran
+ *   Flow arrows ("s" then "f", cat "submission") from a host append to its
+ *   device span, and from the span of a submission that signals an event to
+ *   the span of each submission waiting on it; each arrow its own id. Both
+ *   ends sit at the start of their span with its pid, tid and category:
+ *   DevTools binds a flow event to the span with the same ts, pid, tid and
+ *   cat, and groups the events of a flow by cat, name and id, so every span
+ *   an arrow joins has the one category "submission".
  * "ts"/"dur" are microseconds since zo_init, with nanosecond decimals.
  * Every function appends one event (with its leading separator) to b and is
  * async-signal-safe.
@@ -31,6 +38,13 @@ typedef enum zo_span_timing {
     ZO_TIMING_NOMINAL,
 } zo_span_timing_t;
 
+/* The category of every span a flow arrow joins (see above). */
+#define ZO_CAT_SUBMISSION "submission"
+
+/* Flow ids: host append -> device span, and event arrows, kept apart. */
+#define ZO_FLOW_HOST(seq) ((seq) << 4)
+#define ZO_FLOW_EVENT(waiter_seq, wait_index) (((waiter_seq) << 4) + 1 + (wait_index))
+
 /* Nominal duration of a submission without device times. */
 #define ZO_NOMINAL_DURATION_NS 10000u
 
@@ -41,17 +55,28 @@ typedef struct zo_trace_clock {
 /* "[" and the metadata naming both processes: the start of every trace. */
 void zo_format_trace_header(zo_buf_t *b);
 void zo_format_host_thread_name(zo_buf_t *b, uint32_t thread);
-/* name may be null or empty: then "stream 0x.. (list 0x..)" / "list 0x..". */
+/* "LABEL (stream 0x.., list 0x..)" / "LABEL (list 0x..)"; without a label
+ * (null or empty) "stream 0x.. (list 0x..)" / "list 0x..". */
 void zo_format_device_track_name(zo_buf_t *b, uint32_t tid, uint64_t stream_id,
-                                 uint64_t list, const char *name);
-void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e);
+                                 uint64_t list, const char *label);
+/* thread_sort_index of a device track (Perfetto orders tracks by it). */
+void zo_format_device_track_order(zo_buf_t *b, uint32_t tid, uint64_t sort_key);
+/* An instant on a stream's track when it was bound ("stream bound"): DevTools
+ * lists tracks in the order of their first event, so streams come first. */
+void zo_format_stream_bound(zo_buf_t *b, const zo_trace_clock_t *c, uint32_t tid,
+                            uint64_t ns);
+/* submission: the call appended a submission (cat "submission"). */
+void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
+                        int submission);
+/* waits_on: the call numbers of the submissions it waits for (known ones). */
 void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
                            uint32_t tid, uint64_t start_ns, uint64_t end_ns,
-                           zo_span_timing_t timing);
-/* Flow start ("s") inside the span of the signalling submission, flow end
- * ("f", bound to the enclosing slice) inside the span of a waiting one. */
-void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, uint64_t flow_id,
-                    uint32_t tid, uint64_t start_ns, uint64_t end_ns);
+                           zo_span_timing_t timing, const uint64_t *waits_on,
+                           uint32_t num_waits_on);
+/* One end of a flow arrow ("s" or "f") at ns on (pid, tid), cat
+ * "submission"; name "submit" (host to device) or "event". */
+void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, const char *name,
+                    uint64_t flow_id, int pid, uint32_t tid, uint64_t ns);
 /* Last event: why the trace ended and how many records were dropped. */
 void zo_format_trace_end(zo_buf_t *b, const char *reason, int signo, uint64_t dropped);
 /* The closing bracket of the array. */

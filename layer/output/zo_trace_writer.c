@@ -32,7 +32,8 @@ typedef struct track {
     int32_t park_tail;
     int clock_aligned;     /* device_offset_ns is set */
     int64_t device_offset_ns;
-    char name[112];        /* copied: the track outlives no string, but names change */
+    uint64_t sort_key;     /* 0: none given */
+    char name[240];        /* copied: the track outlives no string, but names change */
 } track_t;
 
 typedef struct held_span {
@@ -53,6 +54,9 @@ static int write_failed;
 static track_t tracks[MAX_TRACKS];
 static uint32_t track_count;
 static unsigned char host_thread_named[MAX_NAMED_THREADS];
+/* Per host thread, the call number of the last submission consumed: the
+ * API span that follows it on the same ring is the append that made it. */
+static uint64_t last_submission_seq[MAX_NAMED_THREADS];
 /* Parked: nominal spans waiting for their signaller's span (see lay_out). */
 typedef struct parked {
     zo_entry_t entry;
@@ -134,6 +138,8 @@ static void name_track(track_t *t)
         return;
     event_begin();
     zo_format_device_track_name(&chunk, t->tid, t->stream_id, t->list, t->name);
+    if (t->sort_key)
+        zo_format_device_track_order(&chunk, t->tid, t->sort_key);
     event_end();
     t->name_written = 1;
 }
@@ -150,29 +156,56 @@ static void name_host_thread(uint32_t thread)
 
 /* ---- device spans ---- */
 
+/* Both ends of one arrow, at the start of the spans they join. */
+static void write_arrow(const char *name, uint64_t flow_id, int from_pid, uint32_t from_tid,
+                        uint64_t from_ns, uint32_t to_tid, uint64_t to_ns)
+{
+    event_begin();
+    zo_format_flow(&chunk, &clock_base, 's', name, flow_id, from_pid, from_tid, from_ns);
+    zo_format_flow(&chunk, &clock_base, 'f', name, flow_id, ZO_PID_DEVICE, to_tid, to_ns);
+    event_end();
+}
+
 static void write_span(const zo_entry_t *e, uint64_t start, uint64_t end, zo_span_timing_t timing)
 {
     track_t *t = track_of(e->stream_id, e->list);
     name_track(t);
     if (end > t->free_from_ns)
         t->free_from_ns = end;
+    uint64_t from[ZO_ENTRY_MAX_WAITS], waits_on[ZO_ENTRY_MAX_WAITS];
+    uint32_t num_waits_on = 0;
+    for (uint32_t i = 0; i < e->num_waits; i++) {
+        from[i] = zo_flows_signaller(e->waits[i], e->seq);
+        if (from[i])
+            waits_on[num_waits_on++] = from[i];
+    }
     event_begin();
-    zo_format_device_span(&chunk, &clock_base, e, t->tid, start, end, timing);
+    zo_format_device_span(&chunk, &clock_base, e, t->tid, start, end, timing, waits_on,
+                          num_waits_on);
     event_end();
+    /* From the host append (its API span starts at the record's host time). */
+    if (e->thread && e->seq)
+        write_arrow("submit", ZO_FLOW_HOST(e->seq), ZO_PID_HOST, e->thread, e->start_ns, t->tid,
+                    start);
     if (e->signal_event) {
-        event_begin();
-        zo_format_flow(&chunk, &clock_base, 's', e->seq, t->tid, start, end);
-        event_end();
-        zo_flows_span_written(e->signal_event, e->seq, end);
+        zo_flow_span_t mine = {t->tid, start, end}, waiter;
+        uint64_t flow_id;
+        if (zo_flows_span_written(e->signal_event, e->seq, &mine, &waiter, &flow_id))
+            write_arrow("event", flow_id, ZO_PID_DEVICE, t->tid, start, waiter.tid,
+                        waiter.start_ns);
         signaller_written = 1;
     }
     for (uint32_t i = 0; i < e->num_waits; i++) {
-        uint64_t from = zo_flows_signaller(e->waits[i], e->seq);
-        if (!from)
+        if (!from[i])
             continue;
-        event_begin();
-        zo_format_flow(&chunk, &clock_base, 'f', from, t->tid, start, end);
-        event_end();
+        zo_flow_span_t signaller;
+        uint64_t flow_id = ZO_FLOW_EVENT(e->seq, i);
+        if (zo_flows_span_of(e->waits[i], from[i], &signaller))
+            write_arrow("event", flow_id, ZO_PID_DEVICE, signaller.tid, signaller.start_ns,
+                        t->tid, start);
+        else
+            zo_flows_note_waiter(e->waits[i], from[i], &(zo_flow_span_t){t->tid, start, end},
+                                 flow_id);
     }
 }
 
@@ -209,10 +242,11 @@ static int try_lay_out(const zo_entry_t *e, int force)
     track_t *t = track_of(e->stream_id, e->list);
     uint64_t start = t->free_from_ns > e->start_ns ? t->free_from_ns : e->start_ns;
     for (uint32_t i = 0; i < e->num_waits; i++) {
-        uint64_t from = zo_flows_signaller(e->waits[i], e->seq), end;
-        if (from && zo_flows_span_end(e->waits[i], from, &end)) {
-            if (end > start)
-                start = end;
+        uint64_t from = zo_flows_signaller(e->waits[i], e->seq);
+        zo_flow_span_t signaller;
+        if (from && zo_flows_span_of(e->waits[i], from, &signaller)) {
+            if (signaller.end_ns > start)
+                start = signaller.end_ns;
         } else if (!force) {
             return 0; /* signaller not written yet, or not seen yet */
         }
@@ -337,10 +371,12 @@ static void write_entry(const zo_entry_t *e)
     case ZO_ENTRY_API_CALL:
         name_host_thread(e->thread);
         event_begin();
-        zo_format_api_span(&chunk, &clock_base, e);
+        zo_format_api_span(&chunk, &clock_base, e,
+                           e->seq && e->seq == last_submission_seq[e->thread % MAX_NAMED_THREADS]);
         event_end();
         break;
     case ZO_ENTRY_SUBMISSION:
+        last_submission_seq[e->thread % MAX_NAMED_THREADS] = e->seq;
         write_submission(e);
         break;
     case ZO_ENTRY_DEVICE_TIMES:
@@ -349,11 +385,22 @@ static void write_entry(const zo_entry_t *e)
         break;
     case ZO_ENTRY_TRACK_NAME: {
         track_t *t = track_of(e->stream_id, e->list);
+        t->sort_key = e->seq;
         if (strncmp(t->name, e->name ? e->name : "", sizeof t->name - 1) != 0) {
+            int renamed = t->name_written;
             zo_copy_bounded(t->name, sizeof t->name, e->name);
             t->name_written = 0;
+            if (renamed)
+                name_track(t);
         }
-        name_track(t);
+        /* A stream's track shows from its binding on; a list's waits for
+         * its first span (a list bound to a stream may have none). */
+        if (e->stream_id && !t->name_written) {
+            name_track(t);
+            event_begin();
+            zo_format_stream_bound(&chunk, &clock_base, t->tid, e->start_ns);
+            event_end();
+        }
         break;
     }
     default:

@@ -84,7 +84,7 @@ START_TEST(test_no_allocation_on_launch_path)
     ZT_OK(zeKernelSetGroupSize(k, 1, 1, 1));
     const ze_group_count_t one = {1, 1, 1};
     char host[64] = {0};
-    zeil_attribution_t attr = {9, "reorder", "simple:any"};
+    zeil_attribution_t attr = {9, "reorder", "simple:any", "src f32 8, dst f32 8"};
     for (int round = 0; round < 2; round++) {
         /* Round 0 warms up (the list's ring, counters, interned labels);
          * round 1 is counted. */

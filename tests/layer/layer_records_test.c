@@ -78,7 +78,7 @@ static void *thread_a(void *arg)
     script_t *s = arg;
     const uint32_t size[3] = {1, 1, 1}, count[3] = {2, 1, 1};
     zt_launch(s->l1, s->stamp, size, count, NULL, 0, NULL);
-    zeil_attribution_t attr = {55, "convolution", "jit:avx2"};
+    zeil_attribution_t attr = {55, "convolution", "jit:avx2", "src f32 2x3, dst f32 2x3"};
     zeil_attribution_push(&attr);
     zt_launch(s->l1, s->stamp, size, count, NULL, 0, NULL);
     zt_launch(s->l1, s->stamp, size, count, NULL, 0, NULL);
@@ -164,6 +164,7 @@ START_TEST(test_records_of_lists)
         } else {
             ck_assert_str_eq(r->primitive, "convolution");
             ck_assert_str_eq(r->impl, "jit:avx2");
+            ck_assert_str_eq(r->memory_args, "src f32 2x3, dst f32 2x3");
         }
         ck_assert_uint_gt(c1.rec[i + 1].seq, r->seq);
     }

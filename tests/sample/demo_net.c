@@ -23,6 +23,7 @@
 #include <level_zero/ze_api.h>
 #include <oneapi/dnnl/dnnl.h>
 #include <zeil/dnnl_ze.h>
+#include <zeil/zeil.h>
 
 #include <math.h>
 #include <stdarg.h>
@@ -432,6 +433,10 @@ int main(int argc, char **argv)
     dnnl_stream_t stream_a = NULL, stream_b = NULL;
     DNNL_CHECK(dnnl_ze_interop_stream_create(&stream_a, engine, list_a, 0));
     DNNL_CHECK(dnnl_ze_interop_stream_create(&stream_b, engine, list_b, 0));
+    /* Names for zeil's trace and report (they do nothing without zeil). */
+    zeil_set_name(stream_a, "A: conv+relu");
+    zeil_set_name(stream_b, "B: inner product");
+    zeil_set_name(transfer, "copies");
     network_t net;
     create_network(&net, engine);
     create_device_data(&dev, &ze, transfer, engine, &net, &host, iterations);

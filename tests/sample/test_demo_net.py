@@ -60,10 +60,10 @@ def check_trace(events, by_list, iterations):
     launches = collections.Counter()
     arrows_into_ip = 0
     for e in events:
-        if e["ph"] == "X" and e["cat"] == "kernel" and e["args"]["kind"] == "launch":
+        if e["ph"] == "X" and e["pid"] == 2 and e["args"]["kind"] == "launch":
             launches[(names[e["tid"]], e["args"]["primitive"])] += 1
     for e in events:
-        if e["ph"] == "f" and e["pid"] == 2:
+        if e["ph"] == "f" and e["name"] == "event":
             arrows_into_ip += 1
     expected = collections.Counter()
     for lst, s in by_list.items():

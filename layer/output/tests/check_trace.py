@@ -7,8 +7,9 @@ Strict mode needs the whole file to be valid JSON (json.load). --recover
 accepts what a killed process leaves: the array without its closing bracket,
 possibly cut inside the last event. Prints sorted lines:
     name PID TID NAME          process (TID -) and thread names
-    X CAT PID TID COUNT        complete events per category and track
-    FLOW PH PID TID COUNT      flow events per phase and track
+    X CAT PID TID COUNT        complete events per category and track (pid 2:
+                               device spans)
+    FLOW PH NAME PID TID COUNT flow events per phase, name and track
     timing VALUE COUNT         device spans by their "timing" argument
     end REASON SIGNAL DROPPED  the end marker, or "end missing"
 --spans adds, in file order, one line per device span:
@@ -61,15 +62,15 @@ def main():
             end = f"end {a['reason']} {a['signal']} {a['dropped_records']}"
         elif ph == "X":
             counts[f"X {e['cat']} {pid} {tid}"] += 1
-            if e["cat"] == "kernel":
+            if pid == 2:
                 counts[f"timing {e['args']['timing'].split(':')[0]}"] += 1
         elif ph in "sf":
-            counts[f"FLOW {ph} {pid} {tid}"] += 1
+            counts[f"FLOW {ph} {e['name']} {pid} {tid}"] += 1
     lines += [f"{k} {v}" for k, v in counts.items()]
     lines.append(end)
     lines.sort()
     if "--spans" in sys.argv[2:]:
-        spans = [e for e in events if e["ph"] == "X" and e["cat"] == "kernel"]
+        spans = [e for e in events if e["ph"] == "X" and e["pid"] == 2]
         first = min((e["ts"] for e in spans), default=0)
         for e in spans:
             a = e["args"]

@@ -45,8 +45,8 @@ def main():
              if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] == 2}
     in_trace = collections.Counter()
     for e in events:
-        if e["ph"] == "X" and e["cat"] == "kernel" and e["args"]["kind"] == "launch":
-            in_trace[(names[e["tid"]], e["name"])] += 1
+        if e["ph"] == "X" and e["pid"] == 2 and e["args"]["kind"] == "launch":
+            in_trace[(names[e["tid"]], e["args"]["kernel"])] += 1
     in_summary = collections.Counter()
     for s in doc["streams"]:
         track = [n for n in names.values() if f"list {s['list']}" in n]

@@ -37,7 +37,8 @@ static void child_records_then(void (*die)(void), int wait_for_snapshot, int rea
         zeil_record_t r = zo_test_launch(i, 0x100, 0x10, "conv_fwd", t + i * 1000);
         zo_trace_submission(&r);
         if (i <= CHILD_CALLS)
-            zo_trace_api_call(1, "zeCommandListAppendLaunchKernel", t + i * 1000, t + i * 1000 + 500);
+            zo_trace_api_call(1, "zeCommandListAppendLaunchKernel", 0, t + i * 1000,
+                              t + i * 1000 + 500);
     }
     if (wait_for_snapshot)
         usleep(1300 * 1000); /* one report snapshot (every second) */
@@ -92,7 +93,7 @@ START_TEST(segfault_leaves_complete_trace_summary_and_report)
 {
     ck_assert_int_eq(run_child(write_to_protected_page, 1), SIGSEGV);
     char *out = describe(0);
-    ck_assert_ptr_nonnull(strstr(out, "X api 1 1 50\nX kernel 2 1 300\nend signal 11 0\n"));
+    ck_assert_ptr_nonnull(strstr(out, "X api 1 1 50\nX submission 2 1 300\nend signal 11 0\n"));
     free(out);
     char *summary = zo_test_read(zo_test_path("summary.json"));
     ck_assert_ptr_nonnull(summary);
@@ -117,7 +118,7 @@ START_TEST(abort_leaves_complete_trace)
 {
     ck_assert_int_eq(run_child(call_abort, 0), SIGABRT);
     char *out = describe(0);
-    ck_assert_ptr_nonnull(strstr(out, "X kernel 2 1 300\nend signal 6 0\n"));
+    ck_assert_ptr_nonnull(strstr(out, "X submission 2 1 300\nend signal 6 0\n"));
     free(out);
 }
 END_TEST
@@ -145,7 +146,7 @@ START_TEST(sigkill_after_a_flush_interval_leaves_a_readable_prefix)
     free(zo_test_describe_trace(zo_test_path("trace.json"), 0, &strict));
     ck_assert_int_ne(strict, 0); /* no closing bracket: not strict JSON */
     char *out = describe(1);
-    ck_assert_ptr_nonnull(strstr(out, "X api 1 1 50\nX kernel 2 1 300\nend missing\n"));
+    ck_assert_ptr_nonnull(strstr(out, "X api 1 1 50\nX submission 2 1 300\nend missing\n"));
     free(out);
 
     char command[1024];
@@ -222,8 +223,8 @@ START_TEST(sigkill_while_writing_loses_only_the_last_flush_interval)
     int status;
     char *out = zo_test_describe_trace(zo_test_path("busy.json"), 1, &status);
     ck_assert_int_eq(status, 0);
-    const char *x = strstr(out, "X kernel 2 1 ");
-    uint64_t recovered = x ? strtoull(x + 13, 0, 10) : 0;
+    const char *x = strstr(out, "X submission 2 1 ");
+    uint64_t recovered = x ? strtoull(x + 17, 0, 10) : 0;
     free(out);
     /* Everything made more than two flush intervals (and some scheduling
      * slack on a loaded machine) before the kill is in the file. */

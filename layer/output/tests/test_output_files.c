@@ -55,7 +55,7 @@ START_TEST(unwritable_paths_warn_once_and_carry_on)
     ck_assert(!zo_trace_enabled());
     zeil_record_t r = zo_test_launch(1, 0x100, 0, "k", zo_now_ns());
     zo_trace_submission(&r);
-    zo_trace_api_call(1, "zeInit", 1, 2);
+    zo_trace_api_call(1, "zeInit", 0, 1, 2);
     const char line[] = "zeil: info: still logging";
     zo_log_write(line, sizeof line - 1);
     zo_flush();

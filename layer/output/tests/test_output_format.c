@@ -99,10 +99,18 @@ static const zeil_rule_stats_t known_rules[] = {
      .summary = "kernel argument points into freed USM", .count = 1},
 };
 
+/* Track labels as the layer makes them; the third track has none. */
+static const char *const known_labels[] = {
+    "\"encoder\": stream 1 on \"zeil CPU 0\", list #1",
+    "\"encoder\": stream 1 on \"zeil CPU 0\", list #1",
+    "list #2 on \"zeil CPU 0\", ordinal 0 index 0",
+    NULL,
+};
+
 static zo_report_data_t known_data(void)
 {
-    zo_report_data_t d = {.kernels = known_kernels, .num_kernels = 4, .rules = known_rules,
-                          .num_rules = 3, .errors = 2, .warnings = 1};
+    zo_report_data_t d = {.kernels = known_kernels, .num_kernels = 4, .labels = known_labels,
+                          .rules = known_rules, .num_rules = 3, .errors = 2, .warnings = 1};
     d.live.handles[ZEIL_KIND_DRIVER] = 1;
     d.live.handles[ZEIL_KIND_DEVICE] = 1;
     d.live.handles[ZEIL_KIND_COMMAND_LIST] = 1;
@@ -136,12 +144,12 @@ static char *render_summary(const zo_report_data_t *d, int signo)
 
 static const char expected_report[] =
     "\n"
-    "stream 0x10 (list 0x1000)\n"
+    "\"encoder\": stream 1 on \"zeil CPU 0\", list #1 (stream 0x10, list 0x1000)\n"
     "  kernel    primitive    implementation  launches  total ms  mean us\n"
     "  conv_fwd  convolution  jit:gemm              10    12.346   1234.6\n"
     "  relu_fwd  eltwise      ref:any               10     0.500     50.0\n"
     "\n"
-    "list 0x2000 (no stream)\n"
+    "list #2 on \"zeil CPU 0\", ordinal 0 index 0 (list 0x2000)\n"
     "  kernel       primitive  implementation  launches  total ms  mean us\n"
     "  copy_kernel  -          -                      3         -        -\n"
     "\n"
@@ -181,17 +189,19 @@ static const char expected_summary[] =
     "{\n"
     "  \"zeil_version\": \"0.1.0\",\n"
     "  \"streams\": [\n"
-    "    {\"stream\": \"0x10\", \"list\": \"0x1000\", \"kernels\": [\n"
+    "    {\"name\": \"\\\"encoder\\\": stream 1 on \\\"zeil CPU 0\\\", list #1\", "
+    "\"stream\": \"0x10\", \"list\": \"0x1000\", \"kernels\": [\n"
     "        {\"kernel\": \"conv_fwd\", \"primitive\": \"convolution\", \"impl\": \"jit:gemm\", "
     "\"launches\": 10, \"total_device_ns\": 12345678, \"max_device_ns\": 2000000, \"timed_launches\": 10},\n"
     "        {\"kernel\": \"relu_fwd\", \"primitive\": \"eltwise\", \"impl\": \"ref:any\", "
     "\"launches\": 10, \"total_device_ns\": 500000, \"max_device_ns\": 90000, \"timed_launches\": 10}\n"
     "    ]},\n"
-    "    {\"stream\": null, \"list\": \"0x2000\", \"kernels\": [\n"
+    "    {\"name\": \"list #2 on \\\"zeil CPU 0\\\", ordinal 0 index 0\", "
+    "\"stream\": null, \"list\": \"0x2000\", \"kernels\": [\n"
     "        {\"kernel\": \"copy_kernel\", \"primitive\": null, \"impl\": null, "
     "\"launches\": 3, \"total_device_ns\": 0, \"max_device_ns\": 0, \"timed_launches\": 0}\n"
     "    ]},\n"
-    "    {\"stream\": \"0x20\", \"list\": \"0x3000\", \"kernels\": [\n"
+    "    {\"name\": null, \"stream\": \"0x20\", \"list\": \"0x3000\", \"kernels\": [\n"
     "        {\"kernel\": \"matmul \\\"big\\\"\\u000a\", \"primitive\": \"matmul\", \"impl\": \"ref\", "
     "\"launches\": 2, \"total_device_ns\": 3000, \"max_device_ns\": 3000, \"timed_launches\": 1}\n"
     "    ]}\n"

@@ -31,21 +31,37 @@ static char *describe(const char *name, const char *options)
     return out;
 }
 
+/* The "ts" text of the first event after `marker` in raw. */
+static void ts_after(const char *raw, const char *marker, char *ts, size_t size)
+{
+    const char *p = strstr(raw, marker);
+    ck_assert_msg(p, "no %s", marker);
+    p = strstr(p, "\"ts\":");
+    ck_assert_ptr_nonnull(p);
+    size_t n = strcspn(p + 5, ",}");
+    ck_assert_uint_lt(n, size);
+    memcpy(ts, p + 5, n);
+    ts[n] = 0;
+}
+
 START_TEST(scripted_sequence_has_exact_tracks_and_events)
 {
     start_trace("scripted.json", 0);
     uint64_t t = zo_now_ns();
     ze_event_handle_t e1 = (ze_event_handle_t)0xe1, e2 = (ze_event_handle_t)0xe2;
-    zo_trace_api_call(1, "zeInit", t, t + 5000);
-    zo_trace_api_call(1, "zeContextCreate", t + 6000, t + 7000);
-    zo_trace_api_call(2, "zeCommandListCreateImmediate", t + 8000, t + 9000);
-    zo_trace_track_name((ze_command_list_handle_t)0x100, 0x10, "net stream 0");
+    zo_trace_api_call(1, "zeInit", 0, t, t + 5000);
+    zo_trace_api_call(1, "zeContextCreate", 0, t + 6000, t + 7000);
+    zo_trace_api_call(2, "zeCommandListCreateImmediate", 0, t + 8000, t + 9000);
+    zo_trace_track_name((ze_command_list_handle_t)0x100, 0x10, "net stream 0", 1);
 
     zeil_record_t r = zo_test_launch(1, 0x100, 0x10, "conv_fwd", t + 10000);
     r.primitive = "convolution";
     r.impl = "jit:gemm";
+    r.memory_args = "src f32 4x3x8x8, dst f32 4x8x8x8";
     r.signal_event = e1;
     zo_trace_submission(&r);
+    /* The append's own API span follows its record on the same thread. */
+    zo_trace_api_call(1, "zeCommandListAppendLaunchKernel", 1, t + 10000, t + 10500);
     r = zo_test_launch(2, 0x100, 0x10, "relu_fwd", t + 11000);
     zo_trace_submission(&r);
 
@@ -65,17 +81,24 @@ START_TEST(scripted_sequence_has_exact_tracks_and_events)
     r = zo_test_launch(5, 0x200, 0, 0, t + 14000);
     r.kind = ZEIL_RECORD_BARRIER;
     zo_trace_submission(&r);
-    zo_trace_api_call(2, "zeCommandListHostSynchronize", t + 15000, t + 90000);
+    zo_trace_api_call(2, "zeCommandListHostSynchronize", 0, t + 15000, t + 90000);
     zo_finish();
 
     char *out = describe("scripted.json", "--spans");
     ck_assert_str_eq(out,
-                     "FLOW f 2 2 2\n"
-                     "FLOW s 2 1 1\n"
+                     /* an arrow from conv_fwd to each of its two waiters, and
+                      * one from each host append to its device span */
+                     "FLOW f event 2 2 2\n"
+                     "FLOW f submit 2 1 2\n"
+                     "FLOW f submit 2 2 3\n"
+                     "FLOW s event 2 1 2\n"
+                     "FLOW s submit 1 1 4\n"
+                     "FLOW s submit 1 2 1\n"
                      "X api 1 1 2\n"
                      "X api 1 2 2\n"
-                     "X kernel 2 1 2\n"
-                     "X kernel 2 2 3\n"
+                     "X submission 1 1 1\n"
+                     "X submission 2 1 2\n"
+                     "X submission 2 2 3\n"
                      "end exit 0 0\n"
                      "name 1 - host\n"
                      "name 1 1 thread 1\n"
@@ -86,23 +109,48 @@ START_TEST(scripted_sequence_has_exact_tracks_and_events)
                      "timing nominal 5\n"
                      /* nominal layout: back to back on a track, from the host time,
                       * waiters after their signaller (copy after conv_fwd) */
-                     "span 1 conv_fwd 1 +0.000 10.000 nominal\n"
-                     "span 1 relu_fwd 2 +10.000 10.000 nominal\n"
-                     "span 2 copy 3 +10.000 10.000 nominal\n"
-                     "span 2 gemm 4 +20.000 10.000 nominal\n"
-                     "span 2 barrier 5 +30.000 10.000 nominal\n");
+                     "span 1 convolution (jit:gemm) [nominal] 1 +0.000 10.000 nominal\n"
+                     "span 1 relu_fwd [nominal] 2 +10.000 10.000 nominal\n"
+                     "span 2 copy [nominal] 3 +10.000 10.000 nominal\n"
+                     "span 2 gemm [nominal] 4 +20.000 10.000 nominal\n"
+                     "span 2 barrier [nominal] 5 +30.000 10.000 nominal\n");
     free(out);
     char *raw = zo_test_read(zo_test_path("scripted.json"));
     ck_assert_ptr_nonnull(strstr(raw, "\"args\":{\"seq\":1,\"kind\":\"launch\","
                                       "\"call\":\"zeCommandListAppendLaunchKernel\","
+                                      "\"kernel\":\"conv_fwd\","
                                       "\"primitive\":\"convolution\",\"impl\":\"jit:gemm\","
+                                      "\"memory\":\"src f32 4x3x8x8, dst f32 4x8x8x8\","
                                       "\"group_count\":[4,2,1],\"group_size\":[64,1,1]"));
     ck_assert_ptr_nonnull(strstr(raw, "\"kind\":\"copy\",\"call\":\"zeCommandListAppendMemoryCopy\","
                                       "\"bytes\":4096"));
-    ck_assert_ptr_nonnull(strstr(raw, "{\"ph\":\"s\",\"pid\":2,\"tid\":1,\"cat\":\"event\","
-                                      "\"name\":\"event\",\"id\":1,"));
-    ck_assert_ptr_nonnull(strstr(raw, "\"ph\":\"f\",\"pid\":2,\"tid\":2,\"cat\":\"event\","
-                                      "\"name\":\"event\",\"id\":1,"));
+    /* waiters name the call numbers they wait on */
+    ck_assert_ptr_nonnull(strstr(raw, "\"seq\":4,") );
+    ck_assert_ptr_nonnull(strstr(strstr(raw, "\"seq\":4,"), "\"wait_events\":2,\"waits_on\":[1],"));
+    /* the host append carries its call number and the span's category */
+    ck_assert_ptr_nonnull(strstr(raw, "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"cat\":\"submission\","
+                                      "\"name\":\"zeCommandListAppendLaunchKernel\""));
+    ck_assert_ptr_nonnull(strstr(raw, "\"args\":{\"seq\":1}}"));
+    /* both ends of an arrow at the start of their spans, with their category */
+    char conv_ts[32], copy_ts[32], host_ts[32], flow[256];
+    ts_after(raw, "\"name\":\"convolution (jit:gemm) [nominal]\"", conv_ts, sizeof conv_ts);
+    ts_after(raw, "\"name\":\"copy [nominal]\"", copy_ts, sizeof copy_ts);
+    ts_after(raw, "\"cat\":\"submission\",\"name\":\"zeCommandListAppendLaunchKernel\"",
+             host_ts, sizeof host_ts);
+    snprintf(flow, sizeof flow, "{\"ph\":\"s\",\"pid\":2,\"tid\":1,\"cat\":\"submission\","
+             "\"name\":\"event\",\"id\":49,\"ts\":%s}", conv_ts);
+    ck_assert_msg(strstr(raw, flow), "missing %s", flow);
+    snprintf(flow, sizeof flow, "{\"ph\":\"f\",\"pid\":2,\"tid\":2,\"cat\":\"submission\","
+             "\"name\":\"event\",\"id\":49,\"ts\":%s,\"bp\":\"e\"}", copy_ts);
+    ck_assert_msg(strstr(raw, flow), "missing %s", flow);
+    snprintf(flow, sizeof flow, "{\"ph\":\"s\",\"pid\":1,\"tid\":1,\"cat\":\"submission\","
+             "\"name\":\"submit\",\"id\":16,\"ts\":%s}", host_ts);
+    ck_assert_msg(strstr(raw, flow), "missing %s", flow);
+    snprintf(flow, sizeof flow, "{\"ph\":\"f\",\"pid\":2,\"tid\":1,\"cat\":\"submission\","
+             "\"name\":\"submit\",\"id\":16,\"ts\":%s,\"bp\":\"e\"}", conv_ts);
+    ck_assert_msg(strstr(raw, flow), "missing %s", flow);
+    ck_assert_ptr_nonnull(strstr(raw, "{\"ph\":\"M\",\"pid\":2,\"tid\":1,\"name\":\"thread_sort_index\","
+                                      "\"args\":{\"sort_index\":1}}"));
     free(raw);
 }
 END_TEST
@@ -128,19 +176,22 @@ START_TEST(waiter_appended_before_its_signaller_is_laid_out_after_it)
     zo_finish();
     char *out = describe("early_waiter.json", "--spans");
     ck_assert_str_eq(out,
-                     "FLOW f 2 1 1\n"
-                     "FLOW s 2 2 1\n"
-                     "X kernel 2 1 2\n"
-                     "X kernel 2 2 1\n"
+                     "FLOW f event 2 1 1\n"
+                     "FLOW f submit 2 1 2\n"
+                     "FLOW f submit 2 2 1\n"
+                     "FLOW s event 2 2 1\n"
+                     "FLOW s submit 1 1 3\n"
+                     "X submission 2 1 2\n"
+                     "X submission 2 2 1\n"
                      "end exit 0 0\n"
                      "name 1 - host\n"
                      "name 2 - device\n"
                      "name 2 1 list 0x200\n"
                      "name 2 2 list 0x100\n"
                      "timing nominal 3\n"
-                     "span 2 spin 3 +0.000 10.000 nominal\n"
-                     "span 1 copy 1 +10.000 10.000 nominal\n"
-                     "span 1 after_copy 2 +20.000 10.000 nominal\n");
+                     "span 2 spin [nominal] 3 +0.000 10.000 nominal\n"
+                     "span 1 copy [nominal] 1 +10.000 10.000 nominal\n"
+                     "span 1 after_copy [nominal] 2 +20.000 10.000 nominal\n");
     free(out);
 }
 END_TEST
@@ -160,10 +211,12 @@ START_TEST(waiter_whose_signaller_never_comes_is_written_anyway)
     zo_trace_submission(&r);
     zo_finish();
     char *out = describe("late_signal.json", "--spans");
-    ck_assert_ptr_nonnull(strstr(out, "FLOW s 2 2 1\nX kernel 2 1 1\nX kernel 2 2 1\n"));
-    ck_assert_ptr_null(strstr(out, "FLOW f"));
-    ck_assert_ptr_nonnull(strstr(out, "span 1 waiter 1 +0.000 10.000 nominal\n"
-                                      "span 2 late_signal 2 +50.000 10.000 nominal\n"));
+    /* written before its signaller came: no event arrow, only the host ones */
+    ck_assert_ptr_null(strstr(out, "FLOW s event"));
+    ck_assert_ptr_null(strstr(out, "FLOW f event"));
+    ck_assert_ptr_nonnull(strstr(out, "X submission 2 1 1\nX submission 2 2 1\n"));
+    ck_assert_ptr_nonnull(strstr(out, "span 1 waiter [nominal] 1 +0.000 10.000 nominal\n"
+                                      "span 2 late_signal [nominal] 2 +50.000 10.000 nominal\n"));
     free(out);
 }
 END_TEST
@@ -179,10 +232,10 @@ START_TEST(hostile_kernel_names_stay_valid_json)
     r.primitive = "\"]";
     r.impl = "\xc3";
     zo_trace_submission(&r);
-    zo_trace_track_name((ze_command_list_handle_t)0x100, 0, "\"name\"\n");
+    zo_trace_track_name((ze_command_list_handle_t)0x100, 0, "\"name\"\n", 1u << 20);
     zo_finish();
     char *out = describe("hostile.json", "");
-    ck_assert_ptr_nonnull(strstr(out, "X kernel 2 1 1\n"));
+    ck_assert_ptr_nonnull(strstr(out, "X submission 2 1 1\n"));
     ck_assert_ptr_nonnull(strstr(out, "name 2 1 \"name\"\n (list 0x100)\n"));
     free(out);
 }
@@ -201,7 +254,7 @@ static void *writer(void *arg)
         zeil_record_t r = zo_test_launch(thread * 1000000 + i + 1, 0x1000 * thread, 0, "k", t);
         r.thread = thread;
         zo_trace_submission(&r);
-        zo_trace_api_call(thread, "zeCommandListAppendLaunchKernel", t, t + 100);
+        zo_trace_api_call(thread, "zeCommandListAppendLaunchKernel", r.seq, t, t + 100);
         /* Writers drain too now and then, all competing for the drain lock
          * with the flusher; a ring never holds more than 400 entries, so
          * nothing may be dropped (drop accounting has its own test). */
@@ -223,15 +276,15 @@ START_TEST(four_writer_threads_produce_every_event)
     char *out = describe("threads.json", "");
     char expected[256];
     for (int i = 1; i <= WRITER_THREADS; i++) {
-        snprintf(expected, sizeof expected, "X api 1 %d %d\n", i, WRITER_LAUNCHES);
+        snprintf(expected, sizeof expected, "X submission 1 %d %d\n", i, WRITER_LAUNCHES);
         ck_assert_msg(strstr(out, expected), "missing '%s' in\n%s", expected, out);
         /* device tracks are numbered in order of first appearance */
         snprintf(expected, sizeof expected, " list 0x%x\n", 0x1000 * i);
         ck_assert_msg(strstr(out, expected), "missing '%s' in\n%s", expected, out);
     }
     int tracks = 0;
-    for (const char *p = out; (p = strstr(p, "X kernel 2 ")); p++) {
-        ck_assert_int_eq(atoi(strchr(p + 11, ' ') + 1), WRITER_LAUNCHES);
+    for (const char *p = out; (p = strstr(p, "X submission 2 ")); p++) {
+        ck_assert_int_eq(atoi(strchr(p + 15, ' ') + 1), WRITER_LAUNCHES);
         tracks++;
     }
     ck_assert_int_eq(tracks, WRITER_THREADS);
@@ -252,10 +305,10 @@ START_TEST(full_rings_drop_and_count_instead_of_blocking)
     zo_finish();
     char *out = describe("drops.json", "");
     unsigned long long written = 0, dropped = 0;
-    const char *x = strstr(out, "X kernel 2 1 ");
+    const char *x = strstr(out, "X submission 2 1 ");
     const char *end = strstr(out, "end exit 0 ");
     ck_assert(x && end);
-    written = strtoull(x + 13, 0, 10);
+    written = strtoull(x + 17, 0, 10);
     dropped = strtoull(end + 11, 0, 10);
     ck_assert_uint_eq(written + dropped, n);
     free(out);
@@ -287,7 +340,7 @@ START_TEST(device_times_place_spans_and_missing_ones_fall_back)
     ck_assert_ptr_nonnull(strstr(out, "span 1 timed 3 +400.000 300.000 device\n"
                                       "span 1 timed 1 +0.000 200.000 device\n"
                                       "span 1 timed_at_once 4 +800.000 50.000 device\n"
-                                      "span 1 untimed 2 +850.000 10.000 nominal\n"));
+                                      "span 1 untimed [nominal] 2 +850.000 10.000 nominal\n"));
     free(out);
 }
 END_TEST
@@ -352,7 +405,7 @@ START_TEST(nothing_is_written_after_finish)
     ck_assert(!zo_trace_enabled());
     zeil_record_t r = zo_test_launch(1, 0x100, 0, "late", zo_now_ns());
     zo_trace_submission(&r);
-    zo_trace_api_call(1, "zeLate", 1, 2);
+    zo_trace_api_call(1, "zeLate", 0, 1, 2);
     zo_finish();
     char *out = describe("late.json", "");
     ck_assert_ptr_null(strstr(out, "X "));
@@ -381,7 +434,7 @@ START_TEST(forked_child_leaves_the_parents_trace_alone)
     zo_trace_submission(&r);
     zo_finish();
     char *out = describe("fork.json", "--spans");
-    ck_assert_ptr_nonnull(strstr(out, "X kernel 2 1 2\nend exit 0 0\n"));
+    ck_assert_ptr_nonnull(strstr(out, "X submission 2 1 2\nend exit 0 0\n"));
     ck_assert_ptr_null(strstr(out, "in_child"));
     free(out);
 }
