@@ -240,7 +240,10 @@ static void write_device_span(const zo_entry_t *e, uint64_t start, uint64_t end)
 static int try_lay_out(const zo_entry_t *e, int force)
 {
     track_t *t = track_of(e->stream_id, e->list);
-    uint64_t start = t->free_from_ns > e->start_ns ? t->free_from_ns : e->start_ns;
+    /* 1 ns after the append began, at the earliest: DevTools keys the ends
+     * of an arrow by their time and drops an arrow whose ends share one. */
+    uint64_t earliest = e->start_ns + 1;
+    uint64_t start = t->free_from_ns > earliest ? t->free_from_ns : earliest;
     for (uint32_t i = 0; i < e->num_waits; i++) {
         uint64_t from = zo_flows_signaller(e->waits[i], e->seq);
         zo_flow_span_t signaller;
