@@ -180,7 +180,7 @@ static void start_output(void)
     const zeil_settings_t *s = zeil_settings();
     /* The flusher waits for the first wrapped driver (zeil_shim_attach). */
     zo_config_t config = {(zo_log_level_t)s->log_level, s->log_file, s->trace_file, s->report,
-                          s->report_file, s->summary_file, s->timing, 1};
+                          s->report_file, s->summary_file, s->timing, 1, s->rank};
     zo_init(&config);
 #endif
 }

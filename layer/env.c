@@ -7,9 +7,11 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 void env_foreach_item(const char *list, void (*fn)(const char *item, size_t len, void *user),
                       void *user)
@@ -100,9 +102,55 @@ static const char *copy_setting(const char *value)
     return value;
 }
 
-static const char *copy_if_set(const char *value)
+/* The process's rank in a parallel job, from the first of the launchers'
+ * variables that is set to a number; null when none is. */
+static const char *job_rank(void)
 {
-    return value && *value ? copy_setting(value) : NULL;
+    static const char *const names[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v && v[strspn(v, "0123456789")] == 0 && strlen(v) < 10)
+            return v;
+    }
+    return NULL;
+}
+
+/* An output path with %p (the process id), %r (the rank: job_rank) and %%
+ * expanded, so that every process of a job writes its own files. Other %
+ * sequences stay as they are. */
+static const char *output_path(const char *value)
+{
+    if (!value || !*value)
+        return NULL;
+    if (!strchr(value, '%'))
+        return copy_setting(value);
+    char pid[24];
+    snprintf(pid, sizeof pid, "%ld", (long)getpid());
+    const char *rank = job_rank() ? job_rank() : "0";
+    size_t len = 1;
+    for (const char *p = value; *p; p++)
+        len += p[0] != '%' ? 1 : p[1] == 'p' ? strlen(pid) : p[1] == 'r' ? strlen(rank) : 1;
+    char *out = malloc(len);
+    if (!out) {
+        settings_copy_failed = 1;
+        return value;
+    }
+    char *o = out;
+    for (const char *p = value; *p; p++) {
+        const char *insert = NULL;
+        if (p[0] == '%' && (p[1] == 'p' || p[1] == 'r' || p[1] == '%'))
+            insert = p[1] == 'p' ? pid : p[1] == 'r' ? rank : "%";
+        if (insert) {
+            size_t n = strlen(insert);
+            memcpy(o, insert, n);
+            o += n;
+            p++;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = 0;
+    return out;
 }
 
 int env_settings_copy_failed(void)
@@ -121,8 +169,9 @@ static void read_settings(void)
 {
     zeil_settings_data.enabled = env_layers_name_zeil(getenv("ZE_ENABLE_LAYERS"));
     zeil_settings_data.log_level = parse_log_level(getenv("ZEIL_LOG"));
+    zeil_settings_data.rank = job_rank() ? atoi(job_rank()) : -1;
     const char *file = secure_getenv("ZEIL_LOG_FILE");
-    zeil_settings_data.log_file = copy_if_set(file);
+    zeil_settings_data.log_file = output_path(file);
     const char *on_error = getenv("ZEIL_ON_ERROR");
     zeil_settings_data.abort_on_error = on_error && strcmp(on_error, "abort") == 0;
     const char *checks = getenv("ZEIL_CHECKS");
@@ -130,12 +179,12 @@ static void read_settings(void)
     zeil_settings_data.records = parse_records(getenv("ZEIL_RECORDS"));
     const char *timing = getenv("ZEIL_TIMING");
     zeil_settings_data.timing = timing && strcmp(timing, "1") == 0;
-    zeil_settings_data.trace_file = copy_if_set(secure_getenv("ZEIL_TRACE"));
+    zeil_settings_data.trace_file = output_path(secure_getenv("ZEIL_TRACE"));
     const char *report = getenv("ZEIL_REPORT");
     zeil_settings_data.report = !report || strcmp(report, "0") != 0;
     if (report && strcmp(report, "0") != 0 && strcmp(report, "1") != 0)
-        zeil_settings_data.report_file = copy_if_set(secure_getenv("ZEIL_REPORT"));
-    zeil_settings_data.summary_file = copy_if_set(secure_getenv("ZEIL_SUMMARY"));
+        zeil_settings_data.report_file = output_path(secure_getenv("ZEIL_REPORT"));
+    zeil_settings_data.summary_file = output_path(secure_getenv("ZEIL_SUMMARY"));
     atomic_store_explicit(&zeil_settings_ready, 1, memory_order_release);
 }
 

@@ -22,6 +22,8 @@ typedef struct zeil_settings {
     int report;              /* ZEIL_REPORT: 0 off, else on (default) */
     const char *report_file; /* ZEIL_REPORT=path */
     const char *summary_file;/* ZEIL_SUMMARY */
+    int rank;                /* PMI_RANK, OMPI_COMM_WORLD_RANK or SLURM_PROCID;
+                                -1 when none is set (%r in paths is then 0) */
 } zeil_settings_t;
 
 #define ZEIL_DEFAULT_RECORDS 4096u

@@ -31,6 +31,8 @@ typedef struct zo_config {
     const char *summary_file;  /* ZEIL_SUMMARY, null: none */
     int timing;                /* ZEIL_TIMING */
     int defer_background;      /* start the flusher only at zo_start_background() */
+    int rank;                  /* the process's rank in a parallel job, -1: none;
+                                  in the trace and summary, for zeil-report merge */
 } zo_config_t;
 
 /* Once, from the runtime's bootstrap when zeil is enabled, before anything

@@ -61,10 +61,11 @@ void zo_init(const zo_config_t *config)
                         : STDERR_FILENO;
     int summary_fd = open_if(config->summary_file, "ZEIL_SUMMARY");
     zo_report_set_outputs(report_fd, summary_fd);
+    zo_report_set_process((uint64_t)getpid(), config->rank);
     int want_report_or_summary = report_fd >= 0 || summary_fd >= 0;
 
     int tracing = config->trace_file && config->trace_file[0] &&
-                  zo_trace_start(config->trace_file, base_ns, config->timing) == 0;
+                  zo_trace_start(config->trace_file, base_ns, config->timing, config->rank) == 0;
     background_drain = tracing ? drain_hook : 0;
     background_snapshot = want_report_or_summary ? snapshot_hook : 0;
     zo_crash_handlers_install();

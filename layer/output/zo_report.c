@@ -11,6 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
+static uint64_t process_pid;
+static int process_rank = -1;
+
 /* ---- collecting (strings are copied: they belong to the layer) ---- */
 
 static char *copy_string(zo_collected_t *c, const char *s)
@@ -91,6 +94,8 @@ int zo_report_collect(zo_collected_t *c, uint64_t dropped_records)
     c->data.warnings = zeil_warning_count();
     c->data.dropped_records = dropped_records;
     zeil_get_dropped_counts(&c->data.out_of_memory);
+    c->data.pid = process_pid;
+    c->data.rank = process_rank;
     c->data.kernels = c->kernels;
     c->data.labels = (const char *const *)c->labels;
     c->data.rules = c->rules;
@@ -119,6 +124,11 @@ void zo_report_free(zo_collected_t *c)
 
 static int report_fd = -1;
 static int summary_fd = -1;
+void zo_report_set_process(uint64_t pid, int rank)
+{
+    process_pid = pid;
+    process_rank = rank;
+}
 
 void zo_report_set_outputs(int report, int summary)
 {

@@ -27,6 +27,8 @@ void zo_report_free(zo_collected_t *c);
 
 /* Output descriptors: report_fd -1 = no report; summary_fd -1 = none. */
 void zo_report_set_outputs(int report_fd, int summary_fd);
+/* Who writes the summary: its pid and rank in a parallel job (-1 none). */
+void zo_report_set_process(uint64_t pid, int rank);
 void zo_report_write(uint64_t dropped_records);
 void zo_report_snapshot(uint64_t dropped_records);
 void zo_report_write_from_signal(int signo);

@@ -441,6 +441,11 @@ void zo_format_summary_body(FILE *out, const zo_report_data_t *d)
 {
     fprintf(out, "{\n  \"zeil_version\": \"%d.%d.%d\",\n", ZEIL_VERSION_MAJOR, ZEIL_VERSION_MINOR,
             ZEIL_VERSION_PATCH);
+    fprintf(out, "  \"pid\": %llu,\n", (unsigned long long)d->pid);
+    if (d->rank >= 0)
+        fprintf(out, "  \"rank\": %d,\n", d->rank);
+    else
+        fputs("  \"rank\": null,\n", out);
     json_streams(out, d);
     json_rules(out, d);
     json_leaks(out, d);
@@ -467,7 +472,14 @@ size_t zo_format_summary_minimal(char *buf, size_t cap, const zo_report_data_t *
     zo_buf_u64(&b, ZEIL_VERSION_MINOR);
     zo_buf_char(&b, '.');
     zo_buf_u64(&b, ZEIL_VERSION_PATCH);
-    zo_buf_str(&b, "\",\n  \"incomplete\": \"out of memory\",\n  \"streams\": [],\n"
+    zo_buf_str(&b, "\",\n  \"pid\": ");
+    zo_buf_u64(&b, d->pid);
+    zo_buf_str(&b, ",\n  \"rank\": ");
+    if (d->rank >= 0)
+        zo_buf_u64(&b, (uint64_t)d->rank);
+    else
+        zo_buf_str(&b, "null");
+    zo_buf_str(&b, ",\n  \"incomplete\": \"out of memory\",\n  \"streams\": [],\n"
                    "  \"rules\": [],\n  \"leaks\": {\"handles\": {");
     int any = 0;
     for (int k = 0; k < ZEIL_KIND_COUNT; k++) {

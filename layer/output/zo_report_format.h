@@ -11,6 +11,8 @@
 #include <zeil/zeil.h>
 
 typedef struct zo_report_data {
+    uint64_t pid;                     /* the process (summary only) */
+    int rank;                         /* its rank in a parallel job, -1: none */
     const zeil_kernel_stats_t *kernels;
     size_t num_kernels;
     const char *const *labels;        /* per kernel row: its track's label

@@ -11,9 +11,9 @@
 
 _Atomic int zo_tracing;
 
-int zo_trace_start(const char *path, uint64_t base_ns, int timing)
+int zo_trace_start(const char *path, uint64_t base_ns, int timing, int rank)
 {
-    if (zo_writer_open(path, base_ns, timing) != 0)
+    if (zo_writer_open(path, base_ns, timing, rank) != 0)
         return -1;
     atomic_store(&zo_tracing, 1);
     return 0;

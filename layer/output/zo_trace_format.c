@@ -47,6 +47,21 @@ void zo_format_trace_header(zo_buf_t *b)
     zo_buf_str(b, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":2}}");
 }
 
+void zo_format_process_info(zo_buf_t *b, uint64_t pid, int rank, uint64_t realtime_ns)
+{
+    begin_event(b, "M", ZO_PID_HOST, 0);
+    zo_buf_str(b, ",\"name\":\"zeil_process\",\"args\":{\"pid\":");
+    zo_buf_u64(b, pid);
+    zo_buf_str(b, ",\"rank\":");
+    if (rank >= 0)
+        zo_buf_u64(b, (uint64_t)rank);
+    else
+        zo_buf_str(b, "null");
+    zo_buf_str(b, ",\"realtime_ns\":");
+    zo_buf_u64(b, realtime_ns);
+    zo_buf_str(b, "}}");
+}
+
 void zo_format_host_thread_name(zo_buf_t *b, uint32_t thread)
 {
     metadata_name(b, ZO_PID_HOST, thread, "thread_name");

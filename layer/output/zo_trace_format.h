@@ -54,6 +54,9 @@ typedef struct zo_trace_clock {
 
 /* "[" and the metadata naming both processes: the start of every trace. */
 void zo_format_trace_header(zo_buf_t *b);
+/* {"name":"zeil_process","args":{"pid":P,"rank":R|null,"realtime_ns":N}}:
+ * who wrote the trace and the wall-clock time of its ts 0 (merging). */
+void zo_format_process_info(zo_buf_t *b, uint64_t pid, int rank, uint64_t realtime_ns);
 void zo_format_host_thread_name(zo_buf_t *b, uint32_t thread);
 /* "LABEL (stream 0x.., list 0x..)" / "LABEL (list 0x..)"; without a label
  * (null or empty) "stream 0x.. (list 0x..)" / "list 0x..". */

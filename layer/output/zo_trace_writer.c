@@ -1,5 +1,6 @@
 /* zo_trace_writer.c: ring → trace file (see zo_trace_writer.h). */
 #include "zo_trace_writer.h"
+#include "zo_clock.h"
 #include "zo_file.h"
 #include "zo_ring.h"
 #include "zo_trace_flows.h"
@@ -456,7 +457,18 @@ static void drain_locked(int force_all)
     write_chunk();
 }
 
-int zo_writer_open(const char *path, uint64_t base_ns, int timing)
+/* CLOCK_REALTIME at base_ns: where zeil-report merge aligns the traces of
+ * several processes (machines share wall-clock time, not CLOCK_MONOTONIC). */
+static uint64_t realtime_at(uint64_t base_ns)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    uint64_t real = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+    uint64_t since = zo_now_ns() - base_ns;
+    return real > since ? real - since : 0;
+}
+
+int zo_writer_open(const char *path, uint64_t base_ns, int timing, int rank)
 {
     trace_fd = zo_open_output(path, ZO_OPEN_TRUNCATE, "ZEIL_TRACE");
     if (trace_fd < 0)
@@ -473,6 +485,7 @@ int zo_writer_open(const char *path, uint64_t base_ns, int timing)
     }
     zo_buf_init(&chunk, chunk_data, sizeof chunk_data);
     zo_format_trace_header(&chunk);
+    zo_format_process_info(&chunk, (uint64_t)getpid(), rank, realtime_at(base_ns));
     event_end();
     write_chunk();
     return 0;

@@ -13,8 +13,9 @@
 #include <stdint.h>
 
 /* Creates the file and writes the header. timing: hold device spans until
- * their device times arrive (ZEIL_TIMING=1). Returns 0, or -1 (warned). */
-int zo_writer_open(const char *path, uint64_t base_ns, int timing);
+ * their device times arrive (ZEIL_TIMING=1); rank: in the header, -1 none.
+ * Returns 0, or -1 (warned). */
+int zo_writer_open(const char *path, uint64_t base_ns, int timing, int rank);
 int zo_writer_is_open(void);
 
 /* Writes what the rings hold now. Returns without waiting when another

@@ -109,7 +109,8 @@ static const char *const known_labels[] = {
 
 static zo_report_data_t known_data(void)
 {
-    zo_report_data_t d = {.kernels = known_kernels, .num_kernels = 4, .labels = known_labels,
+    zo_report_data_t d = {.pid = 4242, .rank = 3,
+                          .kernels = known_kernels, .num_kernels = 4, .labels = known_labels,
                           .rules = known_rules, .num_rules = 3, .errors = 2, .warnings = 1};
     d.live.handles[ZEIL_KIND_DRIVER] = 1;
     d.live.handles[ZEIL_KIND_DEVICE] = 1;
@@ -188,6 +189,8 @@ END_TEST
 static const char expected_summary[] =
     "{\n"
     "  \"zeil_version\": \"0.1.0\",\n"
+    "  \"pid\": 4242,\n"
+    "  \"rank\": 3,\n"
     "  \"streams\": [\n"
     "    {\"name\": \"\\\"encoder\\\": stream 1 on \\\"zeil CPU 0\\\", list #1\", "
     "\"stream\": \"0x10\", \"list\": \"0x1000\", \"kernels\": [\n"
