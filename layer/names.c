@@ -159,6 +159,12 @@ void names_list_created(const zeil_next_t *next, const zeil_obj_t *obj, uint32_t
         }
         l->list = obj->handle;
         HASH_ADD_PTR(lists, list, l);
+        if (!l->hh.tbl) { /* uthash could not grow its table */
+            free(l);
+            pthread_mutex_unlock(&names_lock);
+            oom_dropped(OOM_OTHER, 1, obj->created_by, "naming a command list");
+            return;
+        }
     }
     if (l) {
         /* A new list at the address of a destroyed one is a new list. */
@@ -186,8 +192,14 @@ void names_stream_bound(ze_command_list_handle_t list, uint64_t stream_id, const
             return;
         }
         s->stream_id = stream_id;
-        s->number = ++stream_count;
         HASH_ADD(hh, streams, stream_id, sizeof s->stream_id, s);
+        if (!s->hh.tbl) { /* uthash could not grow its table */
+            free(s);
+            pthread_mutex_unlock(&names_lock);
+            oom_dropped(OOM_OTHER, 1, "zeil_bind_list_to_stream", "naming a stream");
+            return;
+        }
+        s->number = ++stream_count;
     }
     list_label_t *l = find_list(list);
     if (l)

@@ -113,4 +113,5 @@ def main():
     print(f"ok: {count} examples ran, {variables} environment variables documented")
 
 
-main()
+if __name__ == "__main__":
+    main()
