@@ -109,7 +109,15 @@ static uint64_t mix(uint64_t x)
     return x;
 }
 
-static track_t *track_of(uint64_t stream_id, uint64_t list)
+/* Track numbers (tids): viewers list a process's tracks by tid, so a track
+ * the layer labelled before its first span gets one from its sort key
+ * (streams in binding order, then lists in creation order); one first seen
+ * with a span gets the next small number. */
+#define LABELLED_TID_BASE 1000u
+
+/* The track of (stream_id, list), made when new; sort_key orders a new one
+ * (0: none known yet). */
+static track_t *track_sorted(uint64_t stream_id, uint64_t list, uint64_t sort_key)
 {
     uint32_t i = (uint32_t)(mix(stream_id * 31 + list) % (MAX_TRACKS - 1));
     for (uint32_t probe = 0; probe < MAX_TRACKS - 1; probe++, i = (i + 1) % (MAX_TRACKS - 1)) {
@@ -117,7 +125,9 @@ static track_t *track_of(uint64_t stream_id, uint64_t list)
         if (t->tid && t->stream_id == stream_id && t->list == list)
             return t;
         if (!t->tid) {
-            t->tid = ++track_count;
+            t->tid = sort_key && sort_key < UINT32_MAX - LABELLED_TID_BASE
+                         ? LABELLED_TID_BASE + (uint32_t)sort_key
+                         : ++track_count;
             t->stream_id = stream_id;
             t->list = list;
             t->park_head = t->park_tail = -1;
@@ -131,6 +141,11 @@ static track_t *track_of(uint64_t stream_id, uint64_t list)
         zo_copy_bounded(overflow->name, sizeof overflow->name, "other lists");
     }
     return overflow;
+}
+
+static track_t *track_of(uint64_t stream_id, uint64_t list)
+{
+    return track_sorted(stream_id, list, 0);
 }
 
 static void name_track(track_t *t)
@@ -388,7 +403,7 @@ static void write_entry(const zo_entry_t *e)
             complete_held_span(e->seq, e->device_start_ns, e->device_end_ns);
         break;
     case ZO_ENTRY_TRACK_NAME: {
-        track_t *t = track_of(e->stream_id, e->list);
+        track_t *t = track_sorted(e->stream_id, e->list, e->seq);
         t->sort_key = e->seq;
         if (strncmp(t->name, e->name ? e->name : "", sizeof t->name - 1) != 0) {
             int renamed = t->name_written;

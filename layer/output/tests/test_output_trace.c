@@ -88,32 +88,35 @@ START_TEST(scripted_sequence_has_exact_tracks_and_events)
     ck_assert_str_eq(out,
                      /* an arrow from conv_fwd to each of its two waiters, and
                       * one from each host append to its device span */
-                     "FLOW f event 2 2 2\n"
-                     "FLOW f submit 2 1 2\n"
-                     "FLOW f submit 2 2 3\n"
-                     "FLOW s event 2 1 2\n"
+                     /* the stream's track, labelled before its first span,
+                      * takes its number from its sort key (1000 + 1); the
+                      * unlabelled list the next small one */
+                     "FLOW f event 2 1 2\n"
+                     "FLOW f submit 2 1 3\n"
+                     "FLOW f submit 2 1001 2\n"
+                     "FLOW s event 2 1001 2\n"
                      "FLOW s submit 1 1 4\n"
                      "FLOW s submit 1 2 1\n"
                      "X api 1 1 2\n"
                      "X api 1 2 2\n"
                      "X submission 1 1 1\n"
-                     "X submission 2 1 2\n"
-                     "X submission 2 2 3\n"
+                     "X submission 2 1 3\n"
+                     "X submission 2 1001 2\n"
                      "end exit 0 0\n"
                      "name 1 - host\n"
                      "name 1 1 thread 1\n"
                      "name 1 2 thread 2\n"
                      "name 2 - device\n"
-                     "name 2 1 net stream 0 (stream 0x10, list 0x100)\n"
-                     "name 2 2 list 0x200\n"
+                     "name 2 1 list 0x200\n"
+                     "name 2 1001 net stream 0 (stream 0x10, list 0x100)\n"
                      "timing nominal 5\n"
                      /* nominal layout: back to back on a track, from the host time,
                       * waiters after their signaller (copy after conv_fwd) */
-                     "span 1 convolution (jit:gemm) [nominal] 1 +0.000 10.000 nominal\n"
-                     "span 1 relu_fwd [nominal] 2 +10.000 10.000 nominal\n"
-                     "span 2 copy [nominal] 3 +10.000 10.000 nominal\n"
-                     "span 2 gemm [nominal] 4 +20.000 10.000 nominal\n"
-                     "span 2 barrier [nominal] 5 +30.000 10.000 nominal\n");
+                     "span 1001 convolution (jit:gemm) [nominal] 1 +0.000 10.000 nominal\n"
+                     "span 1001 relu_fwd [nominal] 2 +10.000 10.000 nominal\n"
+                     "span 1 copy [nominal] 3 +10.000 10.000 nominal\n"
+                     "span 1 gemm [nominal] 4 +20.000 10.000 nominal\n"
+                     "span 1 barrier [nominal] 5 +30.000 10.000 nominal\n");
     free(out);
     char *raw = zo_test_read(zo_test_path("scripted.json"));
     ck_assert_ptr_nonnull(strstr(raw, "\"args\":{\"seq\":1,\"kind\":\"launch\","
@@ -137,19 +140,19 @@ START_TEST(scripted_sequence_has_exact_tracks_and_events)
     ts_after(raw, "\"name\":\"copy [nominal]\"", copy_ts, sizeof copy_ts);
     ts_after(raw, "\"cat\":\"submission\",\"name\":\"zeCommandListAppendLaunchKernel\"",
              host_ts, sizeof host_ts);
-    snprintf(flow, sizeof flow, "{\"ph\":\"s\",\"pid\":2,\"tid\":1,\"cat\":\"submission\","
+    snprintf(flow, sizeof flow, "{\"ph\":\"s\",\"pid\":2,\"tid\":1001,\"cat\":\"submission\","
              "\"name\":\"event\",\"id\":49,\"ts\":%s}", conv_ts);
     ck_assert_msg(strstr(raw, flow), "missing %s", flow);
-    snprintf(flow, sizeof flow, "{\"ph\":\"f\",\"pid\":2,\"tid\":2,\"cat\":\"submission\","
+    snprintf(flow, sizeof flow, "{\"ph\":\"f\",\"pid\":2,\"tid\":1,\"cat\":\"submission\","
              "\"name\":\"event\",\"id\":49,\"ts\":%s,\"bp\":\"e\"}", copy_ts);
     ck_assert_msg(strstr(raw, flow), "missing %s", flow);
     snprintf(flow, sizeof flow, "{\"ph\":\"s\",\"pid\":1,\"tid\":1,\"cat\":\"submission\","
              "\"name\":\"submit\",\"id\":16,\"ts\":%s}", host_ts);
     ck_assert_msg(strstr(raw, flow), "missing %s", flow);
-    snprintf(flow, sizeof flow, "{\"ph\":\"f\",\"pid\":2,\"tid\":1,\"cat\":\"submission\","
+    snprintf(flow, sizeof flow, "{\"ph\":\"f\",\"pid\":2,\"tid\":1001,\"cat\":\"submission\","
              "\"name\":\"submit\",\"id\":16,\"ts\":%s,\"bp\":\"e\"}", conv_ts);
     ck_assert_msg(strstr(raw, flow), "missing %s", flow);
-    ck_assert_ptr_nonnull(strstr(raw, "{\"ph\":\"M\",\"pid\":2,\"tid\":1,\"name\":\"thread_sort_index\","
+    ck_assert_ptr_nonnull(strstr(raw, "{\"ph\":\"M\",\"pid\":2,\"tid\":1001,\"name\":\"thread_sort_index\","
                                       "\"args\":{\"sort_index\":1}}"));
     free(raw);
 }
