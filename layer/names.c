@@ -83,7 +83,9 @@ static size_t compose(char *buf, size_t size, const stream_label_t *s, const lis
         if (k > 0)                                                                     \
             n += (size_t)k;                                                            \
     } while (0)
-    if (!size)
+    if (size)
+        buf[0] = 0;
+    else
         buf = NULL;
     if (name)
         ADD("\"%s\": ", name);
@@ -131,7 +133,7 @@ static void publish(const stream_label_t *s, const list_label_t *l)
 #ifdef ZEIL_HAVE_OUTPUT
     if (!zo_trace_enabled() || !l)
         return;
-    char text[512];
+    char text[512] = "";
     compose(text, sizeof text, s, l);
     const char *label = registry_intern(text);
     if (s)
