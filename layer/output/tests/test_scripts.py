@@ -207,6 +207,61 @@ class ZeilReport(unittest.TestCase):
                     self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
                     self.assertEqual(r.stdout, "")
 
+    def ranked_trace(self, name, rank, realtime_ns):
+        events, end = trace_events()
+        info = {"ph": "M", "pid": 1, "tid": 0, "name": "zeil_process",
+                "args": {"pid": 100 + rank, "rank": rank, "realtime_ns": realtime_ns}}
+        flows = [{"ph": "s", "pid": 2, "tid": 1, "cat": "submission", "name": "event", "id": 17,
+                  "ts": 0.0},
+                 {"ph": "f", "pid": 2, "tid": 1, "cat": "submission", "name": "event", "id": 17,
+                  "ts": 10.0, "bp": "e"}]
+        write_trace(self.path(name), [info] + events + flows + end)
+        return self.path(name)
+
+    def test_merge_joins_ranks_with_aligned_clocks(self):
+        later = self.ranked_trace("t1.json", 1, 1_000_005_000)
+        first = self.ranked_trace("t0.json", 0, 1_000_000_000)
+        r = self.run_report("merge", "-o", self.path("job.json"), later, first)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.path("job.json")) as f:
+            merged = json.load(f)
+        names = {e["pid"]: e["args"]["name"] for e in merged if e.get("name") == "process_name"}
+        self.assertEqual(names, {1: "rank 0 host (pid 100)", 2: "rank 0 device",
+                                 3: "rank 1 host (pid 101)", 4: "rank 1 device"})
+        first_conv = {pid: min(e["ts"] for e in merged
+                               if e.get("name") == "conv" and e["pid"] == pid) for pid in (2, 4)}
+        self.assertEqual(first_conv, {2: 0.0, 4: 5.0})  # rank 1's clock started 5 us later
+        ids = sorted(e["id"] for e in merged if e["ph"] == "s")
+        self.assertEqual(len(set(ids)), 2)
+        self.assertIn("rank 0: stream 0x10 (list 0x100)", r.stdout)
+        self.assertIn("rank 1: list 0x200", r.stdout)
+
+    def test_merge_of_summaries_has_a_table_per_rank_and_totals(self):
+        for rank in (1, 0):
+            with open(self.path(f"s{rank}.json"), "w") as f:
+                json.dump(dict(SUMMARY, pid=200 + rank, rank=rank), f)
+        r = self.run_report("merge", self.path("s1.json"), self.path("s0.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        heads = [line for line in r.stdout.splitlines() if line.startswith("== ")]
+        self.assertEqual(heads, ["== rank 0 (pid 200)", "== rank 1 (pid 201)", "== all 2 ranks"])
+        totals = r.stdout.split("== all 2 ranks")[1]
+        self.assertRegex(totals, r"conv_fwd +convolution +jit:gemm +20 +24\.691 +1234\.6")
+        self.assertIn("errors and warnings: 4 errors, 0 warnings", totals)
+
+    def test_merge_refuses_what_it_cannot_join(self):
+        events, end = trace_events()
+        write_trace(self.path("plain.json"), events + end)
+        ranked = self.ranked_trace("r.json", 0, 1)
+        with open(self.path("s.json"), "w") as f:
+            json.dump(SUMMARY, f)
+        self.assert_clean_failure(self.run_report("merge", "-o", self.path("o.json"),
+                                                  self.path("plain.json")), "zeil_process")
+        self.assert_clean_failure(self.run_report("merge", "-o", self.path("o.json"), ranked,
+                                                  self.path("s.json")), "a summary among traces")
+        self.assert_clean_failure(self.run_report("merge", ranked), "needs -o")
+        self.assertEqual(self.run_report("merge").returncode, 2)
+        self.assertEqual(self.run_report("merge", "--bogus", ranked).returncode, 2)
+
     def test_usage_errors_exit_2(self):
         self.assertEqual(self.run_report().returncode, 2)
         self.assertEqual(self.run_report("a.json", "--png").returncode, 2)
