@@ -94,6 +94,7 @@ static interop_engine_t *new_record(interop_backend_t backend, ze_driver_handle_
     record->driver = driver;
     record->device = device;
     record->context = context;
+    record->system_memory = check_device_uses_system_memory(device);
     atomic_init(&record->refs, 1);
     return record;
 }

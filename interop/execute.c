@@ -77,7 +77,7 @@ static dnnl_status_t check_args(const interop_stream_t *stream, int nargs,
             continue;
         arg_label(what, sizeof what, args[i].arg);
         dnnl_status_t status = check_usm(execute_call, handle, size, engine->context,
-                                         engine->device, what);
+                                         engine->device, engine->system_memory, what);
         if (status != dnnl_success)
             return status;
     }

@@ -88,7 +88,8 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory
     void *handle = nhandles == 0 ? DNNL_MEMORY_ALLOCATE : handles[0];
     size_t size = compat_md_size(md);
     if (handle != DNNL_MEMORY_ALLOCATE && handle != DNNL_MEMORY_NONE) {
-        status = check_usm(call, handle, size, owner->context, owner->device, "handle");
+        status = check_usm(call, handle, size, owner->context, owner->device,
+                           owner->system_memory, "handle");
         if (status != dnnl_success)
             return status;
     }

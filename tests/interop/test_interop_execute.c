@@ -375,6 +375,7 @@ END_TEST
 
 START_TEST(execute_refuses_misuse)
 {
+    zt_set_system_memory(0); /* a device that cannot use plain host memory */
     ifx_t f;
     ifx_open(&f);
     const dnnl_dim_t dims[2] = {4, 8};

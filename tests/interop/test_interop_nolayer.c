@@ -20,6 +20,7 @@ END_TEST
 
 START_TEST(usm_is_checked_with_level_zero_queries)
 {
+    zt_set_system_memory(0); /* a device that cannot use plain host memory */
     ifx_t f;
     ifx_open(&f);
     const dnnl_dim_t dims[2] = {8, 8};
