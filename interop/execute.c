@@ -14,7 +14,6 @@
 #include "rules.h"
 #include "stream.h"
 
-static const char *const execute_call = "dnnl_ze_interop_primitive_execute";
 
 /* Runs on a driver worker thread when the launch executes. The worker CPU
  * stream is in order and only this stream's launches use it, which run one
@@ -26,8 +25,8 @@ static void run_packet(zeil_interop_launch_t *launch)
     dnnl_primitive_t instance = NULL;
     dnnl_status_t status = compat_instance_for_this_thread(packet->primitive, &instance);
     if (status == dnnl_success)
-        status = dnnl_primitive_execute(instance ? instance : packet->primitive, worker,
-                                        packet->nargs, packet->args);
+        status = real_dnnl_primitive_execute(instance ? instance : packet->primitive, worker,
+                                             packet->nargs, packet->args);
     if (status == dnnl_success)
         status = real_dnnl_stream_wait(worker);
     if (instance)
@@ -45,8 +44,8 @@ static void arg_label(char *out, size_t cap, int arg)
     snprintf(out, cap, "argument %d (%s)", arg, compat_arg_name(arg));
 }
 
-static dnnl_status_t check_args(const interop_stream_t *stream, int nargs,
-                                const dnnl_exec_arg_t *args)
+static dnnl_status_t check_args(const char *execute_call, const interop_stream_t *stream,
+                                int nargs, const dnnl_exec_arg_t *args)
 {
     if (nargs < 0 || (nargs > 0 && !args)) {
         interop_report(INTEROP_RULE_E101, execute_call, "nargs is %d with args %p", nargs,
@@ -84,7 +83,8 @@ static dnnl_status_t check_args(const interop_stream_t *stream, int nargs,
     return dnnl_success;
 }
 
-static dnnl_status_t append_launch(interop_stream_t *stream, const_dnnl_primitive_t primitive,
+static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *stream,
+                                   const_dnnl_primitive_t primitive,
                                    const compat_primitive_info_t *info, int nargs,
                                    const dnnl_exec_arg_t *args, int ndeps,
                                    const ze_event_handle_t *deps, ze_event_handle_t *done)
@@ -136,7 +136,8 @@ static dnnl_status_t append_launch(interop_stream_t *stream, const_dnnl_primitiv
     return dnnl_success;
 }
 
-static dnnl_status_t forward_execute(const_dnnl_primitive_t primitive, interop_stream_t *stream,
+static dnnl_status_t forward_execute(const char *execute_call, const_dnnl_primitive_t primitive,
+                                     interop_stream_t *stream,
                                      const compat_primitive_info_t *info, int nargs,
                                      const dnnl_exec_arg_t *args, int ndeps,
                                      const ze_event_handle_t *deps, ze_event_handle_t *done)
@@ -154,18 +155,12 @@ static dnnl_status_t forward_execute(const_dnnl_primitive_t primitive, interop_s
     return status;
 }
 
-INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive,
-                                                               dnnl_stream_t stream, int nargs,
-                                                               const dnnl_exec_arg_t *args,
-                                                               int ndeps,
-                                                               const ze_event_handle_t *deps,
-                                                               ze_event_handle_t *return_event)
+/* Both executes: validate, then append (host) or forward. */
+static dnnl_status_t execute_on(const char *execute_call, const_dnnl_primitive_t primitive,
+                                interop_stream_t *record, int nargs, const dnnl_exec_arg_t *args,
+                                int ndeps, const ze_event_handle_t *deps,
+                                ze_event_handle_t *done)
 {
-    if (check_not_null(execute_call, primitive, "primitive"))
-        return dnnl_invalid_arguments;
-    interop_stream_t *record = interop_stream_require(execute_call, stream);
-    if (!record)
-        return dnnl_invalid_arguments;
     compat_primitive_info_t info;
     dnnl_status_t status = compat_primitive_info(primitive, &info);
     if (status != dnnl_success)
@@ -183,14 +178,40 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primit
     if ((status = check_list_alive(execute_call, record->list)) != dnnl_success
         || (status = check_events(execute_call, ndeps, deps, record->engine->context))
                != dnnl_success
-        || (status = check_args(record, nargs, args)) != dnnl_success)
+        || (status = check_args(execute_call, record, nargs, args)) != dnnl_success)
         return status;
-    ze_event_handle_t done = NULL;
     if (record->engine->backend == INTEROP_BACKEND_FORWARD)
-        status = forward_execute(primitive, record, &info, nargs, args, ndeps, deps, &done);
-    else
-        status = append_launch(record, primitive, &info, nargs, args, ndeps, deps, &done);
+        return forward_execute(execute_call, primitive, record, &info, nargs, args, ndeps, deps,
+                               done);
+    return append_launch(execute_call, record, primitive, &info, nargs, args, ndeps, deps, done);
+}
+
+INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive,
+                                                               dnnl_stream_t stream, int nargs,
+                                                               const dnnl_exec_arg_t *args,
+                                                               int ndeps,
+                                                               const ze_event_handle_t *deps,
+                                                               ze_event_handle_t *return_event)
+{
+    const char *call = "dnnl_ze_interop_primitive_execute";
+    if (check_not_null(call, primitive, "primitive"))
+        return dnnl_invalid_arguments;
+    interop_stream_t *record = interop_stream_require(call, stream);
+    if (!record)
+        return dnnl_invalid_arguments;
+    ze_event_handle_t done = NULL;
+    dnnl_status_t status = execute_on(call, primitive, record, nargs, args, ndeps, deps, &done);
     if (status == dnnl_success && return_event)
         *return_event = done;
     return status;
+}
+
+dnnl_status_t interop_execute_plain(const_dnnl_primitive_t primitive, interop_stream_t *stream,
+                                    int nargs, const dnnl_exec_arg_t *args)
+{
+    const char *call = "dnnl_primitive_execute";
+    if (check_not_null(call, primitive, "primitive"))
+        return dnnl_invalid_arguments;
+    ze_event_handle_t done = NULL;
+    return execute_on(call, primitive, stream, nargs, args, 0, NULL, &done);
 }

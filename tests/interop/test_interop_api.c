@@ -176,11 +176,15 @@ START_TEST(get_list_refuses_destroyed_list_and_plain_stream)
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E112",
                 dnnl_ze_interop_stream_get_list(f.stream, &list));
     f.list = NULL;
+    /* a stream of a plain CPU engine (streams of interop engines own a list) */
+    dnnl_engine_t cpu = NULL;
+    IFX_DNNL_OK(dnnl_engine_create(&cpu, dnnl_cpu, 0));
     dnnl_stream_t plain = NULL;
-    IFX_DNNL_OK(dnnl_stream_create(&plain, f.engine, dnnl_stream_default_flags));
+    IFX_DNNL_OK(dnnl_stream_create(&plain, cpu, dnnl_stream_default_flags));
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E115",
                 dnnl_ze_interop_stream_get_list(plain, &list));
     IFX_DNNL_OK(dnnl_stream_destroy(plain));
+    IFX_DNNL_OK(dnnl_engine_destroy(cpu));
     ifx_close(&f);
 }
 END_TEST

@@ -387,11 +387,14 @@ START_TEST(execute_refuses_misuse)
     dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, m0}, {DNNL_ARG_DST, m1}};
     ze_event_handle_t done = NULL;
     /* stream and primitive */
+    dnnl_engine_t cpu = NULL; /* streams of interop engines own a list: a CPU engine's */
+    IFX_DNNL_OK(dnnl_engine_create(&cpu, dnnl_cpu, 0));
     dnnl_stream_t plain_stream = NULL;
-    IFX_DNNL_OK(dnnl_stream_create(&plain_stream, f.engine, dnnl_stream_default_flags));
+    IFX_DNNL_OK(dnnl_stream_create(&plain_stream, cpu, dnnl_stream_default_flags));
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E115",
                 dnnl_ze_interop_primitive_execute(relu, plain_stream, 2, args, 0, NULL, &done));
     IFX_DNNL_OK(dnnl_stream_destroy(plain_stream));
+    IFX_DNNL_OK(dnnl_engine_destroy(cpu));
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E101",
                 dnnl_ze_interop_primitive_execute(NULL, f.stream, 2, args, 0, NULL, &done));
     dnnl_engine_t other = NULL;
