@@ -2,6 +2,7 @@
  * zeil's kernel that runs the primitive (host backend) or forward. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <oneapi/dnnl/dnnl_debug.h>
 #include <zeil/zeil.h>
 
@@ -35,6 +36,8 @@ static void run_packet(zeil_interop_launch_t *launch)
         interop_report(INTEROP_RULE_E134, "zeil_interop_kernel",
                        "dnnl_primitive_execute(%s) returned %s", packet->kind,
                        dnnl_status2str(status));
+    /* Last access: from here on the stream may reuse the packet. */
+    atomic_store_explicit(&packet->done, 1, memory_order_release);
 }
 
 /* How messages name an argument. Built only for a message: formatting it
@@ -83,6 +86,28 @@ static dnnl_status_t check_args(const char *execute_call, const interop_stream_t
     return dnnl_success;
 }
 
+/* deps without event: -1 when out of memory, else the count, *out being a
+ * new array (free it) or null when event is not among deps. Rare: only an
+ * execute that reuses a slot can find its own event among its deps. */
+static int drop_dependency(const ze_event_handle_t *deps, int ndeps, ze_event_handle_t event,
+                           ze_event_handle_t **out)
+{
+    *out = NULL;
+    int found = 0;
+    for (int i = 0; i < ndeps; i++)
+        found += deps[i] == event;
+    if (!found)
+        return ndeps;
+    *out = malloc((size_t)ndeps * sizeof **out);
+    if (!*out)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < ndeps; i++)
+        if (deps[i] != event)
+            (*out)[n++] = deps[i];
+    return n;
+}
+
 static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *stream,
                                    const_dnnl_primitive_t primitive,
                                    const compat_primitive_info_t *info, int nargs,
@@ -91,20 +116,42 @@ static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *s
 {
     pthread_mutex_lock(&stream->lock);
     ze_result_t result = ZE_RESULT_SUCCESS;
-    launch_packet_t *packet = packet_ring_acquire(&stream->ring, &result);
-    if (!packet) {
+    launch_packet_t *packet = packet_ring_acquire(&stream->ring);
+    event_slot_t *slot = packet ? event_ring_take(&stream->events, stream->executes + 1,
+                                                  info->kind, &result)
+                                : NULL;
+    if (!slot) {
+        if (packet)
+            packet_ring_unused(&stream->ring, packet);
         pthread_mutex_unlock(&stream->lock);
-        if (result == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
+        if (!packet || result == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
             return dnnl_out_of_memory;
         interop_report(INTEROP_RULE_E133, execute_call,
                        "creating the launch's event returned 0x%x", (unsigned)result);
         return dnnl_runtime_error;
     }
     if (launch_packet_set_args(packet, nargs, args) != 0) {
+        event_slot_unused(slot);
         packet_ring_unused(&stream->ring, packet);
         pthread_mutex_unlock(&stream->lock);
         return dnnl_out_of_memory;
     }
+    /* A dependency on the event whose slot this execute reuses has completed
+     * (taking the slot waited for it); waiting on the reset event would
+     * wait on this very launch. */
+    ze_event_handle_t *kept = NULL;
+    int nkept = drop_dependency(deps, ndeps, slot->event, &kept);
+    if (nkept < 0) {
+        event_slot_unused(slot);
+        packet_ring_unused(&stream->ring, packet);
+        pthread_mutex_unlock(&stream->lock);
+        return dnnl_out_of_memory;
+    }
+    if (kept) {
+        deps = kept;
+        ndeps = nkept;
+    }
+    packet->event = slot->event;
     packet->launch.run = run_packet;
     packet->stream = stream;
     packet->primitive = primitive;
@@ -122,7 +169,9 @@ static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *s
                                                  (ze_event_handle_t *)deps);
         zeil_attribution_pop();
     }
+    free(kept);
     if (result != ZE_RESULT_SUCCESS) {
+        event_slot_unused(slot);
         packet_ring_unused(&stream->ring, packet);
         pthread_mutex_unlock(&stream->lock);
         interop_report(INTEROP_RULE_E133, execute_call,
@@ -131,6 +180,7 @@ static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *s
                                                             : dnnl_runtime_error;
     }
     packet_ring_submitted(&stream->ring, packet);
+    stream->executes++;
     *done = packet->event;
     pthread_mutex_unlock(&stream->lock);
     return dnnl_success;
@@ -180,6 +230,7 @@ static dnnl_status_t execute_on(const char *execute_call, const_dnnl_primitive_t
                != dnnl_success
         || (status = check_args(execute_call, record, nargs, args)) != dnnl_success)
         return status;
+    event_ring_check_reuse(execute_call, "deps", 1, ndeps, deps);
     if (record->engine->backend == INTEROP_BACKEND_FORWARD)
         return forward_execute(execute_call, primitive, record, &info, nargs, args, ndeps, deps,
                                done);

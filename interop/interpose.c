@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "engine.h"
+#include "event_ring.h"
 #include "export.h"
 #include "memory.h"
 #include "rules.h"
@@ -18,6 +19,7 @@ typedef dnnl_status_t (*engine_fn)(dnnl_engine_t);
 typedef dnnl_status_t (*stream_create_fn)(dnnl_stream_t *, dnnl_engine_t, unsigned);
 typedef dnnl_status_t (*execute_fn)(const_dnnl_primitive_t, dnnl_stream_t, int,
                                     const dnnl_exec_arg_t *);
+typedef ze_result_t(ZE_APICALL *host_sync_fn)(ze_event_handle_t, uint64_t);
 typedef dnnl_status_t (*memory_create_fn)(dnnl_memory_t *, dnnl_ze_interop_memory_desc_t,
                                           dnnl_engine_t, void *);
 
@@ -29,6 +31,7 @@ static struct {
     stream_create_fn stream_create;
     execute_fn primitive_execute;
     memory_create_fn memory_create;
+    host_sync_fn event_host_synchronize;
 } real;
 static pthread_once_t real_once = PTHREAD_ONCE_INIT;
 
@@ -60,6 +63,7 @@ static void resolve_real(void)
     *(void **)&real.stream_create = next_symbol("dnnl_stream_create");
     *(void **)&real.primitive_execute = next_symbol("dnnl_primitive_execute");
     *(void **)&real.memory_create = next_symbol("dnnl_memory_create");
+    *(void **)&real.event_host_synchronize = dlsym(RTLD_NEXT, "zeEventHostSynchronize");
 }
 
 #define REAL(name) (pthread_once(&real_once, resolve_real), real.name)
@@ -108,6 +112,12 @@ dnnl_status_t real_dnnl_memory_create(dnnl_memory_t *memory,
 {
     memory_create_fn fn = REAL(memory_create);
     return fn ? fn(memory, md, engine, handle) : dnnl_runtime_error;
+}
+
+ze_result_t real_zeEventHostSynchronize(ze_event_handle_t event, uint64_t timeout)
+{
+    host_sync_fn fn = REAL(event_host_synchronize);
+    return fn ? fn(event, timeout) : ZE_RESULT_ERROR_UNINITIALIZED;
 }
 
 /* What the application's own calls bind to: the global scope in load order
@@ -213,6 +223,13 @@ INTEROP_EXPORT dnnl_status_t dnnl_memory_create(dnnl_memory_t *memory,
     if (record && record->backend == INTEROP_BACKEND_HOST)
         return interop_memory_create_plain(memory, memory_desc, record, handle);
     return real_dnnl_memory_create(memory, memory_desc, engine, handle);
+}
+
+INTEROP_EXPORT ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEvent,
+                                                            uint64_t timeout)
+{
+    event_ring_check_reuse("zeEventHostSynchronize", "hEvent", 0, 1, &hEvent);
+    return real_zeEventHostSynchronize(hEvent, timeout);
 }
 
 INTEROP_EXPORT dnnl_status_t dnnl_engine_destroy(dnnl_engine_t engine)

@@ -8,7 +8,10 @@
  * - dnnl_memory_create on an interop engine allocates USM;
  * - dnnl_memory_destroy, dnnl_stream_destroy and dnnl_engine_destroy release
  *   zeil's part (an owned buffer, a stream's list, events and packets);
- * - dnnl_stream_wait waits for the work appended to the stream's list.
+ * - dnnl_stream_wait waits for the work appended to the stream's list;
+ * - zeEventHostSynchronize (in front of the loader's) reports a host wait on
+ *   an event whose slot a stream has reused (W154); when the loader comes
+ *   first for the application, only that report is lost.
  * Each definition does zeil's part, then calls oneDNN's own function (for
  * every other engine and stream, only that).
  *
@@ -38,6 +41,7 @@ dnnl_status_t real_dnnl_stream_create(dnnl_stream_t *stream, dnnl_engine_t engin
                                       unsigned flags);
 dnnl_status_t real_dnnl_primitive_execute(const_dnnl_primitive_t primitive, dnnl_stream_t stream,
                                           int nargs, const dnnl_exec_arg_t *args);
+ze_result_t real_zeEventHostSynchronize(ze_event_handle_t event, uint64_t timeout);
 dnnl_status_t real_dnnl_memory_create(dnnl_memory_t *memory,
                                       dnnl_ze_interop_memory_desc_t md, dnnl_engine_t engine,
                                       void *handle);

@@ -40,6 +40,7 @@ interop_stream_t *interop_stream_require(const char *call, const_dnnl_stream_t s
 static void free_record(interop_stream_t *record)
 {
     if (record->engine->backend == INTEROP_BACKEND_HOST) {
+        event_ring_destroy(&record->events); /* waits for every launch */
         packet_ring_destroy(&record->ring);
         if (record->kernel)
             zeKernelDestroy(record->kernel);
@@ -72,7 +73,9 @@ static dnnl_status_t setup_host(const char *call, interop_stream_t *record)
                        "creating the stream's kernel object returned 0x%x", (unsigned)result);
         return dnnl_runtime_error;
     }
-    packet_ring_init(&record->ring, engine->context, engine->device, record->profiling);
+    packet_ring_init(&record->ring);
+    event_ring_init(&record->events, engine->context, engine->device, record->profiling,
+                    record->stream);
     return dnnl_success;
 }
 
@@ -189,7 +192,7 @@ void interop_stream_wait(interop_stream_t *record)
     pthread_mutex_lock(&record->lock);
     ze_event_handle_t newest = packet_ring_newest_event(&record->ring);
     if (newest)
-        zeEventHostSynchronize(newest, UINT64_MAX);
+        real_zeEventHostSynchronize(newest, UINT64_MAX);
     pthread_mutex_unlock(&record->lock);
 }
 

@@ -6,6 +6,7 @@
 #include <zeil/dnnl_ze.h>
 
 #include "engine.h"
+#include "event_ring.h"
 #include "launch_packets.h"
 
 typedef struct interop_stream {
@@ -17,8 +18,10 @@ typedef struct interop_stream {
     /* host backend */
     dnnl_stream_t worker;          /* the CPU stream launches run primitives on */
     ze_kernel_handle_t kernel;     /* this stream's own kernel object */
-    pthread_mutex_t lock;          /* kernel arguments + append + ring */
+    pthread_mutex_t lock;          /* kernel arguments + append + rings */
     packet_ring_t ring;
+    event_ring_t events;
+    uint64_t executes;             /* appended so far: execute numbers in messages */
 } interop_stream_t;
 
 /* The record of an interop stream, or null for any other stream. */
