@@ -72,20 +72,31 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory
     interop_engine_t *owner = interop_engine_require(call, engine);
     if (!owner)
         return dnnl_invalid_arguments;
+    /* oneDNN's own checks first, with its results: at least one handle,
+     * a handle array, a descriptor of a concrete layout. */
+    if (nhandles < 1) {
+        interop_report(INTEROP_RULE_E127, call,
+                       "nhandles is %d; give at least one handle (DNNL_MEMORY_ALLOCATE to "
+                       "allocate)",
+                       nhandles);
+        return dnnl_invalid_arguments;
+    }
+    if (check_not_null(call, handles, "handles"))
+        return dnnl_invalid_arguments;
+    const char *unfit = compat_md_unfit_for_memory(md);
+    if (unfit) {
+        interop_report(INTEROP_RULE_E127, call, "memory_desc %s", unfit);
+        return dnnl_invalid_arguments;
+    }
     if (nhandles > COMPAT_MAX_MEMORY_HANDLES) {
         interop_report(INTEROP_RULE_E123, call,
                        "nhandles is %d; multi-buffer memory needs oneDNN 3.x", nhandles);
         return dnnl_unimplemented;
     }
-    if (nhandles < 0 || (nhandles == 1 && !handles)) {
-        interop_report(INTEROP_RULE_E101, call, "nhandles is %d with handles %p", nhandles,
-                       (void *)handles);
-        return dnnl_invalid_arguments;
-    }
     dnnl_status_t status = check_engine_objects_alive(call, owner->device, owner->context);
     if (status != dnnl_success)
         return status;
-    void *handle = nhandles == 0 ? DNNL_MEMORY_ALLOCATE : handles[0];
+    void *handle = handles[0];
     size_t size = compat_md_size(md);
     if (handle != DNNL_MEMORY_ALLOCATE && handle != DNNL_MEMORY_NONE) {
         status = check_usm(call, handle, size, owner->context, owner->device,

@@ -68,9 +68,10 @@ dnnl_status_t dnnl_ze_interop_stream_create(dnnl_stream_t *stream, dnnl_engine_t
 dnnl_status_t dnnl_ze_interop_stream_get_list(dnnl_stream_t stream,
                                               ze_command_list_handle_t *list);
 
-/* handles[0]: a USM pointer of the engine's context (not owned),
+/* handles[0]: a USM pointer of the engine's context (not owned), plain host
+ * memory when the device reports sharedSystemAllocCapabilities,
  * DNNL_MEMORY_ALLOCATE (device USM owned by the memory object) or
- * DNNL_MEMORY_NONE. nhandles == 0 means DNNL_MEMORY_ALLOCATE. */
+ * DNNL_MEMORY_NONE. As in oneDNN, nhandles must be at least 1. */
 dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory,
                                             dnnl_ze_interop_memory_desc_t memory_desc,
                                             dnnl_engine_t engine, int nhandles, void **handles);

@@ -6,6 +6,9 @@
 
 #include "interop_fixture.h"
 
+/* oneDNN has no nhandles == 0: DNNL_MEMORY_ALLOCATE asks for a buffer. */
+static void *allocate = DNNL_MEMORY_ALLOCATE;
+
 static const dnnl_dim_t small_dims[4] = {1, 2, 4, 4};
 
 START_TEST(engine_binds_the_level_zero_objects)
@@ -212,7 +215,7 @@ START_TEST(memory_wraps_usm_allocates_or_has_no_buffer)
     IFX_DNNL_OK(dnnl_ze_interop_memory_create(&none, &md, f.engine, 1, &nothing));
     IFX_DNNL_OK(dnnl_memory_get_data_handle(none, &handle));
     ck_assert_ptr_null(handle);
-    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&defaulted, &md, f.engine, 0, NULL));
+    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&defaulted, &md, f.engine, 1, &allocate));
     IFX_DNNL_OK(dnnl_memory_get_data_handle(defaulted, &handle));
     ck_assert_int_eq(zeil_lookup_pointer(handle, &alloc), 1);
 
@@ -275,7 +278,7 @@ START_TEST(allocated_memory_is_freed_once_with_its_object)
     uint64_t errors_before = zeil_error_count();
     dnnl_memory_t memories[5];
     for (int i = 0; i < 5; i++)
-        IFX_DNNL_OK(dnnl_ze_interop_memory_create(&memories[i], &md, f.engine, 0, NULL));
+        IFX_DNNL_OK(dnnl_ze_interop_memory_create(&memories[i], &md, f.engine, 1, &allocate));
     zeil_get_live_counts(&during);
     ck_assert_uint_eq(during.allocations, before.allocations + 5);
     for (int i = 0; i < 5; i++)
@@ -289,7 +292,7 @@ START_TEST(allocated_memory_is_freed_once_with_its_object)
     dnnl_memory_desc_t huge = ifx_md(2, huge_dims);
     dnnl_memory_t failed = NULL;
     IFX_REFUSED(dnnl_out_of_memory, "ZEIL-E124",
-                dnnl_ze_interop_memory_create(&failed, &huge, f.engine, 0, NULL));
+                dnnl_ze_interop_memory_create(&failed, &huge, f.engine, 1, &allocate));
     ck_assert_ptr_null(failed);
     zeil_get_live_counts(&after);
     ck_assert_uint_eq(after.allocations, before.allocations);

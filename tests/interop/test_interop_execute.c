@@ -9,6 +9,9 @@
 
 #include "interop_fixture.h"
 
+/* oneDNN has no nhandles == 0: DNNL_MEMORY_ALLOCATE asks for a buffer. */
+static void *allocate = DNNL_MEMORY_ALLOCATE;
+
 static ze_event_handle_t execute(const ifx_t *f, dnnl_primitive_t primitive, int nargs,
                                  const dnnl_exec_arg_t *args, int ndeps,
                                  const ze_event_handle_t *deps)
@@ -239,8 +242,8 @@ START_TEST(stream_wait_waits_for_executes)
     const dnnl_dim_t dims[4] = {2, 16, 64, 64};
     dnnl_memory_desc_t md = ifx_md(4, dims);
     dnnl_memory_t m0 = NULL, m1 = NULL;
-    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&m0, &md, f.engine, 0, NULL));
-    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&m1, &md, f.engine, 0, NULL));
+    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&m0, &md, f.engine, 1, &allocate));
+    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&m1, &md, f.engine, 1, &allocate));
     dnnl_primitive_t relu = ifx_eltwise(f.engine, &md, dnnl_eltwise_relu, 0, 0);
     dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, m0}, {DNNL_ARG_DST, m1}};
     ze_event_handle_t last = NULL;
@@ -354,8 +357,8 @@ START_TEST(profiling_stream_events_carry_kernel_timestamps)
     const dnnl_dim_t dims[4] = {1, 16, 8, 8};
     dnnl_memory_desc_t md = ifx_md(4, dims);
     dnnl_memory_t m0 = NULL, m1 = NULL;
-    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&m0, &md, f.engine, 0, NULL));
-    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&m1, &md, f.engine, 0, NULL));
+    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&m0, &md, f.engine, 1, &allocate));
+    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&m1, &md, f.engine, 1, &allocate));
     dnnl_primitive_t relu = ifx_eltwise(f.engine, &md, dnnl_eltwise_relu, 0, 0);
     dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, m0}, {DNNL_ARG_DST, m1}};
     ze_event_handle_t done = NULL;
@@ -383,7 +386,7 @@ START_TEST(execute_refuses_misuse)
     dnnl_memory_desc_t md = ifx_md(2, dims);
     float *usm = NULL;
     dnnl_memory_t m0 = ifx_memory(&f, &md, NULL, &usm), m1 = NULL;
-    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&m1, &md, f.engine, 0, NULL));
+    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&m1, &md, f.engine, 1, &allocate));
     dnnl_primitive_t relu = ifx_eltwise(f.engine, &md, dnnl_eltwise_relu, 0, 0);
     dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, m0}, {DNNL_ARG_DST, m1}};
     ze_event_handle_t done = NULL;
@@ -404,7 +407,7 @@ START_TEST(execute_refuses_misuse)
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E132",
                 dnnl_ze_interop_primitive_execute(foreign, f.stream, 2, args, 0, NULL, &done));
     dnnl_memory_t other_memory = NULL;
-    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&other_memory, &md, other, 0, NULL));
+    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&other_memory, &md, other, 1, &allocate));
     dnnl_exec_arg_t mixed[] = {{DNNL_ARG_SRC, other_memory}, {DNNL_ARG_DST, m1}};
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E125",
                 dnnl_ze_interop_primitive_execute(relu, f.stream, 2, mixed, 0, NULL, &done));
