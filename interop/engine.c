@@ -267,3 +267,8 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_engine_get_driver(dnnl_engine_t eng
     *driver = record->driver;
     return dnnl_success;
 }
+
+INTEROP_EXPORT int zeil_interop_engine_is_ze(dnnl_engine_t engine)
+{
+    return interop_engine_find(engine) != NULL;
+}

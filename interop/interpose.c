@@ -20,6 +20,7 @@ typedef dnnl_status_t (*stream_create_fn)(dnnl_stream_t *, dnnl_engine_t, unsign
 typedef dnnl_status_t (*execute_fn)(const_dnnl_primitive_t, dnnl_stream_t, int,
                                     const dnnl_exec_arg_t *);
 typedef ze_result_t(ZE_APICALL *host_sync_fn)(ze_event_handle_t, uint64_t);
+typedef dnnl_status_t (*engine_kind_fn)(dnnl_engine_t, dnnl_engine_kind_t *);
 typedef dnnl_status_t (*memory_create_fn)(dnnl_memory_t *, dnnl_ze_interop_memory_desc_t,
                                           dnnl_engine_t, void *);
 
@@ -32,6 +33,7 @@ static struct {
     execute_fn primitive_execute;
     memory_create_fn memory_create;
     host_sync_fn event_host_synchronize;
+    engine_kind_fn engine_get_kind;
 } real;
 static pthread_once_t real_once = PTHREAD_ONCE_INIT;
 
@@ -63,6 +65,7 @@ static void resolve_real(void)
     *(void **)&real.stream_create = next_symbol("dnnl_stream_create");
     *(void **)&real.primitive_execute = next_symbol("dnnl_primitive_execute");
     *(void **)&real.memory_create = next_symbol("dnnl_memory_create");
+    *(void **)&real.engine_get_kind = next_symbol("dnnl_engine_get_kind");
     *(void **)&real.event_host_synchronize = dlsym(RTLD_NEXT, "zeEventHostSynchronize");
 }
 
@@ -143,6 +146,7 @@ static const struct interposed {
     {"dnnl_stream_wait", (void *)&dnnl_stream_wait},
     {"dnnl_stream_destroy", (void *)&dnnl_stream_destroy},
     {"dnnl_engine_destroy", (void *)&dnnl_engine_destroy},
+    {"dnnl_engine_get_kind", (void *)&dnnl_engine_get_kind},
 };
 #define INTERPOSED_COUNT (sizeof interposed / sizeof interposed[0])
 
@@ -230,6 +234,19 @@ INTEROP_EXPORT ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t h
 {
     event_ring_check_reuse("zeEventHostSynchronize", "hEvent", 0, 1, &hEvent);
     return real_zeEventHostSynchronize(hEvent, timeout);
+}
+
+/* oneDNN's Level Zero engines are GPU engines. Only this query says so:
+ * inside oneDNN 2.6 the engine stays the CPU engine it is (see README,
+ * differences from oneDNN). */
+INTEROP_EXPORT dnnl_status_t dnnl_engine_get_kind(dnnl_engine_t engine, dnnl_engine_kind_t *kind)
+{
+    if (engine && kind && interop_engine_find(engine)) {
+        *kind = dnnl_gpu;
+        return dnnl_success;
+    }
+    engine_kind_fn fn = REAL(engine_get_kind);
+    return fn ? fn(engine, kind) : dnnl_runtime_error;
 }
 
 INTEROP_EXPORT dnnl_status_t dnnl_engine_destroy(dnnl_engine_t engine)

@@ -9,6 +9,8 @@
  * - dnnl_memory_destroy, dnnl_stream_destroy and dnnl_engine_destroy release
  *   zeil's part (an owned buffer, a stream's list, events and packets);
  * - dnnl_stream_wait waits for the work appended to the stream's list;
+ * - dnnl_engine_get_kind says dnnl_gpu for interop engines, as oneDNN's
+ *   Level Zero engines are GPU engines;
  * - zeEventHostSynchronize (in front of the loader's) reports a host wait on
  *   an event whose slot a stream has reused (W154); when the loader comes
  *   first for the application, only that report is lost.

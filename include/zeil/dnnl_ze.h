@@ -85,6 +85,13 @@ dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive
                                                 const ze_event_handle_t *deps,
                                                 ze_event_handle_t *return_event);
 
+/* zeil's own (not oneDNN's): 1 when engine was created by
+ * dnnl_ze_interop_engine_create or dnnl_ze_interop_engine_create_from_cache_blob
+ * (a Level Zero engine), else 0. dnnl_engine_get_kind says dnnl_gpu for such
+ * engines, as oneDNN does, but oneDNN 2.6 itself runs them as CPU engines;
+ * code that must tell a Level Zero engine from others asks this. */
+int zeil_interop_engine_is_ze(dnnl_engine_t engine);
+
 #ifdef __cplusplus
 }
 #endif

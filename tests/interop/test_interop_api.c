@@ -27,7 +27,15 @@ START_TEST(engine_binds_the_level_zero_objects)
     ck_assert_ptr_eq(driver, f.env.driver);
     dnnl_engine_kind_t kind;
     IFX_DNNL_OK(dnnl_engine_get_kind(f.engine, &kind));
+    ck_assert_int_eq(kind, dnnl_gpu); /* as oneDNN's Level Zero engines */
+    ck_assert_int_eq(zeil_interop_engine_is_ze(f.engine), 1);
+    dnnl_engine_t cpu = NULL;
+    IFX_DNNL_OK(dnnl_engine_create(&cpu, dnnl_cpu, 0));
+    IFX_DNNL_OK(dnnl_engine_get_kind(cpu, &kind));
     ck_assert_int_eq(kind, dnnl_cpu);
+    ck_assert_int_eq(zeil_interop_engine_is_ze(cpu), 0);
+    ck_assert_int_eq(zeil_interop_engine_is_ze(NULL), 0);
+    IFX_DNNL_OK(dnnl_engine_destroy(cpu));
     ifx_close(&f);
 }
 END_TEST
