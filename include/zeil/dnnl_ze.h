@@ -17,10 +17,15 @@
  * the getters retain nothing. A buffer allocated for DNNL_MEMORY_ALLOCATE is
  * owned by its memory object and freed by dnnl_memory_destroy. The event
  * returned by dnnl_ze_interop_primitive_execute belongs to the stream: the
- * caller must not destroy or reset it; it stays valid until the stream is
- * destroyed, and it keeps referring to that execute for at least the next
- * 64 executes on the stream (after that it may be recycled for a later
- * execute on the same stream, which completes no earlier).
+ * caller must not destroy or reset it; as in oneDNN (one pool of 16384
+ * events per stream) it names its own execute until 16384 more executes
+ * were made on the stream; only then may its slot be reused for a later
+ * execute of the same stream (ZEIL-W154 when it is named after that).
+ *
+ * libzeil_interop also stands in front of oneDNN's dnnl_stream_create,
+ * dnnl_primitive_execute, dnnl_memory_create and dnnl_engine_get_kind, so
+ * that streams, executes and memory of interop engines behave as oneDNN's
+ * Level Zero ones: link libzeil_interop before libdnnl.
  */
 #ifndef ZEIL_DNNL_ZE_H
 #define ZEIL_DNNL_ZE_H
