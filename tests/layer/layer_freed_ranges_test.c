@@ -16,15 +16,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The test's own answer to "can the host read ptr", by another route than
- * zeil's: write() from an unreadable address fails with EFAULT. */
+ * zeil's: write() from an unreadable address fails with EFAULT (the raw
+ * system call: a sanitizer's write() would call the read a use after free). */
 static int host_readable(const void *ptr)
 {
     int fds[2];
     ck_assert_int_eq(pipe(fds), 0);
-    ssize_t n = write(fds[1], ptr, 1);
+    long n = syscall(SYS_write, fds[1], ptr, 1);
     int readable = n == 1 || errno != EFAULT;
     close(fds[0]);
     close(fds[1]);
@@ -105,8 +107,11 @@ START_TEST(copy_into_freed_range_judged_by_host_mapping)
     char source[16] = "abc";
     size_t mark = zl_log_mark();
     if (host_readable(gone + 4096)) {
-        ZT_OK(zeCommandListAppendMemoryCopy(f.list, gone + 4096, source, sizeof source,
-                                            f.event[0], 0, NULL));
+        /* Mapped (a sanitizer keeps freed memory mapped): whatever lies there
+         * may be host memory, so zeil lets the call through. Zero bytes ask
+         * zeil the same question without writing into it. */
+        ZT_OK(zeCommandListAppendMemoryCopy(f.list, gone + 4096, source, 0, f.event[0], 0,
+                                            NULL));
         zl_assert_one_finding(mark, "ZEIL-W016", "zeCommandListAppendMemoryCopy", NULL);
     } else {
         ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
