@@ -42,6 +42,12 @@ static void free_record(interop_stream_t *record)
     if (record->engine->backend == INTEROP_BACKEND_HOST) {
         event_ring_destroy(&record->events); /* waits for every launch */
         packet_ring_destroy(&record->ring);
+        if (record->wait_event) {
+            real_zeEventHostSynchronize(record->wait_event, UINT64_MAX);
+            zeEventDestroy(record->wait_event);
+        }
+        if (record->wait_pool)
+            zeEventPoolDestroy(record->wait_pool);
         if (record->kernel)
             zeKernelDestroy(record->kernel);
         if (record->worker)
@@ -184,15 +190,44 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_stream_get_list(dnnl_stream_t strea
     return dnnl_success;
 }
 
+/* The event a stream's waits signal with a barrier, created on first use. */
+static ze_event_handle_t wait_event(interop_stream_t *record)
+{
+    if (record->wait_event)
+        return record->wait_event;
+    ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+                                 ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
+    ze_device_handle_t device = record->engine->device;
+    if (zeEventPoolCreate(record->engine->context, &desc, 1, &device, &record->wait_pool)
+        != ZE_RESULT_SUCCESS) {
+        record->wait_pool = NULL;
+        return NULL;
+    }
+    ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
+                                  ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    if (zeEventCreate(record->wait_pool, &event_desc, &record->wait_event) != ZE_RESULT_SUCCESS)
+        record->wait_event = NULL;
+    return record->wait_event;
+}
+
 void interop_stream_wait(interop_stream_t *record)
 {
     if (record->engine->backend != INTEROP_BACKEND_HOST)
         return;
-    /* Under the lock so no execute recycles the event while we wait. */
+    /* As oneDNN's (zeCommandListHostSynchronize): everything on the list,
+     * the user's own appends too. API 1.4 has no list synchronize: a barrier
+     * that signals the stream's wait event, behind all of it. Under the lock
+     * so no execute reuses an event while we wait. */
     pthread_mutex_lock(&record->lock);
-    ze_event_handle_t newest = packet_ring_newest_event(&record->ring);
-    if (newest)
-        real_zeEventHostSynchronize(newest, UINT64_MAX);
+    ze_event_handle_t event = wait_event(record);
+    if (event && zeEventHostReset(event) == ZE_RESULT_SUCCESS
+        && zeCommandListAppendBarrier(record->list, event, 0, NULL) == ZE_RESULT_SUCCESS) {
+        real_zeEventHostSynchronize(event, UINT64_MAX);
+    } else {
+        ze_event_handle_t newest = packet_ring_newest_event(&record->ring);
+        if (newest) /* at least every execute (a list not in order: W113) */
+            real_zeEventHostSynchronize(newest, UINT64_MAX);
+    }
     pthread_mutex_unlock(&record->lock);
 }
 

@@ -22,6 +22,8 @@ typedef struct interop_stream {
     packet_ring_t ring;
     event_ring_t events;
     uint64_t executes;             /* appended so far: execute numbers in messages */
+    ze_event_pool_handle_t wait_pool; /* dnnl_stream_wait's barrier event */
+    ze_event_handle_t wait_event;
 } interop_stream_t;
 
 /* The record of an interop stream, or null for any other stream. */

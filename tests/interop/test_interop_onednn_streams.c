@@ -9,7 +9,9 @@
  * - dnnl_memory_create(md, engine, DNNL_MEMORY_ALLOCATE) on a Level Zero
  *   engine allocates USM through the engine, owned by the memory object.
  */
+#include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 #include "interop_fixture.h"
 
@@ -143,6 +145,54 @@ START_TEST(plain_execute_on_interop_stream_waits_for_the_list)
 }
 END_TEST
 
+static void *signal_later(void *event)
+{
+    struct timespec pause = {0, 50 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    zeEventHostSignal((ze_event_handle_t)event);
+    return NULL;
+}
+
+/* stream::wait() waits for everything on the stream's list, as oneDNN's
+ * (zeCommandListHostSynchronize): also what the user appended to it, such
+ * as a copy into memory to be mapped. */
+START_TEST(stream_wait_covers_user_appends_to_the_list)
+{
+    ifx_t f;
+    ifx_open(&f);
+    dnnl_stream_t stream = NULL;
+    IFX_DNNL_OK(dnnl_stream_create(&stream, f.engine, dnnl_stream_default_flags));
+    ze_command_list_handle_t list = NULL;
+    IFX_DNNL_OK(dnnl_ze_interop_stream_get_list(stream, &list));
+    dnnl_memory_desc_t md = ifx_md(1, dims);
+    dnnl_memory_t memory = NULL;
+    IFX_DNNL_OK(dnnl_memory_create(&memory, &md, f.engine, DNNL_MEMORY_ALLOCATE));
+    void *usm = NULL;
+    IFX_DNNL_OK(dnnl_memory_get_data_handle(memory, &usm));
+    memset(usm, 0, 256 * sizeof(float));
+    static float ones[256];
+    for (int i = 0; i < 256; i++)
+        ones[i] = 1;
+    ze_event_pool_handle_t pool = zt_event_pool(&f.env, 1, 0);
+    ze_event_handle_t gate = zt_event(pool, 0);
+    ZT_OK(zeCommandListAppendWaitOnEvents(list, 1, &gate));
+    ZT_OK(zeCommandListAppendMemoryCopy(list, usm, ones, sizeof ones, NULL, 0, NULL));
+    pthread_t signaller;
+    ck_assert_int_eq(pthread_create(&signaller, NULL, signal_later, gate), 0);
+    IFX_DNNL_OK(dnnl_stream_wait(stream));
+    void *mapped = NULL;
+    IFX_DNNL_OK(dnnl_memory_map_data(memory, &mapped));
+    ck_assert_float_eq(((float *)mapped)[255], 1);
+    IFX_DNNL_OK(dnnl_memory_unmap_data(memory, mapped));
+    pthread_join(signaller, NULL);
+    IFX_DNNL_OK(dnnl_memory_destroy(memory));
+    IFX_DNNL_OK(dnnl_stream_destroy(stream));
+    ZT_OK(zeEventDestroy(gate));
+    ZT_OK(zeEventPoolDestroy(pool));
+    ifx_close(&f);
+}
+END_TEST
+
 START_TEST(memory_create_allocates_usm_of_the_engine)
 {
     ifx_t f;
@@ -213,6 +263,7 @@ int main(void)
     tcase_add_test(tc, library_stream_owns_in_order_immediate_list_of_engine);
     tcase_add_test(tc, plain_execute_is_appended_in_order_never_run_at_once);
     tcase_add_test(tc, plain_execute_on_interop_stream_waits_for_the_list);
+    tcase_add_test(tc, stream_wait_covers_user_appends_to_the_list);
     tcase_add_test(tc, memory_create_allocates_usm_of_the_engine);
     tcase_add_test(tc, cpu_engine_objects_are_untouched);
     suite_add_tcase(s, tc);
