@@ -278,6 +278,21 @@ static void memory_with_two_handles(void)
     ck_assert_ptr_null(memory);
 }
 
+/* oneDNN has no nhandles == 0: refused, and nothing is allocated. */
+static void memory_with_no_handles(void)
+{
+    interop_fixture_t x;
+    misuse_interop_open(&x);
+    zeil_live_counts_t before, after;
+    zeil_get_live_counts(&before);
+    dnnl_memory_t memory = NULL;
+    DNNL_STATUS(dnnl_invalid_arguments,
+                dnnl_ze_interop_memory_create(&memory, &x.md, x.engine, 0, NULL));
+    ck_assert_ptr_null(memory);
+    zeil_get_live_counts(&after);
+    ck_assert_uint_eq(after.allocations, before.allocations);
+}
+
 static void memory_allocation_fails(void)
 {
     interop_fixture_t x;
@@ -472,6 +487,7 @@ static const misuse_case_t cases[] = {
     {"interop_memory_too_small", "ZEIL-E121", memory_too_small, NULL},
     {"interop_memory_of_freed_usm", "ZEIL-E122", memory_of_freed_usm, no_system_memory},
     {"interop_memory_two_handles", "ZEIL-E123", memory_with_two_handles, NULL},
+    {"interop_memory_no_handles", "ZEIL-E127", memory_with_no_handles, NULL},
     {"interop_memory_allocation_fails", "ZEIL-E124", memory_allocation_fails, NULL},
     {"interop_execute_memory_other_engine", "ZEIL-E125", execute_memory_of_other_engine, NULL},
     {"interop_execute_destroyed_dependency", "ZEIL-E130", execute_with_destroyed_dependency,
