@@ -37,16 +37,17 @@ static struct {
 } real;
 static pthread_once_t real_once = PTHREAD_ONCE_INIT;
 
-/* The next definition behind zeil's; when libdnnl precedes libzeil_interop
- * in lookup order RTLD_NEXT misses it, so ask the library that defines
- * dnnl_version (which zeil does not define) directly. */
-static void *next_symbol(const char *name)
+/* The next definition behind zeil's; when the library that defines it
+ * precedes libzeil_interop in lookup order RTLD_NEXT misses it, so ask that
+ * library directly: the one that defines anchor, a function zeil does not
+ * define (dnnl_version for oneDNN, zeInit for the loader). */
+static void *next_symbol_beside(const char *name, void *anchor)
 {
     void *symbol = dlsym(RTLD_NEXT, name);
     if (symbol)
         return symbol;
     Dl_info info;
-    if (!dladdr((void *)&dnnl_version, &info) || !info.dli_fname)
+    if (!dladdr(anchor, &info) || !info.dli_fname)
         return NULL;
     void *library = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
     if (!library)
@@ -54,6 +55,11 @@ static void *next_symbol(const char *name)
     symbol = dlsym(library, name);
     dlclose(library);
     return symbol;
+}
+
+static void *next_symbol(const char *name)
+{
+    return next_symbol_beside(name, (void *)&dnnl_version);
 }
 
 static void resolve_real(void)
@@ -66,7 +72,8 @@ static void resolve_real(void)
     *(void **)&real.primitive_execute = next_symbol("dnnl_primitive_execute");
     *(void **)&real.memory_create = next_symbol("dnnl_memory_create");
     *(void **)&real.engine_get_kind = next_symbol("dnnl_engine_get_kind");
-    *(void **)&real.event_host_synchronize = dlsym(RTLD_NEXT, "zeEventHostSynchronize");
+    *(void **)&real.event_host_synchronize =
+        next_symbol_beside("zeEventHostSynchronize", (void *)&zeInit);
 }
 
 #define REAL(name) (pthread_once(&real_once, resolve_real), real.name)
