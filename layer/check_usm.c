@@ -21,19 +21,19 @@ ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, con
         return ZE_RESULT_SUCCESS;
     zeil_alloc_t a;
     int found = registry_find_alloc(ptr, &a);
-    freed_range_verdict_t verdict = FREED_RANGE_DANGLING;
-    if (found == 2)
-        verdict = check_freed_range(list, list ? list->device : NULL, ptr, FREED_RANGE_ACCESS);
-    if (found == 2 && verdict != FREED_RANGE_DANGLING) {
-        check_freed_range_reused(call, arg, ptr, &a, verdict);
-        return ZE_RESULT_SUCCESS;
-    }
-    if (found == 2)
+    if (found == 2) {
+        freed_range_verdict_t verdict =
+            check_freed_range(list, list ? list->device : NULL, ptr, FREED_RANGE_ACCESS);
+        if (verdict != FREED_RANGE_DANGLING) {
+            check_freed_range_reused(call, arg, ptr, &a, verdict);
+            return ZE_RESULT_SUCCESS;
+        }
         return diag_report(ZEIL_RULE_E015, call->name,
                            "%s %p is in freed allocation %p (allocated by %s at call #%llu, "
                            "freed at call #%llu)",
                            arg, ptr, a.base, a.created_by, (unsigned long long)a.created_call,
                            (unsigned long long)a.freed_call);
+    }
     if (found != 1)
         return ZE_RESULT_SUCCESS;
     size_t offset = (size_t)((const char *)ptr - (const char *)a.base);
@@ -64,19 +64,18 @@ ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context,
                            "%p belongs to context %p, freed in context %p", ptr,
                            (void *)a.context, (void *)context);
     if (found == 2) {
-        freed_range_verdict_t verdict =
-            check_freed_range(registry_find(context), NULL, ptr, FREED_RANGE_FREE);
+        const zeil_obj_t *owner = context ? registry_find(context) : NULL;
+        freed_range_verdict_t verdict = check_freed_range(owner, NULL, ptr, FREED_RANGE_FREE);
         if (verdict != FREED_RANGE_DANGLING) {
             check_freed_range_reused(call, "ptr", ptr, &a, verdict);
             return ZE_RESULT_SUCCESS;
         }
-    }
-    if (found == 2)
         return diag_report(ZEIL_RULE_E012, call->name,
                            "%p was already freed (allocated by %s at call #%llu, freed at call "
                            "#%llu)",
                            ptr, a.created_by, (unsigned long long)a.created_call,
                            (unsigned long long)a.freed_call);
+    }
     if (found == 0 && oom_registry_incomplete()) {
         oom_unchecked(); /* zeil may have failed to register it */
         return ZE_RESULT_SUCCESS;
