@@ -248,8 +248,8 @@ START_TEST(cpu_engine_objects_are_untouched)
     IFX_DNNL_OK(dnnl_memory_create(&memory, &md, cpu, DNNL_MEMORY_ALLOCATE));
     void *ptr = NULL;
     IFX_DNNL_OK(dnnl_memory_get_data_handle(memory, &ptr));
-    zeil_alloc_info_t alloc;
-    ck_assert_int_eq(zeil_lookup_pointer(ptr, &alloc), 0);
+    zeil_alloc_info_t alloc; /* no live USM (the heap may reuse a freed USM address) */
+    ck_assert_int_ne(zeil_lookup_pointer(ptr, &alloc), 1);
     IFX_DNNL_OK(dnnl_memory_destroy(memory));
     IFX_DNNL_OK(dnnl_stream_destroy(stream));
     IFX_DNNL_OK(dnnl_engine_destroy(cpu));

@@ -56,6 +56,7 @@ START_TEST(copy_into_heap_memory_at_freed_address_proceeds)
     if (host) {
         memset(host, 0, 256);
         char source[16] = "reused by heap";
+        uint64_t refused = zeil_rule_count("ZEIL-E015");
         size_t mark = zl_log_mark();
         ZT_OK(zeCommandListAppendMemoryCopy(f.list, host, source, sizeof source, f.event[0], 0,
                                             NULL));
@@ -64,7 +65,7 @@ START_TEST(copy_into_heap_memory_at_freed_address_proceeds)
                               "allocated by zeMemAllocHost", "accepts system memory", NULL);
         ck_assert(zl_signalled(f.event[0]));
         ck_assert_str_eq(host, "reused by heap");
-        ck_assert_uint_eq(zeil_rule_count("ZEIL-E015"), 0);
+        ck_assert_uint_eq(zeil_rule_count("ZEIL-E015"), refused);
         free(host);
     }
     zl_close(&f);
@@ -135,11 +136,12 @@ START_TEST(kernel_argument_at_reused_address_warns_where_it_lies)
     uint64_t *host = heap_where_usm_was(&f, 64, &freed);
     if (host) {
         *host = 0;
+        uint64_t warned = zeil_rule_count("ZEIL-W040");
         size_t mark = zl_log_mark();
         ZT_ARG(k, 0, host);
         zl_assert_one_finding(mark, "ZEIL-W016", "zeKernelSetArgumentValue", "argument 0",
                               "lies where freed allocation", NULL);
-        ck_assert_uint_eq(zeil_rule_count("ZEIL-W040"), 0);
+        ck_assert_uint_eq(zeil_rule_count("ZEIL-W040"), warned);
         ze_group_count_t one = {1, 1, 1};
         ZT_OK(zeCommandListAppendLaunchKernel(f.list, k, &one, f.event[0], 0, NULL));
         ck_assert(zl_signalled(f.event[0]));
@@ -160,11 +162,12 @@ START_TEST(kernel_argument_at_reused_address_without_system_memory_is_w040)
     void *freed;
     uint64_t *host = heap_where_usm_was(&f, 64, &freed);
     uint64_t *target = host ? host : freed;
+    uint64_t reused = zeil_rule_count("ZEIL-W016");
     size_t mark = zl_log_mark();
     ZT_ARG(k, 0, target);
     zl_assert_one_finding(mark, "ZEIL-W040", "zeKernelSetArgumentValue",
                           "points into freed allocation", NULL);
-    ck_assert_uint_eq(zeil_rule_count("ZEIL-W016"), 0);
+    ck_assert_uint_eq(zeil_rule_count("ZEIL-W016"), reused);
     free(host);
     ZT_OK(zeKernelDestroy(k));
     zl_close(&f);
