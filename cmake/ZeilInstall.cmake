@@ -3,6 +3,8 @@
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY include/zeil DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# oneDNN's names for the interop headers, forwarding to zeil's.
+install(DIRECTORY include/oneapi DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(PROGRAMS scripts/setup scripts/test scripts/demo
   DESTINATION ${CMAKE_INSTALL_DATADIR}/zeil/scripts)
 # The reference driver, so that zeil runs where no Level Zero device is, and

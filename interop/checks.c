@@ -1,9 +1,12 @@
 /* Handle checks behind the interop rules (see checks.h). */
 #include "checks.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/uio.h>
+#include <unistd.h>
 #include <level_zero/loader/ze_loader.h>
 #include <zeil/zeil.h>
 
@@ -277,14 +280,46 @@ static dnnl_status_t check_usm_range(const char *call, const void *ptr, size_t n
     return dnnl_invalid_arguments;
 }
 
+/* 1 when a host mapping readable by this process covers ptr: the kernel
+ * reads one byte for us and answers EFAULT, without a signal, when none
+ * does. Any other failure (a sandbox forbids the call) counts as readable:
+ * when in doubt, accept. */
+static int host_can_read(const void *ptr)
+{
+    char byte;
+    struct iovec local = {&byte, 1};
+    struct iovec remote = {(void *)ptr, 1};
+    if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1)
+        return 1;
+    return errno != EFAULT;
+}
+
+int check_device_uses_system_memory(ze_device_handle_t device)
+{
+    ze_device_memory_access_properties_t props = {
+        .stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES};
+    return zeDeviceGetMemoryAccessProperties(device, &props) == ZE_RESULT_SUCCESS
+           && props.sharedSystemAllocCapabilities != 0;
+}
+
+static int driver_says_usm(ze_context_handle_t context, const void *ptr)
+{
+    ze_memory_allocation_properties_t props = {
+        .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    return zeMemGetAllocProperties(context, ptr, &props, NULL) == ZE_RESULT_SUCCESS
+           && props.type != ZE_MEMORY_TYPE_UNKNOWN;
+}
+
 static dnnl_status_t check_usm_by_query(const char *call, const void *ptr, size_t needed,
                                         ze_context_handle_t context, ze_device_handle_t device,
-                                        const char *what)
+                                        int system_memory, const char *what)
 {
     ze_memory_allocation_properties_t props = {.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
     ze_device_handle_t owner = NULL;
     if (zeMemGetAllocProperties(context, ptr, &props, &owner) != ZE_RESULT_SUCCESS
         || props.type == ZE_MEMORY_TYPE_UNKNOWN) {
+        if (system_memory && host_can_read(ptr))
+            return dnnl_success; /* plain host memory the device accepts */
         interop_report(INTEROP_RULE_E120, call,
                        "%s %p is not a USM allocation of context %p (zeMemGetAllocProperties)",
                        what, ptr, (void *)context);
@@ -336,16 +371,44 @@ int check_usm_passes(const void *ptr, size_t needed, ze_context_handle_t context
     return zeil_is_active() && examine_usm(ptr, needed, context, device, &alloc) == USM_FITS;
 }
 
+/* A pointer in a freed range that the driver accepts now (USM zeil did not
+ * see, or host memory on a device that uses system memory) is never
+ * refused: W153 says where it lies. E122 holds only when nothing the driver
+ * accepts can be there. */
+static int freed_range_accepted(const char *call, const void *ptr, ze_context_handle_t context,
+                                int system_memory, const zeil_alloc_info_t *freed,
+                                const char *what)
+{
+    const char *why = NULL;
+    if (driver_says_usm(context, ptr))
+        why = "the driver knows it as USM now";
+    else if (system_memory && host_can_read(ptr))
+        why = "the device accepts system memory and the address is mapped host memory";
+    if (!why)
+        return 0;
+    interop_report(INTEROP_RULE_W153, call,
+                   "%s %p lies where freed USM %p was (allocated at call #%llu, freed at call "
+                   "#%llu); %s, so the call proceeds",
+                   what, ptr, freed->base, (unsigned long long)freed->created_call,
+                   (unsigned long long)freed->freed_call, why);
+    return 1;
+}
+
 dnnl_status_t check_usm(const char *call, const void *ptr, size_t needed,
                         ze_context_handle_t context, ze_device_handle_t device,
-                        const char *what)
+                        int system_memory, const char *what)
 {
     if (!check_registry_available(call))
-        return check_usm_by_query(call, ptr, needed, context, device, what);
+        return check_usm_by_query(call, ptr, needed, context, device, system_memory, what);
     zeil_alloc_info_t alloc;
     usm_verdict_t verdict = examine_usm(ptr, needed, context, device, &alloc);
     if (verdict == USM_UNKNOWN && zeil_registry_is_incomplete())
         return dnnl_success; /* possibly USM zeil failed to register */
+    if (verdict == USM_UNKNOWN && system_memory && host_can_read(ptr))
+        return dnnl_success; /* plain host memory the device accepts */
+    if (verdict == USM_FREED
+        && freed_range_accepted(call, ptr, context, system_memory, &alloc, what))
+        return dnnl_success;
     switch (verdict) {
     case USM_FITS:
         return dnnl_success;

@@ -47,11 +47,17 @@ dnnl_status_t check_stream_list(const char *call, ze_command_list_handle_t list,
 dnnl_status_t check_list_alive(const char *call, ze_command_list_handle_t list);
 
 /* E120/E121/E122: ptr is USM of the context (and device, for device or
- * shared allocations) with at least needed bytes from ptr to its end. what
- * names the pointer in messages ("handle", "argument 1 (DNNL_ARG_SRC)"). */
+ * shared allocations) with at least needed bytes from ptr to its end, or,
+ * when system_memory (the device reports sharedSystemAllocCapabilities),
+ * mapped host memory. A pointer the driver accepts that lies in a freed
+ * range passes with W153. what names the pointer in messages ("handle",
+ * "argument 1 (DNNL_ARG_SRC)"). */
 dnnl_status_t check_usm(const char *call, const void *ptr, size_t needed,
                         ze_context_handle_t context, ze_device_handle_t device,
-                        const char *what);
+                        int system_memory, const char *what);
+
+/* sharedSystemAllocCapabilities != 0. */
+int check_device_uses_system_memory(ze_device_handle_t device);
 
 /* 1 when check_usm would pass, without reporting anything: executes check
  * every argument, and building each one's name for messages costs more than

@@ -11,6 +11,20 @@ size_t compat_md_size(dnnl_ze_interop_memory_desc_t md)
     return md ? dnnl_memory_desc_get_size(md) : 0;
 }
 
+const char *compat_md_unfit_for_memory(dnnl_ze_interop_memory_desc_t md)
+{
+    if (md->format_kind == dnnl_format_kind_any)
+        return "has format_kind any: query the primitive for its layout first";
+    for (int i = 0; i < md->ndims && i < DNNL_MAX_NDIMS; i++) {
+        if (md->dims[i] == DNNL_RUNTIME_DIM_VAL)
+            return "has runtime dimensions";
+        if (md->format_kind == dnnl_blocked
+            && md->format_desc.blocking.strides[i] == DNNL_RUNTIME_DIM_VAL)
+            return "has runtime strides";
+    }
+    return NULL;
+}
+
 size_t compat_memory_size(const_dnnl_memory_t memory)
 {
     const dnnl_memory_desc_t *md = NULL;

@@ -17,6 +17,10 @@
 /* Bytes the descriptor needs (0 for a null descriptor). */
 size_t compat_md_size(dnnl_ze_interop_memory_desc_t md);
 
+/* Why oneDNN refuses memory over md ("has format_kind any", "has runtime
+ * dimensions or strides"), or null when it does not. */
+const char *compat_md_unfit_for_memory(dnnl_ze_interop_memory_desc_t md);
+
 /* Bytes the memory object's descriptor needs; 0 when it cannot be queried. */
 size_t compat_memory_size(const_dnnl_memory_t memory);
 

@@ -94,6 +94,7 @@ static interop_engine_t *new_record(interop_backend_t backend, ze_driver_handle_
     record->driver = driver;
     record->device = device;
     record->context = context;
+    record->system_memory = check_device_uses_system_memory(device);
     atomic_init(&record->refs, 1);
     return record;
 }
@@ -102,7 +103,7 @@ static dnnl_status_t publish(interop_engine_t *record, dnnl_engine_t engine, dnn
 {
     record->engine = engine;
     /* A record already here belongs to an engine destroyed behind zeil's
-     * back (W151: oneDNN's dnnl_engine_destroy came first). */
+     * back (oneDNN's dnnl_engine_destroy was called directly). */
     interop_engine_forget(engine);
     if (handle_map_put(&engines, engine, record) != 0) {
         interop_engine_release(record);
@@ -174,10 +175,11 @@ dnnl_status_t interop_engine_create(const char *call, dnnl_engine_t *out,
 {
     if (check_not_null(call, out, "engine output"))
         return dnnl_invalid_arguments;
-    dnnl_status_t status = check_engine_objects(call, driver, device, context);
+    dnnl_status_t status = interpose_check(call);
+    if (status == dnnl_success)
+        status = check_engine_objects(call, driver, device, context);
     if (status != dnnl_success)
         return status;
-    interpose_check(call);
     interop_backend_t backend = interop_engine_backend_for(device);
     interop_engine_t *record = new_record(backend, driver, device, context);
     if (!record)
@@ -264,4 +266,9 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_engine_get_driver(dnnl_engine_t eng
         return forward_table()->engine_get_driver(engine, driver);
     *driver = record->driver;
     return dnnl_success;
+}
+
+INTEROP_EXPORT int zeil_interop_engine_is_ze(dnnl_engine_t engine)
+{
+    return interop_engine_find(engine) != NULL;
 }

@@ -19,6 +19,7 @@ typedef struct interop_engine {
     ze_device_handle_t device;
     ze_context_handle_t context;
     ze_module_handle_t module;   /* host: zeil's native module in the context */
+    int system_memory;           /* device reports sharedSystemAllocCapabilities */
     atomic_int refs;             /* the engine itself + its streams */
 } interop_engine_t;
 

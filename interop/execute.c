@@ -2,6 +2,7 @@
  * zeil's kernel that runs the primitive (host backend) or forward. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <oneapi/dnnl/dnnl_debug.h>
 #include <zeil/zeil.h>
 
@@ -14,7 +15,6 @@
 #include "rules.h"
 #include "stream.h"
 
-static const char *const execute_call = "dnnl_ze_interop_primitive_execute";
 
 /* Runs on a driver worker thread when the launch executes. The worker CPU
  * stream is in order and only this stream's launches use it, which run one
@@ -26,8 +26,8 @@ static void run_packet(zeil_interop_launch_t *launch)
     dnnl_primitive_t instance = NULL;
     dnnl_status_t status = compat_instance_for_this_thread(packet->primitive, &instance);
     if (status == dnnl_success)
-        status = dnnl_primitive_execute(instance ? instance : packet->primitive, worker,
-                                        packet->nargs, packet->args);
+        status = real_dnnl_primitive_execute(instance ? instance : packet->primitive, worker,
+                                             packet->nargs, packet->args);
     if (status == dnnl_success)
         status = real_dnnl_stream_wait(worker);
     if (instance)
@@ -36,6 +36,8 @@ static void run_packet(zeil_interop_launch_t *launch)
         interop_report(INTEROP_RULE_E134, "zeil_interop_kernel",
                        "dnnl_primitive_execute(%s) returned %s", packet->kind,
                        dnnl_status2str(status));
+    /* Last access: from here on the stream may reuse the packet. */
+    atomic_store_explicit(&packet->done, 1, memory_order_release);
 }
 
 /* How messages name an argument. Built only for a message: formatting it
@@ -45,8 +47,8 @@ static void arg_label(char *out, size_t cap, int arg)
     snprintf(out, cap, "argument %d (%s)", arg, compat_arg_name(arg));
 }
 
-static dnnl_status_t check_args(const interop_stream_t *stream, int nargs,
-                                const dnnl_exec_arg_t *args)
+static dnnl_status_t check_args(const char *execute_call, const interop_stream_t *stream,
+                                int nargs, const dnnl_exec_arg_t *args)
 {
     if (nargs < 0 || (nargs > 0 && !args)) {
         interop_report(INTEROP_RULE_E101, execute_call, "nargs is %d with args %p", nargs,
@@ -77,34 +79,79 @@ static dnnl_status_t check_args(const interop_stream_t *stream, int nargs,
             continue;
         arg_label(what, sizeof what, args[i].arg);
         dnnl_status_t status = check_usm(execute_call, handle, size, engine->context,
-                                         engine->device, what);
+                                         engine->device, engine->system_memory, what);
         if (status != dnnl_success)
             return status;
     }
     return dnnl_success;
 }
 
-static dnnl_status_t append_launch(interop_stream_t *stream, const_dnnl_primitive_t primitive,
+/* deps without event: -1 when out of memory, else the count, *out being a
+ * new array (free it) or null when event is not among deps. Rare: only an
+ * execute that reuses a slot can find its own event among its deps. */
+static int drop_dependency(const ze_event_handle_t *deps, int ndeps, ze_event_handle_t event,
+                           ze_event_handle_t **out)
+{
+    *out = NULL;
+    int found = 0;
+    for (int i = 0; i < ndeps; i++)
+        found += deps[i] == event;
+    if (!found)
+        return ndeps;
+    *out = malloc((size_t)ndeps * sizeof **out);
+    if (!*out)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < ndeps; i++)
+        if (deps[i] != event)
+            (*out)[n++] = deps[i];
+    return n;
+}
+
+static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *stream,
+                                   const_dnnl_primitive_t primitive,
                                    const compat_primitive_info_t *info, int nargs,
                                    const dnnl_exec_arg_t *args, int ndeps,
                                    const ze_event_handle_t *deps, ze_event_handle_t *done)
 {
     pthread_mutex_lock(&stream->lock);
     ze_result_t result = ZE_RESULT_SUCCESS;
-    launch_packet_t *packet = packet_ring_acquire(&stream->ring, &result);
-    if (!packet) {
+    launch_packet_t *packet = packet_ring_acquire(&stream->ring);
+    event_slot_t *slot = packet ? event_ring_take(&stream->events, stream->executes + 1,
+                                                  info->kind, &result)
+                                : NULL;
+    if (!slot) {
+        if (packet)
+            packet_ring_unused(&stream->ring, packet);
         pthread_mutex_unlock(&stream->lock);
-        if (result == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
+        if (!packet || result == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
             return dnnl_out_of_memory;
         interop_report(INTEROP_RULE_E133, execute_call,
                        "creating the launch's event returned 0x%x", (unsigned)result);
         return dnnl_runtime_error;
     }
     if (launch_packet_set_args(packet, nargs, args) != 0) {
+        event_slot_unused(slot);
         packet_ring_unused(&stream->ring, packet);
         pthread_mutex_unlock(&stream->lock);
         return dnnl_out_of_memory;
     }
+    /* A dependency on the event whose slot this execute reuses has completed
+     * (taking the slot waited for it); waiting on the reset event would
+     * wait on this very launch. */
+    ze_event_handle_t *kept = NULL;
+    int nkept = drop_dependency(deps, ndeps, slot->event, &kept);
+    if (nkept < 0) {
+        event_slot_unused(slot);
+        packet_ring_unused(&stream->ring, packet);
+        pthread_mutex_unlock(&stream->lock);
+        return dnnl_out_of_memory;
+    }
+    if (kept) {
+        deps = kept;
+        ndeps = nkept;
+    }
+    packet->event = slot->event;
     packet->launch.run = run_packet;
     packet->stream = stream;
     packet->primitive = primitive;
@@ -122,7 +169,9 @@ static dnnl_status_t append_launch(interop_stream_t *stream, const_dnnl_primitiv
                                                  (ze_event_handle_t *)deps);
         zeil_attribution_pop();
     }
+    free(kept);
     if (result != ZE_RESULT_SUCCESS) {
+        event_slot_unused(slot);
         packet_ring_unused(&stream->ring, packet);
         pthread_mutex_unlock(&stream->lock);
         interop_report(INTEROP_RULE_E133, execute_call,
@@ -131,12 +180,14 @@ static dnnl_status_t append_launch(interop_stream_t *stream, const_dnnl_primitiv
                                                             : dnnl_runtime_error;
     }
     packet_ring_submitted(&stream->ring, packet);
+    stream->executes++;
     *done = packet->event;
     pthread_mutex_unlock(&stream->lock);
     return dnnl_success;
 }
 
-static dnnl_status_t forward_execute(const_dnnl_primitive_t primitive, interop_stream_t *stream,
+static dnnl_status_t forward_execute(const char *execute_call, const_dnnl_primitive_t primitive,
+                                     interop_stream_t *stream,
                                      const compat_primitive_info_t *info, int nargs,
                                      const dnnl_exec_arg_t *args, int ndeps,
                                      const ze_event_handle_t *deps, ze_event_handle_t *done)
@@ -154,18 +205,12 @@ static dnnl_status_t forward_execute(const_dnnl_primitive_t primitive, interop_s
     return status;
 }
 
-INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive,
-                                                               dnnl_stream_t stream, int nargs,
-                                                               const dnnl_exec_arg_t *args,
-                                                               int ndeps,
-                                                               const ze_event_handle_t *deps,
-                                                               ze_event_handle_t *return_event)
+/* Both executes: validate, then append (host) or forward. */
+static dnnl_status_t execute_on(const char *execute_call, const_dnnl_primitive_t primitive,
+                                interop_stream_t *record, int nargs, const dnnl_exec_arg_t *args,
+                                int ndeps, const ze_event_handle_t *deps,
+                                ze_event_handle_t *done)
 {
-    if (check_not_null(execute_call, primitive, "primitive"))
-        return dnnl_invalid_arguments;
-    interop_stream_t *record = interop_stream_require(execute_call, stream);
-    if (!record)
-        return dnnl_invalid_arguments;
     compat_primitive_info_t info;
     dnnl_status_t status = compat_primitive_info(primitive, &info);
     if (status != dnnl_success)
@@ -183,8 +228,9 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primit
     if ((status = check_list_alive(execute_call, record->list)) != dnnl_success
         || (status = check_events(execute_call, ndeps, deps, record->engine->context))
                != dnnl_success
-        || (status = check_args(record, nargs, args)) != dnnl_success)
+        || (status = check_args(execute_call, record, nargs, args)) != dnnl_success)
         return status;
+    event_ring_check_reuse(execute_call, "deps", 1, ndeps, deps);
     /* Shapes for the trace and the records: only zeil's layer reads them. */
     char memory_args[256];
     info.memory_args = NULL;
@@ -192,12 +238,38 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primit
         compat_describe_args(nargs, args, memory_args, sizeof memory_args);
         info.memory_args = memory_args;
     }
-    ze_event_handle_t done = NULL;
     if (record->engine->backend == INTEROP_BACKEND_FORWARD)
-        status = forward_execute(primitive, record, &info, nargs, args, ndeps, deps, &done);
-    else
-        status = append_launch(record, primitive, &info, nargs, args, ndeps, deps, &done);
+        return forward_execute(execute_call, primitive, record, &info, nargs, args, ndeps, deps,
+                               done);
+    return append_launch(execute_call, record, primitive, &info, nargs, args, ndeps, deps, done);
+}
+
+INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive,
+                                                               dnnl_stream_t stream, int nargs,
+                                                               const dnnl_exec_arg_t *args,
+                                                               int ndeps,
+                                                               const ze_event_handle_t *deps,
+                                                               ze_event_handle_t *return_event)
+{
+    const char *call = "dnnl_ze_interop_primitive_execute";
+    if (check_not_null(call, primitive, "primitive"))
+        return dnnl_invalid_arguments;
+    interop_stream_t *record = interop_stream_require(call, stream);
+    if (!record)
+        return dnnl_invalid_arguments;
+    ze_event_handle_t done = NULL;
+    dnnl_status_t status = execute_on(call, primitive, record, nargs, args, ndeps, deps, &done);
     if (status == dnnl_success && return_event)
         *return_event = done;
     return status;
+}
+
+dnnl_status_t interop_execute_plain(const_dnnl_primitive_t primitive, interop_stream_t *stream,
+                                    int nargs, const dnnl_exec_arg_t *args)
+{
+    const char *call = "dnnl_primitive_execute";
+    if (check_not_null(call, primitive, "primitive"))
+        return dnnl_invalid_arguments;
+    ze_event_handle_t done = NULL;
+    return execute_on(call, primitive, stream, nargs, args, 0, NULL, &done);
 }

@@ -29,6 +29,7 @@ int handle_map_put(handle_map_t *map, const void *key, void *value)
             pthread_mutex_unlock(&map->lock);
             return -1;
         }
+        atomic_fetch_add_explicit(&map->count, 1, memory_order_release);
     }
     entry->value = value;
     pthread_mutex_unlock(&map->lock);
@@ -37,6 +38,8 @@ int handle_map_put(handle_map_t *map, const void *key, void *value)
 
 void *handle_map_get(handle_map_t *map, const void *key)
 {
+    if (!atomic_load_explicit(&map->count, memory_order_acquire))
+        return NULL;
     struct handle_map_entry *entry = NULL;
     pthread_mutex_lock(&map->lock);
     HASH_FIND_PTR(map->entries, &key, entry);
@@ -55,6 +58,7 @@ void *handle_map_take(handle_map_t *map, const void *key)
         value = entry->value;
         HASH_DEL(map->entries, entry);
         free(entry);
+        atomic_fetch_sub_explicit(&map->count, 1, memory_order_release);
     }
     pthread_mutex_unlock(&map->lock);
     return value;

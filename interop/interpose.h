@@ -1,27 +1,51 @@
 /*
- * interpose.h: libzeil_interop defines dnnl_memory_destroy,
- * dnnl_stream_destroy, dnnl_stream_wait and dnnl_engine_destroy in front of
- * oneDNN's, because oneDNN 2.6 has no destruction hook: this is how a
- * DNNL_MEMORY_ALLOCATE buffer is freed exactly once with its memory object,
- * how a stream's events and packets are released with it, and how
- * dnnl_stream_wait waits for the work appended to its command list. Each
- * definition releases zeil's part, then calls oneDNN's own function.
+ * interpose.h: libzeil_interop defines some of oneDNN's functions in front
+ * of oneDNN's own, because oneDNN 2.6 has neither a Level Zero runtime nor
+ * hooks for one:
+ * - dnnl_stream_create on an interop engine gives a stream that owns an
+ *   in-order immediate command list of the engine's context and device;
+ * - dnnl_primitive_execute on an interop stream appends to its list;
+ * - dnnl_memory_create on an interop engine allocates USM;
+ * - dnnl_memory_destroy, dnnl_stream_destroy and dnnl_engine_destroy release
+ *   zeil's part (an owned buffer, a stream's list, events and packets);
+ * - dnnl_stream_wait waits for the work appended to the stream's list;
+ * - dnnl_engine_get_kind says dnnl_gpu for interop engines, as oneDNN's
+ *   Level Zero engines are GPU engines;
+ * - zeEventHostSynchronize (in front of the loader's) reports a host wait on
+ *   an event whose slot a stream has reused (W154); when the loader comes
+ *   first for the application, only that report is lost.
+ * Each definition does zeil's part, then calls oneDNN's own function (for
+ * every other engine and stream, only that).
  *
  * It works when libzeil_interop precedes libdnnl in symbol lookup order
- * (the zeil_interop CMake target and pkg-config file put it first);
- * interpose_check reports W151 once when it does not.
+ * (the zeil_interop CMake target and pkg-config file put it first). When
+ * it does not, interpose_check refuses the interop calls that create
+ * engines (E126), so a program linked the wrong way round fails at its
+ * first interop call instead of running in the wrong order.
+ * Inside libzeil_interop (linked -Bsymbolic) a call to one of these names
+ * binds to zeil's definition: the library itself calls real_*.
  */
 #ifndef ZEIL_INTEROP_INTERPOSE_H
 #define ZEIL_INTEROP_INTERPOSE_H
 
-#include <oneapi/dnnl/dnnl.h>
+#include <zeil/dnnl_ze.h>
 
-void interpose_check(const char *call);
+/* dnnl_success, or E126 and dnnl_runtime_error when oneDNN's definitions
+ * come first for the application. */
+dnnl_status_t interpose_check(const char *call);
 
 /* oneDNN's own functions (the next definitions behind zeil's). */
 dnnl_status_t real_dnnl_memory_destroy(dnnl_memory_t memory);
 dnnl_status_t real_dnnl_stream_destroy(dnnl_stream_t stream);
 dnnl_status_t real_dnnl_stream_wait(dnnl_stream_t stream);
 dnnl_status_t real_dnnl_engine_destroy(dnnl_engine_t engine);
+dnnl_status_t real_dnnl_stream_create(dnnl_stream_t *stream, dnnl_engine_t engine,
+                                      unsigned flags);
+dnnl_status_t real_dnnl_primitive_execute(const_dnnl_primitive_t primitive, dnnl_stream_t stream,
+                                          int nargs, const dnnl_exec_arg_t *args);
+ze_result_t real_zeEventHostSynchronize(ze_event_handle_t event, uint64_t timeout);
+dnnl_status_t real_dnnl_memory_create(dnnl_memory_t *memory,
+                                      dnnl_ze_interop_memory_desc_t md, dnnl_engine_t engine,
+                                      void *handle);
 
 #endif

@@ -40,7 +40,7 @@ static dnnl_status_t create_owning(const char *call, dnnl_memory_t *memory,
                                    const interop_engine_t *engine, size_t size)
 {
     if (size == 0) /* nothing to own: a zero-size memory has no buffer */
-        return dnnl_memory_create(memory, md, engine->engine, DNNL_MEMORY_NONE);
+        return real_dnnl_memory_create(memory, md, engine->engine, DNNL_MEMORY_NONE);
     owned_usm_t *owned = malloc(sizeof *owned);
     if (!owned)
         return dnnl_out_of_memory;
@@ -48,7 +48,7 @@ static dnnl_status_t create_owning(const char *call, dnnl_memory_t *memory,
     owned->ptr = NULL; /* the clean-up below frees only what was allocated */
     dnnl_status_t status = allocate_device_usm(call, engine, size, &owned->ptr);
     if (status == dnnl_success)
-        status = dnnl_memory_create(memory, md, engine->engine, owned->ptr);
+        status = real_dnnl_memory_create(memory, md, engine->engine, owned->ptr);
     if (status == dnnl_success && handle_map_put(&owned_buffers, *memory, owned) != 0) {
         real_dnnl_memory_destroy(*memory);
         status = dnnl_out_of_memory;
@@ -72,23 +72,35 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory
     interop_engine_t *owner = interop_engine_require(call, engine);
     if (!owner)
         return dnnl_invalid_arguments;
+    /* oneDNN's own checks first, with its results: at least one handle,
+     * a handle array, a descriptor of a concrete layout. */
+    if (nhandles < 1) {
+        interop_report(INTEROP_RULE_E127, call,
+                       "nhandles is %d; give at least one handle (DNNL_MEMORY_ALLOCATE to "
+                       "allocate)",
+                       nhandles);
+        return dnnl_invalid_arguments;
+    }
+    if (check_not_null(call, handles, "handles"))
+        return dnnl_invalid_arguments;
+    const char *unfit = compat_md_unfit_for_memory(md);
+    if (unfit) {
+        interop_report(INTEROP_RULE_E127, call, "memory_desc %s", unfit);
+        return dnnl_invalid_arguments;
+    }
     if (nhandles > COMPAT_MAX_MEMORY_HANDLES) {
         interop_report(INTEROP_RULE_E123, call,
                        "nhandles is %d; multi-buffer memory needs oneDNN 3.x", nhandles);
         return dnnl_unimplemented;
     }
-    if (nhandles < 0 || (nhandles == 1 && !handles)) {
-        interop_report(INTEROP_RULE_E101, call, "nhandles is %d with handles %p", nhandles,
-                       (void *)handles);
-        return dnnl_invalid_arguments;
-    }
     dnnl_status_t status = check_engine_objects_alive(call, owner->device, owner->context);
     if (status != dnnl_success)
         return status;
-    void *handle = nhandles == 0 ? DNNL_MEMORY_ALLOCATE : handles[0];
+    void *handle = handles[0];
     size_t size = compat_md_size(md);
     if (handle != DNNL_MEMORY_ALLOCATE && handle != DNNL_MEMORY_NONE) {
-        status = check_usm(call, handle, size, owner->context, owner->device, "handle");
+        status = check_usm(call, handle, size, owner->context, owner->device,
+                           owner->system_memory, "handle");
         if (status != dnnl_success)
             return status;
     }
@@ -98,7 +110,29 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory
     }
     if (handle == DNNL_MEMORY_ALLOCATE)
         return create_owning(call, memory, md, owner, size);
-    return dnnl_memory_create(memory, md, owner->engine, handle);
+    return real_dnnl_memory_create(memory, md, owner->engine, handle);
+}
+
+dnnl_status_t interop_memory_create_plain(dnnl_memory_t *memory,
+                                          dnnl_ze_interop_memory_desc_t md,
+                                          interop_engine_t *engine, void *handle)
+{
+    const char *call = "dnnl_memory_create";
+    if (check_not_null(call, memory, "memory output") || check_not_null(call, md, "memory_desc"))
+        return dnnl_invalid_arguments;
+    dnnl_status_t status = check_engine_objects_alive(call, engine->device, engine->context);
+    if (status != dnnl_success)
+        return status;
+    size_t size = compat_md_size(md);
+    if (handle == DNNL_MEMORY_ALLOCATE)
+        return create_owning(call, memory, md, engine, size);
+    if (handle != DNNL_MEMORY_NONE) {
+        status = check_usm(call, handle, size, engine->context, engine->device,
+                           engine->system_memory, "handle");
+        if (status != dnnl_success)
+            return status;
+    }
+    return real_dnnl_memory_create(memory, md, engine->engine, handle);
 }
 
 struct owned_usm *interop_memory_detach(dnnl_memory_t memory)

@@ -2,13 +2,16 @@
  * USM rules: frees of non-USM (E010), interior (E011), freed (E012) pointers
  * or in the wrong context (E013); copy and fill ranges past their allocation
  * (E014) or in freed memory (E015); kernel arguments into freed USM (W040).
- * Pointers zeil knows nothing of are host memory the driver may accept.
+ * Pointers zeil knows nothing of are host memory the driver may accept. A
+ * pointer in a freed range gets the "freed" finding only when nothing else
+ * the driver accepts can be there (check_freed_ranges.c); otherwise W016.
  */
 #include "checks.h"
 
 #include "diag.h"
 #include "out_of_memory.h"
 
+#include <stdio.h>
 #include <string.h>
 
 ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
@@ -18,12 +21,19 @@ ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, con
         return ZE_RESULT_SUCCESS;
     zeil_alloc_t a;
     int found = registry_find_alloc(ptr, &a);
-    if (found == 2)
+    if (found == 2) {
+        freed_range_verdict_t verdict =
+            check_freed_range(list, list ? list->device : NULL, ptr, FREED_RANGE_ACCESS);
+        if (verdict != FREED_RANGE_DANGLING) {
+            check_freed_range_reused(call, arg, ptr, &a, verdict);
+            return ZE_RESULT_SUCCESS;
+        }
         return diag_report(ZEIL_RULE_E015, call->name,
                            "%s %p is in freed allocation %p (allocated by %s at call #%llu, "
                            "freed at call #%llu)",
                            arg, ptr, a.base, a.created_by, (unsigned long long)a.created_call,
                            (unsigned long long)a.freed_call);
+    }
     if (found != 1)
         return ZE_RESULT_SUCCESS;
     size_t offset = (size_t)((const char *)ptr - (const char *)a.base);
@@ -53,12 +63,19 @@ ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context,
         return diag_report(ZEIL_RULE_E013, call->name,
                            "%p belongs to context %p, freed in context %p", ptr,
                            (void *)a.context, (void *)context);
-    if (found == 2)
+    if (found == 2) {
+        const zeil_obj_t *owner = context ? registry_find(context) : NULL;
+        freed_range_verdict_t verdict = check_freed_range(owner, NULL, ptr, FREED_RANGE_FREE);
+        if (verdict != FREED_RANGE_DANGLING) {
+            check_freed_range_reused(call, "ptr", ptr, &a, verdict);
+            return ZE_RESULT_SUCCESS;
+        }
         return diag_report(ZEIL_RULE_E012, call->name,
                            "%p was already freed (allocated by %s at call #%llu, freed at call "
                            "#%llu)",
                            ptr, a.created_by, (unsigned long long)a.created_call,
                            (unsigned long long)a.freed_call);
+    }
     if (found == 0 && oom_registry_incomplete()) {
         oom_unchecked(); /* zeil may have failed to register it */
         return ZE_RESULT_SUCCESS;
@@ -76,10 +93,19 @@ void check_kernel_argument(const zeil_call_t *call, const zeil_obj_t *kernel, ui
     const void *ptr;
     memcpy(&ptr, value, sizeof ptr);
     zeil_alloc_t a;
-    if (ptr && registry_find_alloc(ptr, &a) == 2)
-        diag_report(ZEIL_RULE_W040, call->name,
-                    "argument %u of kernel '%s' (%p) points into freed allocation %p (freed at "
-                    "call #%llu)",
-                    index, kernel->name ? kernel->name : "?", ptr, a.base,
-                    (unsigned long long)a.freed_call);
+    if (!ptr || registry_find_alloc(ptr, &a) != 2)
+        return;
+    freed_range_verdict_t verdict = check_freed_range(kernel, kernel->device, ptr,
+                                                      FREED_RANGE_ACCESS);
+    if (verdict != FREED_RANGE_DANGLING) {
+        char arg[32];
+        snprintf(arg, sizeof arg, "argument %u", index);
+        check_freed_range_reused(call, arg, ptr, &a, verdict);
+        return;
+    }
+    diag_report(ZEIL_RULE_W040, call->name,
+                "argument %u of kernel '%s' (%p) points into freed allocation %p (freed at "
+                "call #%llu)",
+                index, kernel->name ? kernel->name : "?", ptr, a.base,
+                (unsigned long long)a.freed_call);
 }

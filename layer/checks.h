@@ -89,6 +89,25 @@ ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context,
 void check_kernel_argument(const zeil_call_t *call, const zeil_obj_t *kernel, uint32_t index,
                            size_t size, const void *value);
 
+/* check_freed_ranges.c */
+/* What a pointer inside a freed USM range (and no live one) is now. */
+typedef enum freed_range_verdict {
+    FREED_RANGE_DANGLING,      /* nothing the driver accepts: the "freed" finding holds */
+    FREED_RANGE_REUSED_BY_USM, /* the driver knows it as USM (zeil missed the allocation) */
+    FREED_RANGE_SYSTEM_MEMORY, /* mapped host memory, and the device accepts system memory */
+} freed_range_verdict_t;
+typedef enum freed_range_use {
+    FREED_RANGE_ACCESS, /* the device reads or writes it: copies, fills, kernels */
+    FREED_RANGE_FREE,   /* zeMemFree: only USM can be freed */
+} freed_range_use_t;
+/* owner: the object whose driver and context are asked (list, kernel or
+ * context); device: the device that would access ptr. */
+freed_range_verdict_t check_freed_range(const zeil_obj_t *owner, ze_device_handle_t device,
+                                        const void *ptr, freed_range_use_t use);
+/* W016 for a pointer the verdict found valid. */
+void check_freed_range_reused(const zeil_call_t *call, const char *arg, const void *ptr,
+                              const zeil_alloc_t *freed, freed_range_verdict_t verdict);
+
 /* check_kernels.c */
 /* The kernel of a launch: alive, of the list's context and device, every
  * argument set. */

@@ -17,10 +17,15 @@
  * the getters retain nothing. A buffer allocated for DNNL_MEMORY_ALLOCATE is
  * owned by its memory object and freed by dnnl_memory_destroy. The event
  * returned by dnnl_ze_interop_primitive_execute belongs to the stream: the
- * caller must not destroy or reset it; it stays valid until the stream is
- * destroyed, and it keeps referring to that execute for at least the next
- * 64 executes on the stream (after that it may be recycled for a later
- * execute on the same stream, which completes no earlier).
+ * caller must not destroy or reset it; as in oneDNN (one pool of 16384
+ * events per stream) it names its own execute until 16384 more executes
+ * were made on the stream; only then may its slot be reused for a later
+ * execute of the same stream (ZEIL-W154 when it is named after that).
+ *
+ * libzeil_interop also stands in front of oneDNN's dnnl_stream_create,
+ * dnnl_primitive_execute, dnnl_memory_create and dnnl_engine_get_kind, so
+ * that streams, executes and memory of interop engines behave as oneDNN's
+ * Level Zero ones: link libzeil_interop before libdnnl.
  */
 #ifndef ZEIL_DNNL_ZE_H
 #define ZEIL_DNNL_ZE_H
@@ -68,9 +73,10 @@ dnnl_status_t dnnl_ze_interop_stream_create(dnnl_stream_t *stream, dnnl_engine_t
 dnnl_status_t dnnl_ze_interop_stream_get_list(dnnl_stream_t stream,
                                               ze_command_list_handle_t *list);
 
-/* handles[0]: a USM pointer of the engine's context (not owned),
+/* handles[0]: a USM pointer of the engine's context (not owned), plain host
+ * memory when the device reports sharedSystemAllocCapabilities,
  * DNNL_MEMORY_ALLOCATE (device USM owned by the memory object) or
- * DNNL_MEMORY_NONE. nhandles == 0 means DNNL_MEMORY_ALLOCATE. */
+ * DNNL_MEMORY_NONE. As in oneDNN, nhandles must be at least 1. */
 dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory,
                                             dnnl_ze_interop_memory_desc_t memory_desc,
                                             dnnl_engine_t engine, int nhandles, void **handles);
@@ -83,6 +89,13 @@ dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive
                                                 const dnnl_exec_arg_t *args, int ndeps,
                                                 const ze_event_handle_t *deps,
                                                 ze_event_handle_t *return_event);
+
+/* zeil's own (not oneDNN's): 1 when engine was created by
+ * dnnl_ze_interop_engine_create or dnnl_ze_interop_engine_create_from_cache_blob
+ * (a Level Zero engine), else 0. dnnl_engine_get_kind says dnnl_gpu for such
+ * engines, as oneDNN does, but oneDNN 2.6 itself runs them as CPU engines;
+ * code that must tell a Level Zero engine from others asks this. */
+int zeil_interop_engine_is_ze(dnnl_engine_t engine);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,9 @@
 #include <string.h>
 #include <time.h>
 
+/* oneDNN has no nhandles == 0: DNNL_MEMORY_ALLOCATE asks for a buffer. */
+static void *allocate = DNNL_MEMORY_ALLOCATE;
+
 #define RELU_BATCH 100
 #define MATMUL_N 512
 
@@ -125,7 +128,7 @@ static dnnl_memory_t filled_memory(const side_t *s, const dnnl_memory_desc_t *md
             ((float *)data)[i] = one;
         return memory;
     }
-    DNNL_OK(dnnl_ze_interop_memory_create(&memory, md, s->engine, 0, NULL));
+    DNNL_OK(dnnl_ze_interop_memory_create(&memory, md, s->engine, 1, &allocate));
     DNNL_OK(dnnl_memory_get_data_handle(memory, &data));
     ZE_OK(zeCommandListAppendMemoryFill(s->list, data, &one, sizeof one, bytes, s->filled, 0,
                                         NULL));

@@ -177,3 +177,33 @@ uint64_t zt_now_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+void zt_set_system_memory(int on)
+{
+    if (on)
+        unsetenv("ZEIL_CPU_SYSTEM_MEMORY");
+    else
+        setenv("ZEIL_CPU_SYSTEM_MEMORY", "0", 1);
+}
+
+void *zt_heap_reuse(const void *base, size_t size)
+{
+    enum { TRIES = 64 };
+    void *missed[TRIES];
+    int count = 0;
+    void *hit = NULL;
+    uintptr_t lo = (uintptr_t)base, hi = lo + size;
+    while (!hit && count < TRIES) {
+        void *p = NULL;
+        /* the reference driver allocates with posix_memalign(64): ask alike first */
+        if (count % 2 == 0 ? posix_memalign(&p, 64, size) != 0 : !(p = malloc(size)))
+            break;
+        if ((uintptr_t)p < hi && (uintptr_t)p + size > lo)
+            hit = p;
+        else
+            missed[count++] = p;
+    }
+    while (count > 0)
+        free(missed[--count]);
+    return hit;
+}

@@ -51,6 +51,17 @@ ze_event_pool_handle_t zt_event_pool(const zt_env_t *env, uint32_t count,
                                      ze_event_pool_flags_t flags);
 ze_event_handle_t zt_event(ze_event_pool_handle_t pool, uint32_t index);
 
+/* The reference driver's devices report sharedSystemAllocCapabilities (the
+ * CPU reads any host memory) unless ZEIL_CPU_SYSTEM_MEMORY=0: on (1) or off
+ * (0) for the rest of the test process. Engines read it when created. */
+void zt_set_system_memory(int on);
+
+/* Host memory from the C heap (free it with free) that overlaps the freed
+ * USM range [base, base + size), or null when the heap hands out none there
+ * (a driver whose USM comes from an arena of its own never shares addresses
+ * with the heap). */
+void *zt_heap_reuse(const void *base, size_t size);
+
 /* Runs a Suite with check's runner and returns main's exit status. */
 int zt_run_suite(Suite *suite);
 

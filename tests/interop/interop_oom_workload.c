@@ -25,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* oneDNN has no nhandles == 0: DNNL_MEMORY_ALLOCATE asks for a buffer. */
+static void *allocate = DNNL_MEMORY_ALLOCATE;
+
 #define TRY(call)                                                                 \
     do {                                                                          \
         dnnl_status_t first_ = (call), last_ = first_;                           \
@@ -146,7 +149,7 @@ static void relu_runs(level_zero_t *z, dnnl_engine_t engine, dnnl_stream_t strea
     dnnl_memory_t src = NULL, dst = NULL;
     void *user = z->src;
     TRY(dnnl_ze_interop_memory_create(&src, &md, engine, 1, &user));
-    TRY(dnnl_ze_interop_memory_create(&dst, &md, engine, 0, NULL)); /* owned USM */
+    TRY(dnnl_ze_interop_memory_create(&dst, &md, engine, 1, &allocate)); /* owned USM */
     dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
     for (int i = 0; i < 4; i++) {
         ze_event_handle_t done = NULL;

@@ -8,6 +8,9 @@
 #include <time.h>
 #include <zeil/dnnl_ze.h>
 
+/* oneDNN has no nhandles == 0: DNNL_MEMORY_ALLOCATE asks for a buffer. */
+static void *allocate = DNNL_MEMORY_ALLOCATE;
+
 #define RUNS 7
 #define ITERATIONS 2000
 
@@ -81,8 +84,8 @@ int main(void)
     CHECK(dnnl_ze_interop_engine_create(&engine, driver, device, context));
     CHECK(dnnl_ze_interop_stream_create(&stream, engine, list, 0));
     dnnl_memory_t c, d;
-    CHECK(dnnl_ze_interop_memory_create(&c, &md, engine, 0, NULL));
-    CHECK(dnnl_ze_interop_memory_create(&d, &md, engine, 0, NULL));
+    CHECK(dnnl_ze_interop_memory_create(&c, &md, engine, 1, &allocate));
+    CHECK(dnnl_ze_interop_memory_create(&d, &md, engine, 1, &allocate));
     dnnl_primitive_t interop = relu_on(engine, &md);
     dnnl_exec_arg_t interop_args[] = {{DNNL_ARG_SRC, c}, {DNNL_ARG_DST, d}};
 

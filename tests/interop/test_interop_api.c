@@ -6,6 +6,9 @@
 
 #include "interop_fixture.h"
 
+/* oneDNN has no nhandles == 0: DNNL_MEMORY_ALLOCATE asks for a buffer. */
+static void *allocate = DNNL_MEMORY_ALLOCATE;
+
 static const dnnl_dim_t small_dims[4] = {1, 2, 4, 4};
 
 START_TEST(engine_binds_the_level_zero_objects)
@@ -24,7 +27,15 @@ START_TEST(engine_binds_the_level_zero_objects)
     ck_assert_ptr_eq(driver, f.env.driver);
     dnnl_engine_kind_t kind;
     IFX_DNNL_OK(dnnl_engine_get_kind(f.engine, &kind));
+    ck_assert_int_eq(kind, dnnl_gpu); /* as oneDNN's Level Zero engines */
+    ck_assert_int_eq(zeil_interop_engine_is_ze(f.engine), 1);
+    dnnl_engine_t cpu = NULL;
+    IFX_DNNL_OK(dnnl_engine_create(&cpu, dnnl_cpu, 0));
+    IFX_DNNL_OK(dnnl_engine_get_kind(cpu, &kind));
     ck_assert_int_eq(kind, dnnl_cpu);
+    ck_assert_int_eq(zeil_interop_engine_is_ze(cpu), 0);
+    ck_assert_int_eq(zeil_interop_engine_is_ze(NULL), 0);
+    IFX_DNNL_OK(dnnl_engine_destroy(cpu));
     ifx_close(&f);
 }
 END_TEST
@@ -176,11 +187,15 @@ START_TEST(get_list_refuses_destroyed_list_and_plain_stream)
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E112",
                 dnnl_ze_interop_stream_get_list(f.stream, &list));
     f.list = NULL;
+    /* a stream of a plain CPU engine (streams of interop engines own a list) */
+    dnnl_engine_t cpu = NULL;
+    IFX_DNNL_OK(dnnl_engine_create(&cpu, dnnl_cpu, 0));
     dnnl_stream_t plain = NULL;
-    IFX_DNNL_OK(dnnl_stream_create(&plain, f.engine, dnnl_stream_default_flags));
+    IFX_DNNL_OK(dnnl_stream_create(&plain, cpu, dnnl_stream_default_flags));
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E115",
                 dnnl_ze_interop_stream_get_list(plain, &list));
     IFX_DNNL_OK(dnnl_stream_destroy(plain));
+    IFX_DNNL_OK(dnnl_engine_destroy(cpu));
     ifx_close(&f);
 }
 END_TEST
@@ -208,7 +223,7 @@ START_TEST(memory_wraps_usm_allocates_or_has_no_buffer)
     IFX_DNNL_OK(dnnl_ze_interop_memory_create(&none, &md, f.engine, 1, &nothing));
     IFX_DNNL_OK(dnnl_memory_get_data_handle(none, &handle));
     ck_assert_ptr_null(handle);
-    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&defaulted, &md, f.engine, 0, NULL));
+    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&defaulted, &md, f.engine, 1, &allocate));
     IFX_DNNL_OK(dnnl_memory_get_data_handle(defaulted, &handle));
     ck_assert_int_eq(zeil_lookup_pointer(handle, &alloc), 1);
 
@@ -223,6 +238,7 @@ END_TEST
 
 START_TEST(memory_create_refuses_unfit_handles)
 {
+    zt_set_system_memory(0); /* a device that cannot use plain host memory */
     ifx_t f;
     ifx_open(&f);
     dnnl_memory_desc_t md = ifx_md(4, small_dims);
@@ -270,7 +286,7 @@ START_TEST(allocated_memory_is_freed_once_with_its_object)
     uint64_t errors_before = zeil_error_count();
     dnnl_memory_t memories[5];
     for (int i = 0; i < 5; i++)
-        IFX_DNNL_OK(dnnl_ze_interop_memory_create(&memories[i], &md, f.engine, 0, NULL));
+        IFX_DNNL_OK(dnnl_ze_interop_memory_create(&memories[i], &md, f.engine, 1, &allocate));
     zeil_get_live_counts(&during);
     ck_assert_uint_eq(during.allocations, before.allocations + 5);
     for (int i = 0; i < 5; i++)
@@ -284,7 +300,7 @@ START_TEST(allocated_memory_is_freed_once_with_its_object)
     dnnl_memory_desc_t huge = ifx_md(2, huge_dims);
     dnnl_memory_t failed = NULL;
     IFX_REFUSED(dnnl_out_of_memory, "ZEIL-E124",
-                dnnl_ze_interop_memory_create(&failed, &huge, f.engine, 0, NULL));
+                dnnl_ze_interop_memory_create(&failed, &huge, f.engine, 1, &allocate));
     ck_assert_ptr_null(failed);
     zeil_get_live_counts(&after);
     ck_assert_uint_eq(after.allocations, before.allocations);

@@ -5,6 +5,9 @@
 
 #include "interop_fixture.h"
 
+/* oneDNN has no nhandles == 0: DNNL_MEMORY_ALLOCATE asks for a buffer. */
+static void *allocate = DNNL_MEMORY_ALLOCATE;
+
 /* Both drivers with their first device, each with a context. */
 typedef struct two_drivers {
     ze_driver_handle_t driver[2];
@@ -105,8 +108,8 @@ START_TEST(records_are_attributed_when_the_loader_wraps_handles)
     const dnnl_dim_t dims[1] = {64};
     dnnl_memory_desc_t md = ifx_md(1, dims);
     dnnl_memory_t src = NULL, dst = NULL;
-    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&src, &md, f.engine, 0, NULL));
-    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&dst, &md, f.engine, 0, NULL));
+    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&src, &md, f.engine, 1, &allocate));
+    IFX_DNNL_OK(dnnl_ze_interop_memory_create(&dst, &md, f.engine, 1, &allocate));
     dnnl_primitive_t relu = ifx_eltwise(f.engine, &md, dnnl_eltwise_relu, 0, 0);
     dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
     ze_event_handle_t done = NULL;

@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* oneDNN has no nhandles == 0: DNNL_MEMORY_ALLOCATE asks for a buffer. */
+static void *allocate = DNNL_MEMORY_ALLOCATE;
+
 uint64_t misuse_live_modules(void)
 {
     zeil_live_counts_t live;
@@ -44,8 +47,8 @@ void misuse_interop_open(interop_fixture_t *x)
     const dnnl_dims_t dims = {1, 16, 8, 8};
     DNNL_OK(dnnl_memory_desc_init_by_tag(&x->md, 4, dims, dnnl_f32, dnnl_nchw));
     x->relu = relu_on(x->engine, &x->md);
-    DNNL_OK(dnnl_ze_interop_memory_create(&x->src, &x->md, x->engine, 0, NULL));
-    DNNL_OK(dnnl_ze_interop_memory_create(&x->dst, &x->md, x->engine, 0, NULL));
+    DNNL_OK(dnnl_ze_interop_memory_create(&x->src, &x->md, x->engine, 1, &allocate));
+    DNNL_OK(dnnl_ze_interop_memory_create(&x->dst, &x->md, x->engine, 1, &allocate));
 }
 
 /* Nothing reached the stream's list since count was read, and it works. */
@@ -275,6 +278,21 @@ static void memory_with_two_handles(void)
     ck_assert_ptr_null(memory);
 }
 
+/* oneDNN has no nhandles == 0: refused, and nothing is allocated. */
+static void memory_with_no_handles(void)
+{
+    interop_fixture_t x;
+    misuse_interop_open(&x);
+    zeil_live_counts_t before, after;
+    zeil_get_live_counts(&before);
+    dnnl_memory_t memory = NULL;
+    DNNL_STATUS(dnnl_invalid_arguments,
+                dnnl_ze_interop_memory_create(&memory, &x.md, x.engine, 0, NULL));
+    ck_assert_ptr_null(memory);
+    zeil_get_live_counts(&after);
+    ck_assert_uint_eq(after.allocations, before.allocations);
+}
+
 static void memory_allocation_fails(void)
 {
     interop_fixture_t x;
@@ -285,7 +303,7 @@ static void memory_allocation_fails(void)
     zeil_live_counts_t before, after;
     zeil_get_live_counts(&before);
     dnnl_memory_t memory = NULL;
-    dnnl_status_t status = dnnl_ze_interop_memory_create(&memory, &huge, x.engine, 0, NULL);
+    dnnl_status_t status = dnnl_ze_interop_memory_create(&memory, &huge, x.engine, 1, &allocate);
     ck_assert_int_ne(status, dnnl_success);
     zeil_get_live_counts(&after);
     ck_assert_uint_eq(after.allocations, before.allocations);
@@ -313,7 +331,7 @@ static void execute_memory_of_other_engine(void)
     DNNL_OK(dnnl_ze_interop_engine_create(&second, x.f.env.driver, x.f.env.device,
                                           x.f.env.context));
     dnnl_memory_t foreign;
-    DNNL_OK(dnnl_ze_interop_memory_create(&foreign, &x.md, second, 0, NULL));
+    DNNL_OK(dnnl_ze_interop_memory_create(&foreign, &x.md, second, 1, &allocate));
     uint64_t count = zeil_submission_count(x.list);
     dnnl_status_t status;
     execute_relu(&x, x.stream, foreign, 0, NULL, &status);
@@ -445,6 +463,10 @@ static const char *const two_drivers_env[] = {"ZEIL_DRIVERS=$ZEIL_MISUSE_TWO_DRI
 static const char *const zeil_off_env[] = {"ZE_ENABLE_LAYERS=", NULL};
 static const char *const forward_env[] = {"ZEIL_INTEROP_BACKEND=forward", NULL};
 
+/* A device that cannot use system memory (the reference driver's can): only
+ * there is a freed range certain to hold nothing the driver accepts. */
+static const char *const no_system_memory[] = {"ZEIL_CPU_SYSTEM_MEMORY=0", NULL};
+
 static const misuse_case_t cases[] = {
     {"interop_engine_null_context", "ZEIL-E101", engine_with_null_context, NULL},
     {"interop_execute_null_args", "ZEIL-E101", execute_with_null_args, NULL},
@@ -461,10 +483,11 @@ static const misuse_case_t cases[] = {
     {"interop_get_list_after_destroy", "ZEIL-E112", stream_list_destroyed_then_get_list, NULL},
     {"interop_stream_not_in_order", "ZEIL-W113", stream_on_list_not_in_order, NULL},
     {"interop_execute_on_cpu_stream", "ZEIL-E115", execute_on_cpu_stream, NULL},
-    {"interop_memory_of_malloc", "ZEIL-E120", memory_of_malloc_pointer, NULL},
+    {"interop_memory_of_malloc", "ZEIL-E120", memory_of_malloc_pointer, no_system_memory},
     {"interop_memory_too_small", "ZEIL-E121", memory_too_small, NULL},
-    {"interop_memory_of_freed_usm", "ZEIL-E122", memory_of_freed_usm, NULL},
+    {"interop_memory_of_freed_usm", "ZEIL-E122", memory_of_freed_usm, no_system_memory},
     {"interop_memory_two_handles", "ZEIL-E123", memory_with_two_handles, NULL},
+    {"interop_memory_no_handles", "ZEIL-E127", memory_with_no_handles, NULL},
     {"interop_memory_allocation_fails", "ZEIL-E124", memory_allocation_fails, NULL},
     {"interop_execute_memory_other_engine", "ZEIL-E125", execute_memory_of_other_engine, NULL},
     {"interop_execute_destroyed_dependency", "ZEIL-E130", execute_with_destroyed_dependency,

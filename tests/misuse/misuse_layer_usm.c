@@ -161,6 +161,10 @@ static void kernel_argument_into_freed(void)
     ck_assert_uint_ne(*stamp, 0);
 }
 
+/* A device that cannot use system memory (the reference driver's can): only
+ * there is a freed range certain to hold nothing the driver accepts. */
+static const char *const no_system_memory[] = {"ZEIL_CPU_SYSTEM_MEMORY=0", NULL};
+
 static const misuse_case_t cases[] = {
     {"free_of_malloc_pointer", "ZEIL-E010", free_of_malloc_pointer, NULL},
     {"free_of_interior_pointer", "ZEIL-E011", free_of_interior_pointer, NULL},
@@ -170,9 +174,9 @@ static const misuse_case_t cases[] = {
     {"copy_past_destination", "ZEIL-E014", copy_past_destination, NULL},
     {"copy_past_source", "ZEIL-E014", copy_past_source, NULL},
     {"copy_size_overflows", "ZEIL-E014", copy_size_overflows, NULL},
-    {"copy_into_freed", "ZEIL-E015", copy_into_freed, NULL},
-    {"fill_freed", "ZEIL-E015", fill_freed, NULL},
-    {"kernel_argument_into_freed", "ZEIL-W040", kernel_argument_into_freed, NULL},
+    {"copy_into_freed", "ZEIL-E015", copy_into_freed, no_system_memory},
+    {"fill_freed", "ZEIL-E015", fill_freed, no_system_memory},
+    {"kernel_argument_into_freed", "ZEIL-W040", kernel_argument_into_freed, no_system_memory},
 };
 
 misuse_case_list_t misuse_layer_usm_cases(void)

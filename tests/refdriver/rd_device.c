@@ -173,7 +173,10 @@ ze_result_t ZE_APICALL rd_zeDeviceGetMemoryAccessProperties(ze_device_handle_t h
     p->deviceAllocCapabilities = all;
     p->sharedSingleDeviceAllocCapabilities = all;
     p->sharedCrossDeviceAllocCapabilities = all;
-    p->sharedSystemAllocCapabilities = all;
+    /* The CPU reads any host memory. ZEIL_CPU_SYSTEM_MEMORY=0 reports a device
+     * that cannot (as most GPUs), read at every query so tests can switch it. */
+    const char *system_memory = getenv("ZEIL_CPU_SYSTEM_MEMORY");
+    p->sharedSystemAllocCapabilities = system_memory && strcmp(system_memory, "0") == 0 ? 0 : all;
     return ZE_RESULT_SUCCESS;
 }
 

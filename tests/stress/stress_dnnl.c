@@ -12,6 +12,9 @@
 
 #include <oneapi/dnnl/dnnl.h>
 
+/* oneDNN has no nhandles == 0: DNNL_MEMORY_ALLOCATE asks for a buffer. */
+static void *allocate = DNNL_MEMORY_ALLOCATE;
+
 #define DNNL_OK(call)                                                                  \
     do {                                                                               \
         dnnl_status_t s_ = (call);                                                     \
@@ -47,8 +50,8 @@ void *stress_dnnl_run(void *arg)
     DNNL_OK(dnnl_primitive_desc_destroy(pd));
     dnnl_memory_t src[2], dst[2];
     for (int s = 0; s < 2; s++) {
-        DNNL_OK(dnnl_ze_interop_memory_create(&src[s], &md, engine, 0, NULL));
-        DNNL_OK(dnnl_ze_interop_memory_create(&dst[s], &md, engine, 0, NULL));
+        DNNL_OK(dnnl_ze_interop_memory_create(&src[s], &md, engine, 1, &allocate));
+        DNNL_OK(dnnl_ze_interop_memory_create(&dst[s], &md, engine, 1, &allocate));
     }
     for (uint64_t i = 0; i < 2 * d->executes; i++) {
         int s = (int)(i % 2);

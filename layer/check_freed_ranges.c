@@ -1,0 +1,89 @@
+/*
+ * Pointers inside freed USM ranges. A freed range is no proof of misuse: the
+ * address may belong to something the driver accepts now, for example a
+ * host allocation of the C heap (a driver whose USM comes from the heap, or
+ * host memory mapped where a freed host allocation was) on a device that
+ * accepts system memory, or USM zeil did not see allocated. zeil never
+ * refuses a pointer the driver accepts at the time of the call; it only says
+ * where the pointer lies (W016). The "freed" findings (E012, E015, W040) are
+ * kept for pointers nothing else can own: not USM by the driver's own
+ * answer, and either a free (only USM can be freed) or a device that cannot
+ * use system memory, or an address no host mapping covers.
+ * Only called once a lookup landed in a freed range: never on a fast path.
+ */
+#include "checks.h"
+
+#include "diag.h"
+#include "intercepts.h"
+
+#include <errno.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* The driver's answer for ptr in context: 1 when it is USM now. */
+static int driver_says_usm(const zeil_next_t *next, ze_context_handle_t context, const void *ptr)
+{
+    if (!next || !context || !NEXT(ze_mem_dditable_t, pfnGetAllocProperties))
+        return 0;
+    ze_memory_allocation_properties_t props = {
+        .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_device_handle_t owner = NULL;
+    return NEXT(ze_mem_dditable_t, pfnGetAllocProperties)(context, ptr, &props, &owner)
+               == ZE_RESULT_SUCCESS
+           && props.type != ZE_MEMORY_TYPE_UNKNOWN;
+}
+
+/* sharedSystemAllocCapabilities != 0: the device reads plain host memory. */
+static int device_uses_system_memory(const zeil_next_t *next, ze_device_handle_t device)
+{
+    if (!next || !device || !NEXT(ze_device_dditable_t, pfnGetMemoryAccessProperties))
+        return 0;
+    ze_device_memory_access_properties_t props = {
+        .stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES};
+    return NEXT(ze_device_dditable_t, pfnGetMemoryAccessProperties)(device, &props)
+               == ZE_RESULT_SUCCESS
+           && props.sharedSystemAllocCapabilities != 0;
+}
+
+/* 1 when a host mapping readable by this process covers ptr (the kernel
+ * reads one byte on our behalf and answers EFAULT for unmapped or
+ * inaccessible pages, without a signal). Any other failure (the call
+ * forbidden by a sandbox) counts as readable: when in doubt, warn. */
+static int host_can_read(const void *ptr)
+{
+    char byte;
+    struct iovec local = {&byte, 1};
+    struct iovec remote = {(void *)ptr, 1};
+    if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1)
+        return 1;
+    return errno != EFAULT;
+}
+
+freed_range_verdict_t check_freed_range(const zeil_obj_t *owner, ze_device_handle_t device,
+                                        const void *ptr, freed_range_use_t use)
+{
+    const zeil_next_t *next = owner ? owner->next : NULL;
+    ze_context_handle_t context = owner ? owner->context : NULL;
+    if (owner && owner->kind == ZEIL_KIND_CONTEXT)
+        context = (ze_context_handle_t)owner->handle;
+    if (driver_says_usm(next, context, ptr))
+        return FREED_RANGE_REUSED_BY_USM;
+    if (use == FREED_RANGE_FREE)
+        return FREED_RANGE_DANGLING;
+    if (device_uses_system_memory(next, device) && host_can_read(ptr))
+        return FREED_RANGE_SYSTEM_MEMORY;
+    return FREED_RANGE_DANGLING;
+}
+
+void check_freed_range_reused(const zeil_call_t *call, const char *arg, const void *ptr,
+                              const zeil_alloc_t *freed, freed_range_verdict_t verdict)
+{
+    diag_report(ZEIL_RULE_W016, call->name,
+                "%s %p lies where freed allocation %p was (%zu bytes, allocated by %s at call "
+                "#%llu, freed at call #%llu); %s, so the call proceeds",
+                arg, ptr, freed->base, freed->size, freed->created_by,
+                (unsigned long long)freed->created_call, (unsigned long long)freed->freed_call,
+                verdict == FREED_RANGE_REUSED_BY_USM
+                    ? "the driver knows it as USM now"
+                    : "the device accepts system memory and the address is mapped host memory");
+}
