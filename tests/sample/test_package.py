@@ -25,9 +25,11 @@ SHIPPED = ["usr/bin/zeil-run", "usr/bin/zeil-report", "usr/include/zeil/zeil.h",
            "usr/lib/libzeil.so", "usr/lib/libzeil_layer.so", "usr/lib/libzeil_interop.so",
            "usr/lib/libze_zeil_cpu.so.1", "usr/lib/cmake/zeil/zeilConfig.cmake",
            "usr/lib/pkgconfig/zeil.pc", "usr/lib/pkgconfig/zeil-interop.pc",
+           "usr/include/oneapi/dnnl/dnnl_ze.hpp",
            "usr/libexec/zeil/zeil_demo_net"]
-# README examples that need what a package does not hold.
-NOT_FROM_PACKAGE = ("zeil_cpu_sample", "cmake --install")
+# README examples that need what a package does not hold: a program it does
+# not ship, or the install tree that `cmake --install` makes from a build.
+NOT_FROM_PACKAGE = ("zeil_cpu_sample", "cmake --install", "zeil-install")
 
 
 def fail(message):
