@@ -110,6 +110,11 @@ const zeil_intercepts_t *zeil_shim_attach(zeil_next_t *next)
     return &zeil_runtime_intercepts;
 }
 
+const zeil_intercepts_t *zeil_shim_intercepts(void)
+{
+    return zeil_settings()->enabled ? &zeil_runtime_intercepts : &no_intercepts;
+}
+
 int zeil_is_enabled(void)
 {
     return zeil_settings()->enabled;
@@ -217,4 +222,10 @@ __attribute__((constructor)) static void zeil_bootstrap(void)
         setenv("ZEIL_BOOTSTRAP_SHIMS", shims, 1) != 0 ||
         setenv("ZE_ENABLE_ALT_DRIVERS", shims, 1) != 0)
         oom_dropped(OOM_OTHER, 1, NULL, "pointing the loader at its shims (setenv)");
+    /* Newer loaders dispatch a driver that claims DDI handles through
+     * the tables inside its handles, past zeil's: keep them on the tables
+     * unless the user chose (zeDriverGetProperties also hides the claim). */
+    if (!getenv("ZE_ENABLE_LOADER_DRIVER_DDI_PATH") &&
+        setenv("ZE_ENABLE_LOADER_DRIVER_DDI_PATH", "0", 0) != 0)
+        oom_dropped(OOM_OTHER, 1, NULL, "keeping the loader on zeil's tables (setenv)");
 }

@@ -199,9 +199,8 @@ ze_result_t ZE_APICALL rd_zeCommandListReset(ze_command_list_handle_t hCommandLi
     return ZE_RESULT_SUCCESS;
 }
 
-/* zeCommandListHostSynchronize appeared in API 1.6; headers that know it
- * also define ZE_API_VERSION_CURRENT_M. */
-#if defined(ZE_API_VERSION_CURRENT_M) && ZE_API_VERSION_CURRENT_M >= ZE_MAKE_VERSION(1, 6)
+/* API 1.6 (declared by compat/ze_compat.h where the headers are older):
+ * filled only for loaders that ask for 1.6 or later. */
 ze_result_t ZE_APICALL rd_zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList, uint64_t timeout)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
@@ -209,4 +208,3 @@ ze_result_t ZE_APICALL rd_zeCommandListHostSynchronize(ze_command_list_handle_t 
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     return rd_worker_wait(list->worker, rd_worker_last_ticket(list->worker), timeout);
 }
-#endif
