@@ -12,6 +12,7 @@
  */
 #include "env.h"
 #include "checks.h"
+#include "coverage.h"
 #include "log_sink.h"
 #include "diag.h"
 #include "intercepts.h"
@@ -100,9 +101,11 @@ static const zeil_intercepts_t no_intercepts;
 
 const zeil_intercepts_t *zeil_shim_attach(zeil_next_t *next)
 {
-    (void)next; /* each trampoline passes its own next driver on every call */
+    /* Each trampoline passes its own next driver on every call; the runtime
+     * keeps it only to say what the loader asked of it. */
     if (!zeil_settings()->enabled)
         return &no_intercepts;
+    coverage_note_next(next);
     atomic_fetch_add(&wrapped_drivers, 1);
 #ifdef ZEIL_HAVE_OUTPUT
     zo_start_background();
@@ -173,6 +176,7 @@ static void at_exit(void)
                         unwrapped, next_driver_count);
     } else {
         check_leaks_at_exit();
+        coverage_list_unchecked();
     }
 #ifdef ZEIL_HAVE_OUTPUT
     zo_finish(); /* reads zeil's counters only: no driver is called */

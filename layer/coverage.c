@@ -1,0 +1,128 @@
+/*
+ * Coverage: which entries of the loader's API version zeil intercepts and
+ * which pass through unchecked (see coverage.h). The shims record the
+ * version the loader asked in their zeil_next_t; this reads it, and the
+ * generated layout says which entries that version has.
+ */
+#include "coverage.h"
+
+#include "diag.h"
+#include "intercepts.h"
+
+#include <zeil/zeil.h>
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+static const zeil_next_t *_Atomic attached[ZEIL_MAX_NEXT_DRIVERS];
+static _Atomic uint32_t driver_versions[ZEIL_MAX_NEXT_DRIVERS];
+
+void coverage_note_next(const zeil_next_t *next)
+{
+    if (next->index < ZEIL_MAX_NEXT_DRIVERS)
+        atomic_store(&attached[next->index], next);
+}
+
+void coverage_note_driver_version(const zeil_next_t *next, ze_api_version_t version)
+{
+    if (next->index < ZEIL_MAX_NEXT_DRIVERS)
+        atomic_store(&driver_versions[next->index], (uint32_t)version);
+}
+
+typedef struct layout_entry {
+    const char *table;
+    const char *member;
+    uint32_t version;
+    ptrdiff_t intercept_offset; /* in zeil_intercepts_t, or -1 */
+} layout_entry_t;
+
+#define LAYOUT_ROW_T(table, member, api, version) \
+    {#table, #member, version, offsetof(zeil_intercepts_t, api)},
+#define LAYOUT_ROW_U(table, member, api, version) {#table, #member, version, -1},
+#define LAYOUT_ROW(table, member, api, version, index, kind) \
+    LAYOUT_ROW_##kind(table, member, api, version)
+static const layout_entry_t layout[] = {ZEIL_DDI_LAYOUT(LAYOUT_ROW)};
+#undef LAYOUT_ROW
+#undef LAYOUT_ROW_U
+#undef LAYOUT_ROW_T
+
+static int intercepted(const layout_entry_t *e)
+{
+    if (e->intercept_offset < 0)
+        return 0;
+    void (*fn)(void);
+    memcpy(&fn, (const char *)&zeil_runtime_intercepts + e->intercept_offset, sizeof fn);
+    return fn != NULL;
+}
+
+static int unchecked(const layout_entry_t *e, uint32_t version)
+{
+    return e->version > (uint32_t)ZEIL_INSTALLED_API_VERSION && e->version <= version &&
+           !intercepted(e);
+}
+
+/* The highest version the loader asked any wrapped driver's tables for, and
+ * the shim that was asked it. */
+static uint32_t requested(const zeil_next_t **which)
+{
+    uint32_t best = 0;
+    for (unsigned i = 0; i < ZEIL_MAX_NEXT_DRIVERS; i++) {
+        const zeil_next_t *next = atomic_load(&attached[i]);
+        uint32_t v = next ? (uint32_t)atomic_load(&next->requested_version) : 0;
+        if (v > best) {
+            best = v;
+            if (which)
+                *which = next;
+        }
+    }
+    return best;
+}
+
+void zeil_get_coverage(zeil_coverage_t *c)
+{
+    memset(c, 0, sizeof *c);
+    c->requested_version = requested(NULL);
+    for (unsigned i = 0; i < ZEIL_MAX_NEXT_DRIVERS; i++)
+        if (atomic_load(&driver_versions[i]) > c->driver_version)
+            c->driver_version = atomic_load(&driver_versions[i]);
+    c->headers_version = (uint32_t)ZEIL_INSTALLED_API_VERSION;
+    c->known_version = (uint32_t)ZEIL_DDI_NEWEST_VERSION;
+    for (size_t i = 0; c->requested_version && i < sizeof layout / sizeof layout[0]; i++) {
+        if (layout[i].version > c->requested_version)
+            continue;
+        c->intercepted += (uint32_t)intercepted(&layout[i]);
+        c->unchecked += (uint32_t)unchecked(&layout[i], c->requested_version);
+    }
+}
+
+void coverage_list_unchecked(void)
+{
+    const zeil_next_t *next = NULL;
+    uint32_t version = requested(&next);
+    if (!version || !diag_rule_enabled(ZEIL_RULE_W082))
+        return;
+    for (size_t i = 0; i < sizeof layout / sizeof layout[0];) {
+        const char *table = layout[i].table;
+        char names[768];
+        size_t used = 0, count = 0;
+        names[0] = 0;
+        for (; i < sizeof layout / sizeof layout[0] && layout[i].table == table; i++) {
+            if (!unchecked(&layout[i], version))
+                continue;
+            count++;
+            int n = snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                             layout[i].member);
+            if (n > 0 && used + (size_t)n < sizeof names)
+                used += (size_t)n;
+        }
+        if (count)
+            diag_report(ZEIL_RULE_W082, "exit",
+                        "the loader asked %s for API %u.%u: %zu entries of %s newer than API "
+                        "%u.%u pass through unchecked: %s",
+                        next->path, ZE_MAJOR_VERSION(version), ZE_MINOR_VERSION(version), count,
+                        table, ZE_MAJOR_VERSION(ZEIL_INSTALLED_API_VERSION),
+                        ZE_MINOR_VERSION(ZEIL_INSTALLED_API_VERSION), names);
+    }
+}
