@@ -23,11 +23,10 @@ static void register_drivers(const zeil_call_t *call, const zeil_next_t *next, u
 {
     for (uint32_t i = 0; drivers && i < count; i++) {
         zeil_obj_t *known = registry_find(drivers[i]);
-        if (known && atomic_load(&known->alive))
-            continue;
-        intercept_register(call, next, &(zeil_obj_t){.handle = drivers[i],
-                                                     .kind = ZEIL_KIND_DRIVER,
-                                                     .driver = drivers[i]});
+        if (!known || !atomic_load(&known->alive))
+            intercept_register(call, next, &(zeil_obj_t){.handle = drivers[i],
+                                                         .kind = ZEIL_KIND_DRIVER,
+                                                         .driver = drivers[i]});
         ze_api_version_t version;
         if (NEXT(ze_driver_dditable_t, pfnGetApiVersion) &&
             NEXT(ze_driver_dditable_t, pfnGetApiVersion)(drivers[i], &version) ==
