@@ -126,3 +126,66 @@ void coverage_list_unchecked(void)
                         ZE_MINOR_VERSION(ZEIL_INSTALLED_API_VERSION), names);
     }
 }
+
+/* Every function that creates handles of a kind zeil tracks (drivers and
+ * devices are never misuse when unseen: check_handles.c). */
+static const struct creator {
+    zeil_kind_t kind;
+    const char *table, *member;
+} creators[] = {
+    {ZEIL_KIND_CONTEXT, "ze_context_dditable_t", "pfnCreate"},
+    {ZEIL_KIND_CONTEXT, "ze_context_dditable_t", "pfnCreateEx"},
+    {ZEIL_KIND_CONTEXT, "ze_driver_dditable_t", "pfnGetDefaultContext"},
+    {ZEIL_KIND_COMMAND_QUEUE, "ze_command_queue_dditable_t", "pfnCreate"},
+    {ZEIL_KIND_COMMAND_LIST, "ze_command_list_dditable_t", "pfnCreate"},
+    {ZEIL_KIND_COMMAND_LIST, "ze_command_list_dditable_t", "pfnCreateImmediate"},
+    {ZEIL_KIND_COMMAND_LIST, "ze_command_list_exp_dditable_t", "pfnCreateCloneExp"},
+    {ZEIL_KIND_COMMAND_LIST, "ze_graph_dditable_t", "pfnGetPrimaryCommandListExt"},
+    {ZEIL_KIND_EVENT_POOL, "ze_event_pool_dditable_t", "pfnCreate"},
+    {ZEIL_KIND_EVENT_POOL, "ze_event_pool_dditable_t", "pfnOpenIpcHandle"},
+    {ZEIL_KIND_EVENT, "ze_event_dditable_t", "pfnCreate"},
+    {ZEIL_KIND_EVENT, "ze_event_dditable_t", "pfnCounterBasedCreate"},
+    {ZEIL_KIND_EVENT, "ze_event_dditable_t", "pfnCounterBasedOpenIpcHandle"},
+    {ZEIL_KIND_FENCE, "ze_fence_dditable_t", "pfnCreate"},
+    {ZEIL_KIND_MODULE, "ze_module_dditable_t", "pfnCreate"},
+    {ZEIL_KIND_KERNEL, "ze_kernel_dditable_t", "pfnCreate"},
+};
+
+/* Kinds some creator of which zeil passes through at a version, cached for
+ * the last version asked (the loader asks one version per process). */
+static _Atomic uint64_t partial_cache; /* version << 32 | kind mask, 0: none */
+
+static uint32_t partial_kinds(uint32_t version)
+{
+    uint64_t cached = atomic_load_explicit(&partial_cache, memory_order_acquire);
+    if (cached && (uint32_t)(cached >> 32) == version)
+        return (uint32_t)cached;
+    uint32_t mask = 0;
+    for (size_t c = 0; c < sizeof creators / sizeof creators[0]; c++)
+        for (size_t i = 0; i < sizeof layout / sizeof layout[0]; i++)
+            if (strcmp(layout[i].table, creators[c].table) == 0 &&
+                strcmp(layout[i].member, creators[c].member) == 0 &&
+                layout[i].version <= version && !intercepted(&layout[i]))
+                mask |= 1u << creators[c].kind;
+    atomic_store_explicit(&partial_cache, (uint64_t)version << 32 | mask, memory_order_release);
+    return mask;
+}
+
+int coverage_kind_fully_intercepted(zeil_kind_t kind)
+{
+    uint32_t version = requested(NULL);
+    return !version || !(partial_kinds(version) & (1u << kind));
+}
+
+const zeil_next_t *coverage_only_next(void)
+{
+    const zeil_next_t *only = NULL;
+    for (unsigned i = 0; i < ZEIL_MAX_NEXT_DRIVERS; i++) {
+        const zeil_next_t *next = atomic_load(&attached[i]);
+        if (next && only)
+            return NULL;
+        if (next)
+            only = next;
+    }
+    return only;
+}
