@@ -131,6 +131,8 @@ ze_result_t ZE_APICALL rd_zeCommandListCreate(ze_context_handle_t hContext, ze_d
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     rd_cmdlist_t *list = NULL;
     RD_TRY(cmdlist_new(hContext, hDevice, desc->commandQueueGroupOrdinal, &list));
+    list->ordinal = desc->commandQueueGroupOrdinal;
+    list->flags = desc->flags;
     list->magic = RD_MAGIC_CMDLIST;
     *phCommandList = (ze_command_list_handle_t)list;
     return ZE_RESULT_SUCCESS;
@@ -162,6 +164,9 @@ ze_result_t ZE_APICALL rd_zeCommandListCreateImmediate(ze_context_handle_t hCont
         free(list);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
+    list->ordinal = altdesc->ordinal;
+    list->queue_desc = *altdesc;
+    list->queue_desc.pNext = NULL;
     list->magic = RD_MAGIC_CMDLIST;
     *phCommandList = (ze_command_list_handle_t)list;
     return ZE_RESULT_SUCCESS;
