@@ -316,6 +316,10 @@ typedef ze_result_t (ZE_APICALL *ze_pfnCommandListIsImmediate_t)(
     ze_command_list_handle_t,
     ze_bool_t*
     );
+typedef ze_result_t (ZE_APICALL *ze_pfnEventGetEventPool_t)(
+    ze_event_handle_t,
+    ze_event_pool_handle_t*
+    );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListImmediateAppendCommandListsExp_t)(
     ze_command_list_handle_t,
     uint32_t,

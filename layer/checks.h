@@ -45,9 +45,11 @@ static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg,
 }
 
 /* first_sight.c: registers a handle zeil never saw created, of a kind not
- * every creator of which zeil intercepts at the API version in use. */
-zeil_obj_t *first_sight_register(const zeil_call_t *call, const char *arg, const void *handle,
-                                 zeil_kind_t kind);
+ * every creator of which zeil intercepts at the API version in use (*out,
+ * null when zeil ran out of memory) and returns 1; returns 0 when the
+ * driver says it is no handle of that kind. */
+int first_sight_register(const zeil_call_t *call, const char *arg, const void *handle,
+                         zeil_kind_t kind, zeil_obj_t **out);
 
 ze_result_t check_handle_array(const zeil_call_t *call, const char *arg, uint32_t count,
                                const void *const *handles, zeil_kind_t kind);

@@ -6,7 +6,12 @@
  * (ZEIL-W080 under ZEIL_LOG=info) instead of refusing the call (E001).
  * From then on every check applies to it. What the driver's queries say
  * fills in what creation would have told: a command list's context,
- * device, kind and ordinal (API 1.9+), its queue flags (1.17+).
+ * device, kind and ordinal (API 1.9+), its queue flags (1.17+), an event's
+ * pool (1.9+).
+ *
+ * The same queries tell a handle from garbage: when the driver answers a
+ * query on it with an error, it is no handle of that kind and E001 stands,
+ * as under older loaders. Where no query can tell, zeil takes it as valid.
  */
 #include "checks.h"
 #include "coverage.h"
@@ -19,8 +24,6 @@ static void describe_list(const zeil_next_t *next, ze_command_list_handle_t list
 {
     ze_bool_t immediate = 0;
     ze_command_queue_flags_t flags = 0;
-    if (NEXT(ze_command_list_dditable_t, pfnGetContextHandle))
-        (void)NEXT(ze_command_list_dditable_t, pfnGetContextHandle)(list, &proto->context);
     if (NEXT(ze_command_list_dditable_t, pfnGetDeviceHandle))
         (void)NEXT(ze_command_list_dditable_t, pfnGetDeviceHandle)(list, &proto->device);
     if (NEXT(ze_command_list_dditable_t, pfnGetOrdinal))
@@ -33,13 +36,49 @@ static void describe_list(const zeil_next_t *next, ze_command_list_handle_t list
         proto->is_in_order = (flags & ZE_BIT(1)) != 0; /* ZE_COMMAND_QUEUE_FLAG_IN_ORDER */
 }
 
-zeil_obj_t *first_sight_register(const zeil_call_t *call, const char *arg, const void *handle,
-                                 zeil_kind_t kind)
+/* The driver's word on whether handle is of that kind: 1 yes, 0 no, -1 it
+ * has no query that tells (then zeil gives it the benefit of the doubt). */
+static int probe(const zeil_next_t *next, const void *handle, zeil_kind_t kind, zeil_obj_t *proto)
+{
+    if (!next)
+        return -1;
+    if (kind == ZEIL_KIND_COMMAND_LIST && NEXT(ze_command_list_dditable_t, pfnGetContextHandle)) {
+        ze_command_list_handle_t list = (ze_command_list_handle_t)handle;
+        if (NEXT(ze_command_list_dditable_t, pfnGetContextHandle)(list, &proto->context) !=
+            ZE_RESULT_SUCCESS)
+            return 0;
+        describe_list(next, list, proto);
+        return 1;
+    }
+    if (kind == ZEIL_KIND_EVENT && NEXT(ze_event_dditable_t, pfnGetEventPool)) {
+        ze_event_pool_handle_t pool = NULL;
+        if (NEXT(ze_event_dditable_t, pfnGetEventPool)((ze_event_handle_t)handle, &pool) !=
+            ZE_RESULT_SUCCESS)
+            return 0;
+        proto->parent = pool;
+        zeil_obj_t *p = pool ? registry_find(pool) : NULL;
+        if (p && p->kind == ZEIL_KIND_EVENT_POOL) {
+            proto->context = p->context;
+            proto->device = p->device;
+            proto->pool_flags = p->pool_flags;
+        }
+        return 1;
+    }
+    if (kind == ZEIL_KIND_CONTEXT && NEXT(ze_context_dditable_t, pfnGetStatus)) {
+        ze_result_t r = NEXT(ze_context_dditable_t, pfnGetStatus)((ze_context_handle_t)handle);
+        return r == ZE_RESULT_SUCCESS || r == ZE_RESULT_ERROR_DEVICE_LOST;
+    }
+    return -1;
+}
+
+int first_sight_register(const zeil_call_t *call, const char *arg, const void *handle,
+                         zeil_kind_t kind, zeil_obj_t **out)
 {
     const zeil_next_t *next = coverage_only_next();
     zeil_obj_t proto = {.handle = handle, .kind = kind};
-    if (kind == ZEIL_KIND_COMMAND_LIST && next)
-        describe_list(next, (ze_command_list_handle_t)handle, &proto);
+    *out = NULL;
+    if (probe(next, handle, kind, &proto) == 0)
+        return 0;
     zeil_obj_t *obj = intercept_register(call, next, &proto);
     if (obj && kind == ZEIL_KIND_COMMAND_LIST)
         records_list_created(call, obj);
@@ -48,5 +87,6 @@ zeil_obj_t *first_sight_register(const zeil_call_t *call, const char *arg, const
                 "the loader's API version, an extension function, or before zeil was loaded); "
                 "zeil registers it now as %s",
                 arg, handle, check_kind_article(kind));
-    return obj;
+    *out = obj;
+    return 1;
 }

@@ -14,7 +14,7 @@
  *
  * It knows nothing of zeil but the shim's file and the generated layout.
  */
-#include "zeil_ddi.h"
+#include "play_loader.h"
 
 #include <loader/ze_loader.h>
 
@@ -96,7 +96,6 @@ static zeil_ddi_untyped_fn play_entry(size_t table, size_t index)
 }
 
 #define PLAY_ENTRY(table, member, pfn, api, params, args)                         \
-    ZE_DLLEXPORT ze_result_t ZE_APICALL api params;                               \
     ZE_DLLEXPORT ze_result_t ZE_APICALL api params                                \
     {                                                                             \
         zeil_ddi_untyped_fn fn = play_entry(PLAY_TABLE_##table, ZEIL_DDI_INDEX_##api); \

@@ -6,6 +6,7 @@
 #include "rd_api.h"
 #include "rd_cmdlist.h"
 #include "rd_driver.h"
+#include "rd_event.h"
 #include "rd_kernel.h"
 
 /* API 1.10. Programs written for current Level Zero (oneDNN among them)
@@ -58,6 +59,18 @@ ze_result_t ZE_APICALL rd_zeCommandListIsImmediate(ze_command_list_handle_t hCom
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(pIsImmediate);
     *pIsImmediate = list->immediate ? 1 : 0;
+    return ZE_RESULT_SUCCESS;
+}
+
+/* The pool an event was created from (the layer asks it of an event it
+ * never saw created). */
+ze_result_t ZE_APICALL rd_zeEventGetEventPool(ze_event_handle_t hEvent,
+                                              ze_event_pool_handle_t *phEventPool)
+{
+    rd_event_t *event;
+    RD_TRY(rd_event_from_handle(hEvent, &event));
+    RD_NOT_NULL(phEventPool);
+    *phEventPool = (ze_event_pool_handle_t)event->pool;
     return ZE_RESULT_SUCCESS;
 }
 
