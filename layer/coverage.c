@@ -119,11 +119,13 @@ void coverage_list_unchecked(void)
         }
         if (count)
             diag_report(ZEIL_RULE_W082, "exit",
-                        "the loader asked %s for API %u.%u: %zu entries of %s newer than API "
-                        "%u.%u pass through unchecked: %s",
+                        "the loader asked %s for API %u.%u: %zu %s of %s newer than API "
+                        "%u.%u pass%s through unchecked: %s",
                         next->path, ZE_MAJOR_VERSION(version), ZE_MINOR_VERSION(version), count,
-                        table, ZE_MAJOR_VERSION(ZEIL_INSTALLED_API_VERSION),
-                        ZE_MINOR_VERSION(ZEIL_INSTALLED_API_VERSION), names);
+                        count == 1 ? "entry" : "entries", table,
+                        ZE_MAJOR_VERSION(ZEIL_INSTALLED_API_VERSION),
+                        ZE_MINOR_VERSION(ZEIL_INSTALLED_API_VERSION), count == 1 ? "es" : "",
+                        names);
     }
 }
 

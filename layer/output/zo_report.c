@@ -83,6 +83,7 @@ int zo_report_collect(zo_collected_t *c, uint64_t dropped_records)
     c->data.warnings = zeil_warning_count();
     c->data.dropped_records = dropped_records;
     zeil_get_dropped_counts(&c->data.out_of_memory);
+    zeil_get_coverage(&c->data.coverage);
     c->data.kernels = c->kernels;
     c->data.rules = c->rules;
     return c->out_of_memory ? -1 : 0;
