@@ -7,6 +7,7 @@
 #include "coverage.h"
 
 #include "diag.h"
+#include "env.h"
 #include "intercepts.h"
 
 #include <zeil/zeil.h>
@@ -101,7 +102,9 @@ void coverage_list_unchecked(void)
 {
     const zeil_next_t *next = NULL;
     uint32_t version = requested(&next);
-    if (!version || !diag_rule_enabled(ZEIL_RULE_W082))
+    /* A list for those who ask (ZEIL_LOG=info), not a finding to count. */
+    if (!version || zeil_settings()->log_level < ZEIL_LOG_INFO ||
+        !diag_rule_enabled(ZEIL_RULE_W082))
         return;
     for (size_t i = 0; i < sizeof layout / sizeof layout[0];) {
         const char *table = layout[i].table;

@@ -82,11 +82,12 @@ int first_sight_register(const zeil_call_t *call, const char *arg, const void *h
     zeil_obj_t *obj = intercept_register(call, next, &proto);
     if (obj && kind == ZEIL_KIND_COMMAND_LIST)
         records_list_created(call, obj);
-    diag_report(ZEIL_RULE_W080, call->name,
-                "%s %p was created where zeil could not see it (an entry zeil passes through at "
-                "the loader's API version, an extension function, or before zeil was loaded); "
-                "zeil registers it now as %s",
-                arg, handle, check_kind_article(kind));
+    if (zeil_settings()->log_level >= ZEIL_LOG_INFO) /* said, not counted as a finding */
+        diag_report(ZEIL_RULE_W080, call->name,
+                    "%s %p was created where zeil could not see it (an entry zeil passes through "
+                    "at the loader's API version, an extension function, or before zeil was "
+                    "loaded); zeil registers it now as %s",
+                    arg, handle, check_kind_article(kind));
     *out = obj;
     return 1;
 }

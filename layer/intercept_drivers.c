@@ -83,7 +83,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeDriverGetProperties(const zeil_next_t *next,
         if (!(ddi->flags & ZEIL_COMPAT_DRIVER_DDI_HANDLE_EXT_FLAG_SUPPORTED))
             continue;
         ddi->flags &= ~(uint32_t)ZEIL_COMPAT_DRIVER_DDI_HANDLE_EXT_FLAG_SUPPORTED;
-        if (next->index < ZEIL_MAX_NEXT_DRIVERS && !atomic_exchange(&said[next->index], 1))
+        if (zeil_settings()->log_level >= ZEIL_LOG_INFO && next->index < ZEIL_MAX_NEXT_DRIVERS &&
+            !atomic_exchange(&said[next->index], 1))
             diag_report(ZEIL_RULE_W081, call.name,
                         "driver %p (%s) claims DDI handles; zeil hides the claim so that the "
                         "loader keeps calling it through zeil's tables",
