@@ -79,6 +79,12 @@ int first_sight_register(const zeil_call_t *call, const char *arg, const void *h
     *out = NULL;
     if (probe(next, handle, kind, &proto) == 0)
         return 0;
+    /* Another thread may have met it first. */
+    zeil_obj_t *known = registry_find(handle);
+    if (known && known->kind == kind && atomic_load(&known->alive)) {
+        *out = known;
+        return 1;
+    }
     zeil_obj_t *obj = intercept_register(call, next, &proto);
     if (obj && kind == ZEIL_KIND_COMMAND_LIST)
         records_list_created(call, obj);

@@ -259,6 +259,67 @@ START_TEST(test_counter_based_event_reaches_driver)
 }
 END_TEST
 
+static uint32_t canary(const char *table, unsigned index)
+{
+    return (uint32_t)future_canary_result(table, index);
+}
+
+static void host_function(void *user)
+{
+    (void)user;
+}
+
+/* Every newer entry zeil intercepts, called validly: it reaches the driver
+ * (the reference driver's answer, or the future driver's canary where the
+ * reference driver has none) through zeil. */
+START_TEST(test_newer_entries_reach_driver)
+{
+    if (play_minor() < 17)
+        return;
+    zt_env_t env;
+    zt_open(&env);
+    ze_command_list_handle_t list = in_order_list(&env);
+    size_t mark = zl_log_mark();
+    ck_assert_uint_eq((uint32_t)zeDeviceSynchronize(env.device),
+                      canary("ze_device_dditable_t", ZEIL_DDI_INDEX_zeDeviceSynchronize));
+    ck_assert_uint_eq((uint32_t)zeCommandListAppendHostFunction(list, host_function, NULL, NULL,
+                                                                NULL, 0, NULL),
+                      canary("ze_command_list_dditable_t",
+                             ZEIL_DDI_INDEX_zeCommandListAppendHostFunction));
+    ze_command_list_handle_t regular = zt_regular_list(&env);
+    ZT_OK(zeCommandListClose(regular));
+    ck_assert_uint_eq(
+        (uint32_t)zeCommandListImmediateAppendCommandListsWithParameters(list, 1, &regular, NULL,
+                                                                         NULL, 0, NULL),
+        canary("ze_command_list_dditable_t",
+               ZEIL_DDI_INDEX_zeCommandListImmediateAppendCommandListsWithParameters));
+    ck_assert_uint_eq((uint32_t)zeCommandListImmediateAppendCommandListsExp(list, 1, &regular,
+                                                                            NULL, 0, NULL),
+                      canary("ze_command_list_exp_dditable_t",
+                             ZEIL_DDI_INDEX_zeCommandListImmediateAppendCommandListsExp));
+    ze_command_list_flags_t flags = 1;
+    ZT_OK(zeCommandListGetFlags(regular, &flags));
+    ck_assert_uint_eq(flags, 0);
+    ze_command_queue_mode_t mode;
+    ZT_OK(zeCommandListImmediateGetMode(list, &mode));
+    ck_assert_uint_eq(mode, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+    uint32_t *buffer = zt_usm_alloc(&env, ZT_USM_SHARED, 64, 0);
+    uint32_t pattern = 0x5a5a5a5a;
+    ZT_OK(zeCommandListAppendMemoryFillWithParameters(list, buffer, &pattern, sizeof pattern, 64,
+                                                      NULL, NULL, 0, NULL));
+    ZT_OK(zeCommandListHostSynchronize(list, UINT64_MAX));
+    ck_assert_uint_eq(buffer[15], pattern);
+    ck_assert_uint_eq(zeil_submission_count(list), 1);
+    char *log = zl_log_since(mark);
+    ck_assert_msg(!strstr(log, "ZEIL-E"), "zeil refused a valid call: %s", log);
+    free(log);
+    ZT_OK(zeMemFree(env.context, buffer));
+    ZT_OK(zeCommandListDestroy(regular));
+    ZT_OK(zeCommandListDestroy(list));
+    zt_close(&env);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("newer_entries");
@@ -268,6 +329,7 @@ int main(void)
     tcase_add_test(tc, test_newer_misuse);
     tcase_add_test(tc, test_list_zeil_never_saw);
     tcase_add_test(tc, test_counter_based_event_reaches_driver);
+    tcase_add_test(tc, test_newer_entries_reach_driver);
     suite_add_tcase(s, tc);
     return zt_run_suite(s);
 }
