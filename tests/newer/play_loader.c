@@ -79,7 +79,10 @@ static void play_load(void)
         while (n < play_tables[t].count && play_versions[play_tables[t].first + n] <= version)
             n++;
         getter_fn getter = (getter_fn)dlsym(shim, play_tables[t].getter);
-        zeil_ddi_untyped_fn *table = calloc(n ? n : 1, sizeof *table);
+        /* A loader of a version newer than zeil knows has more entries than
+         * zeil can count: room for what a driver of that version writes. */
+        size_t room = version > ZEIL_DDI_NEWEST_VERSION ? n + 16 : n;
+        zeil_ddi_untyped_fn *table = calloc(room ? room : 1, sizeof *table);
         if (!getter || !table || getter(version, table) != ZE_RESULT_SUCCESS) {
             free(table);
             continue; /* as a loader does with an optional table */
