@@ -19,6 +19,8 @@
 #include "intercepts.h"
 #include "records.h"
 
+#include <zeil/zeil.h>
+
 static void describe_list(const zeil_next_t *next, ze_command_list_handle_t list,
                           zeil_obj_t *proto)
 {
@@ -96,4 +98,22 @@ int first_sight_register(const zeil_call_t *call, const char *arg, const void *h
                     arg, handle, check_kind_article(kind));
     *out = obj;
     return 1;
+}
+
+int zeil_adopt_handle(const void *handle, zeil_kind_t kind, zeil_handle_info_t *info)
+{
+    if (zeil_lookup_handle(handle, info))
+        return 1;
+    /* Drivers and devices zeil never saw are no misuse and have nothing to
+     * adopt (check_handles.c); the other kinds only when something else may
+     * have made them. */
+    if (!zeil_is_active() || !handle || kind <= ZEIL_KIND_DEVICE || kind >= ZEIL_KIND_COUNT ||
+        coverage_kind_fully_intercepted(kind))
+        return 0;
+    zeil_call_t call;
+    calls_begin(&call, "zeil_adopt_handle");
+    zeil_obj_t *obj;
+    if (!first_sight_register(&call, "handle", handle, kind, &obj))
+        return 0;
+    return zeil_lookup_handle(handle, info);
 }

@@ -70,6 +70,14 @@ typedef struct zeil_handle_info {
  * returns 0 otherwise. */
 int zeil_lookup_handle(const void *handle, zeil_handle_info_t *info);
 
+/* For a handle zeil never saw created: when the loader's API version has
+ * creators of that kind that zeil does not intercept (and only then), asks
+ * the driver what the handle is (API 1.9+ queries), registers it as zeil
+ * registers such handles at first sight (ZEIL-W080) and fills *info like
+ * zeil_lookup_handle. Returns 1 when zeil knows the handle afterwards, 0
+ * when it does not (the driver refused it, or no creator passes zeil by). */
+int zeil_adopt_handle(const void *handle, zeil_kind_t kind, zeil_handle_info_t *info);
+
 /* ---- USM allocations -------------------------------------------------- */
 
 typedef struct zeil_alloc_info {

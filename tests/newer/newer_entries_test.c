@@ -12,6 +12,9 @@
 #include "zl.h"
 
 #include <zeil/zeil.h>
+#ifdef NEWER_HAVE_INTEROP
+#include <zeil/dnnl_ze.h>
+#endif
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -320,6 +323,50 @@ START_TEST(test_newer_entries_reach_driver)
 }
 END_TEST
 
+#ifdef NEWER_HAVE_INTEROP
+/* The interop library checks a stream's list it never saw created through
+ * the driver's queries where the version has them: the list of
+ * test_list_zeil_never_saw makes a stream at 1.9+, and is unknown at 1.4. */
+START_TEST(test_interop_stream_on_list_zeil_never_saw)
+{
+    unsigned minor = play_minor();
+    zt_env_t env;
+    zt_open(&env);
+    void *driver = dlopen(getenv("ZEIL_TEST_FUTURE_DRIVER"), RTLD_NOW | RTLD_LOCAL);
+    ck_assert_ptr_nonnull(driver);
+    zeil_full_ze_command_list_dditable_t own;
+    memset(&own, 0, sizeof own);
+    ZT_OK(((getter_fn)dlsym(driver, "zeGetCommandListProcAddrTable"))(ZE_API_VERSION_1_4, &own));
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
+                                    ZE_BIT(1), ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_list_handle_t unseen;
+    ZT_OK(own.pfnCreateImmediate(env.context, env.device, &desc, &unseen));
+    dnnl_engine_t engine;
+    ck_assert_int_eq(dnnl_ze_interop_engine_create(&engine, env.driver, env.device, env.context),
+                     dnnl_success);
+    dnnl_stream_t stream = NULL;
+    size_t mark = zl_log_mark();
+    dnnl_status_t st = dnnl_ze_interop_stream_create(&stream, engine, unseen, 0);
+    char *log = zl_log_since(mark);
+    if (minor >= 9) {
+        ck_assert_msg(st == dnnl_success, "stream_create returned %d: %s", (int)st, log);
+        ck_assert_msg(strstr(log, "[ZEIL-W080] zeil_adopt_handle"), "not adopted: %s", log);
+        ck_assert_int_eq(dnnl_stream_destroy(stream), dnnl_success);
+        ZT_OK(zeCommandListDestroy(unseen));
+    } else {
+        ck_assert_int_ne(st, dnnl_success);
+        ck_assert_msg(strstr(log, "[ZEIL-E112]") && strstr(log, "unknown to the zeil registry"),
+                      "not refused as unknown: %s", log);
+        ZT_OK(own.pfnDestroy(unseen));
+    }
+    free(log);
+    ck_assert_int_eq(dnnl_engine_destroy(engine), dnnl_success);
+    zt_close(&env);
+}
+END_TEST
+#endif
+
 int main(void)
 {
     Suite *s = suite_create("newer_entries");
@@ -330,6 +377,9 @@ int main(void)
     tcase_add_test(tc, test_list_zeil_never_saw);
     tcase_add_test(tc, test_counter_based_event_reaches_driver);
     tcase_add_test(tc, test_newer_entries_reach_driver);
+#ifdef NEWER_HAVE_INTEROP
+    tcase_add_test(tc, test_interop_stream_on_list_zeil_never_saw);
+#endif
     suite_add_tcase(s, tc);
     return zt_run_suite(s);
 }
