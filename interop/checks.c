@@ -45,7 +45,9 @@ typedef enum lookup_outcome { FOUND_ALIVE, FOUND_DEAD, WRONG_KIND, UNKNOWN } loo
 static lookup_outcome_t registry_lookup(zel_handle_type_t type, const void *handle,
                                         zeil_kind_t kind, zeil_handle_info_t *info)
 {
-    if (!zeil_lookup_handle(below_loader(type, handle), info))
+    /* A handle zeil never saw is adopted when newer entries may have made it
+     * and the driver vouches for it (zeil_adopt_handle). */
+    if (!zeil_adopt_handle(below_loader(type, handle), kind, info))
         return UNKNOWN;
     if (info->kind != kind)
         return WRONG_KIND;

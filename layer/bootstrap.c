@@ -12,6 +12,7 @@
  */
 #include "env.h"
 #include "checks.h"
+#include "coverage.h"
 #include "log_sink.h"
 #include "diag.h"
 #include "intercepts.h"
@@ -100,14 +101,21 @@ static const zeil_intercepts_t no_intercepts;
 
 const zeil_intercepts_t *zeil_shim_attach(zeil_next_t *next)
 {
-    (void)next; /* each trampoline passes its own next driver on every call */
+    /* Each trampoline passes its own next driver on every call; the runtime
+     * keeps it only to say what the loader asked of it. */
     if (!zeil_settings()->enabled)
         return &no_intercepts;
+    coverage_note_next(next);
     atomic_fetch_add(&wrapped_drivers, 1);
 #ifdef ZEIL_HAVE_OUTPUT
     zo_start_background();
 #endif
     return &zeil_runtime_intercepts;
+}
+
+const zeil_intercepts_t *zeil_shim_intercepts(void)
+{
+    return zeil_settings()->enabled ? &zeil_runtime_intercepts : &no_intercepts;
 }
 
 int zeil_is_enabled(void)
@@ -168,6 +176,7 @@ static void at_exit(void)
                         unwrapped, next_driver_count);
     } else {
         check_leaks_at_exit();
+        coverage_list_unchecked();
     }
 #ifdef ZEIL_HAVE_OUTPUT
     zo_finish(); /* reads zeil's counters only: no driver is called */
@@ -217,4 +226,10 @@ __attribute__((constructor)) static void zeil_bootstrap(void)
         setenv("ZEIL_BOOTSTRAP_SHIMS", shims, 1) != 0 ||
         setenv("ZE_ENABLE_ALT_DRIVERS", shims, 1) != 0)
         oom_dropped(OOM_OTHER, 1, NULL, "pointing the loader at its shims (setenv)");
+    /* Newer loaders dispatch a driver that claims DDI handles through
+     * the tables inside its handles, past zeil's: keep them on the tables
+     * unless the user chose (zeDriverGetProperties also hides the claim). */
+    if (!getenv("ZE_ENABLE_LOADER_DRIVER_DDI_PATH") &&
+        setenv("ZE_ENABLE_LOADER_DRIVER_DDI_PATH", "0", 0) != 0)
+        oom_dropped(OOM_OTHER, 1, NULL, "keeping the loader on zeil's tables (setenv)");
 }

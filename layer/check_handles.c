@@ -4,6 +4,7 @@
  */
 #include "checks.h"
 
+#include "coverage.h"
 #include "diag.h"
 #include "out_of_memory.h"
 
@@ -24,6 +25,13 @@ ze_result_t check_handle_finding(const zeil_call_t *call, const char *arg, const
     /* Drivers and devices also reach applications through calls zeil does not
      * intercept (sysman, loader extensions), so only their misuse counts. */
     int may_be_unseen = kind == ZEIL_KIND_DRIVER || kind == ZEIL_KIND_DEVICE;
+    /* Handles of kinds some creator of which passes through at the loader's
+     * version may be valid though unseen (or reuse a destroyed object's
+     * value): zeil takes them as they come. */
+    if (!may_be_unseen && (!obj || (obj->kind != kind && !atomic_load(&obj->alive))) &&
+        !coverage_kind_fully_intercepted(kind) &&
+        first_sight_register(call, arg, handle, kind, out))
+        return ZE_RESULT_SUCCESS;
     if (!obj) {
         if (may_be_unseen)
             return ZE_RESULT_SUCCESS;

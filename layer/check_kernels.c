@@ -6,8 +6,8 @@
 
 #include "diag.h"
 
-ze_result_t check_launch_kernel(const zeil_call_t *call, const zeil_obj_t *list,
-                                ze_kernel_handle_t kernel, zeil_obj_t **kernel_obj)
+ze_result_t check_kernel_of_list(const zeil_call_t *call, const zeil_obj_t *list,
+                                 ze_kernel_handle_t kernel, zeil_obj_t **kernel_obj)
 {
     ze_result_t r = check_handle(call, "hKernel", kernel, ZEIL_KIND_KERNEL, kernel_obj);
     const zeil_obj_t *k = *kernel_obj;
@@ -20,6 +20,16 @@ ze_result_t check_launch_kernel(const zeil_call_t *call, const zeil_obj_t *list,
                                         "list %p is on device %p",
                                         (void *)kernel, k->name, (void *)k->device,
                                         list->handle, (void *)list->device));
+    return r;
+}
+
+ze_result_t check_launch_kernel(const zeil_call_t *call, const zeil_obj_t *list,
+                                ze_kernel_handle_t kernel, zeil_obj_t **kernel_obj)
+{
+    ze_result_t r = check_kernel_of_list(call, list, kernel, kernel_obj);
+    const zeil_obj_t *k = *kernel_obj;
+    if (!k)
+        return r;
     uint32_t count = k->arg_count < 64 ? k->arg_count : 64;
     uint64_t wanted = count == 64 ? ~0ull : ((1ull << count) - 1);
     uint64_t missing = wanted & ~atomic_load_explicit(&((zeil_obj_t *)k)->args_set,

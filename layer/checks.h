@@ -44,6 +44,13 @@ static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg,
     return check_handle_finding(call, arg, handle, kind, obj, out);
 }
 
+/* first_sight.c: registers a handle zeil never saw created, of a kind not
+ * every creator of which zeil intercepts at the API version in use (*out,
+ * null when zeil ran out of memory) and returns 1; returns 0 when the
+ * driver says it is no handle of that kind. */
+int first_sight_register(const zeil_call_t *call, const char *arg, const void *handle,
+                         zeil_kind_t kind, zeil_obj_t **out);
+
 ze_result_t check_handle_array(const zeil_call_t *call, const char *arg, uint32_t count,
                                const void *const *handles, zeil_kind_t kind);
 
@@ -113,6 +120,9 @@ void check_freed_range_reused(const zeil_call_t *call, const char *arg, const vo
  * argument set. */
 ze_result_t check_launch_kernel(const zeil_call_t *call, const zeil_obj_t *list,
                                 ze_kernel_handle_t kernel, zeil_obj_t **kernel_obj);
+/* The same without the arguments (a launch that passes them itself). */
+ze_result_t check_kernel_of_list(const zeil_call_t *call, const zeil_obj_t *list,
+                                 ze_kernel_handle_t kernel, zeil_obj_t **kernel_obj);
 
 /* check_lifetime.c */
 ze_result_t check_context_children(const zeil_call_t *call, const zeil_obj_t *context);

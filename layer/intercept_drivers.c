@@ -1,7 +1,12 @@
-/* Intercepts of zeInit, drivers and devices: they only register handles. */
+/*
+ * Intercepts of zeInit, zeInitDrivers, drivers and devices: they register
+ * handles, and keep newer loaders dispatching through zeil's tables.
+ */
 #include "intercepts.h"
 
 #include "checks.h"
+#include "coverage.h"
+#include "diag.h"
 
 ze_result_t ZE_APICALL zeil_icpt_zeInit(const zeil_next_t *next, ze_init_flags_t flags)
 {
@@ -11,20 +16,81 @@ ze_result_t ZE_APICALL zeil_icpt_zeInit(const zeil_next_t *next, ze_init_flags_t
     return CALLS_END(&call, r, "flags=0x%x driver=%s", (unsigned)flags, next->path);
 }
 
+/* The drivers zeDriverGet or zeInitDrivers returned: since API 1.10 a
+ * loader takes them from either, so both register them alike. */
+static void register_drivers(const zeil_call_t *call, const zeil_next_t *next, uint32_t count,
+                             const ze_driver_handle_t *drivers)
+{
+    for (uint32_t i = 0; drivers && i < count; i++) {
+        zeil_obj_t *known = registry_find(drivers[i]);
+        if (!known || !atomic_load(&known->alive))
+            intercept_register(call, next, &(zeil_obj_t){.handle = drivers[i],
+                                                         .kind = ZEIL_KIND_DRIVER,
+                                                         .driver = drivers[i]});
+        ze_api_version_t version;
+        if (NEXT(ze_driver_dditable_t, pfnGetApiVersion) &&
+            NEXT(ze_driver_dditable_t, pfnGetApiVersion)(drivers[i], &version) ==
+                ZE_RESULT_SUCCESS)
+            coverage_note_driver_version(next, version);
+    }
+}
+
 ze_result_t ZE_APICALL zeil_icpt_zeDriverGet(const zeil_next_t *next, uint32_t *pCount,
                                              ze_driver_handle_t *phDrivers)
 {
     zeil_call_t call;
     calls_begin(&call, "zeDriverGet");
     ze_result_t r = NEXT(ze_driver_dditable_t, pfnGet)(pCount, phDrivers);
-    for (uint32_t i = 0; r == ZE_RESULT_SUCCESS && phDrivers && pCount && i < *pCount; i++) {
-        zeil_obj_t *known = registry_find(phDrivers[i]);
-        if (!known || !atomic_load(&known->alive))
-            intercept_register(&call, next, &(zeil_obj_t){.handle = phDrivers[i],
-                                                          .kind = ZEIL_KIND_DRIVER,
-                                                          .driver = phDrivers[i]});
-    }
+    if (r == ZE_RESULT_SUCCESS && pCount)
+        register_drivers(&call, next, *pCount, phDrivers);
     return CALLS_END(&call, r, "count=%u", pCount ? *pCount : 0);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeInitDrivers(const zeil_next_t *next, uint32_t *pCount,
+                                               ze_driver_handle_t *phDrivers,
+                                               ze_init_driver_type_desc_t *desc)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeInitDrivers");
+    ze_result_t r = NEXT(ze_global_dditable_t, pfnInitDrivers)(pCount, phDrivers, desc);
+    if (r == ZE_RESULT_SUCCESS && pCount)
+        register_drivers(&call, next, *pCount, phDrivers);
+    return CALLS_END(&call, r, "count=%u flags=0x%x driver=%s", pCount ? *pCount : 0,
+                     desc ? (unsigned)desc->flags : 0u, next->path);
+}
+
+/* A driver that claims DDI handles (ze_driver_ddi_handles_ext_properties_t
+ * chained to these properties) has newer loaders call it through the tables
+ * inside its handles, never through zeil's: zeil hides the claim. */
+ze_result_t ZE_APICALL zeil_icpt_zeDriverGetProperties(const zeil_next_t *next,
+                                                       ze_driver_handle_t hDriver,
+                                                       ze_driver_properties_t *pDriverProperties)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeDriverGetProperties");
+    zeil_obj_t *driver;
+    ze_result_t r = check_handle(&call, "hDriver", hDriver, ZEIL_KIND_DRIVER, &driver);
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_driver_dditable_t, pfnGetProperties)(hDriver, pDriverProperties);
+    int hops = 0; /* a chain is short; a cycle must not hang the call */
+    for (ze_base_properties_t *p = r == ZE_RESULT_SUCCESS && pDriverProperties
+                                       ? pDriverProperties->pNext : NULL;
+         p && hops < 64; p = p->pNext, hops++) {
+        if (p->stype != ZEIL_COMPAT_STYPE_DRIVER_DDI_HANDLES_EXT_PROPERTIES)
+            continue;
+        zeil_compat_driver_ddi_handles_ext_properties_t *ddi = (void *)p;
+        static _Atomic int said[ZEIL_MAX_NEXT_DRIVERS];
+        if (!(ddi->flags & ZEIL_COMPAT_DRIVER_DDI_HANDLE_EXT_FLAG_SUPPORTED))
+            continue;
+        ddi->flags &= ~(uint32_t)ZEIL_COMPAT_DRIVER_DDI_HANDLE_EXT_FLAG_SUPPORTED;
+        if (zeil_settings()->log_level >= ZEIL_LOG_INFO && next->index < ZEIL_MAX_NEXT_DRIVERS &&
+            !atomic_exchange(&said[next->index], 1))
+            diag_report(ZEIL_RULE_W081, call.name,
+                        "driver %p (%s) claims DDI handles; zeil hides the claim so that the "
+                        "loader keeps calling it through zeil's tables",
+                        (void *)hDriver, next->path);
+    }
+    return CALLS_END(&call, r, "hDriver=%p", (void *)hDriver);
 }
 
 static void register_devices(const zeil_call_t *call, const zeil_next_t *next,

@@ -24,6 +24,14 @@ HANDLE_USE(zeCommandQueueSynchronize, ze_command_queue_dditable_t, pfnSynchroniz
            ZEIL_KIND_COMMAND_QUEUE, hCommandQueue,
            (const zeil_next_t *next, ze_command_queue_handle_t hCommandQueue, uint64_t timeout),
            (hCommandQueue, timeout))
+/* API 1.6: the host waits for an immediate list's work. */
+HANDLE_USE(zeCommandListHostSynchronize, ze_command_list_dditable_t, pfnHostSynchronize,
+           ZEIL_KIND_COMMAND_LIST, hCommandList,
+           (const zeil_next_t *next, ze_command_list_handle_t hCommandList, uint64_t timeout),
+           (hCommandList, timeout))
+/* API 1.14: the host waits for everything submitted to a device. */
+HANDLE_USE(zeDeviceSynchronize, ze_device_dditable_t, pfnSynchronize, ZEIL_KIND_DEVICE, hDevice,
+           (const zeil_next_t *next, ze_device_handle_t hDevice), (hDevice))
 HANDLE_USE(zeFenceHostSynchronize, ze_fence_dditable_t, pfnHostSynchronize, ZEIL_KIND_FENCE,
            hFence, (const zeil_next_t *next, ze_fence_handle_t hFence, uint64_t timeout),
            (hFence, timeout))

@@ -1,15 +1,14 @@
 /*
  * The command list queries of API 1.9+ (zeCommandListIsImmediate, ...),
  * answered from the registry when zeil knows the list, so they agree with
- * what zeil.h says. Compiled only against headers that have them (those
- * define ZE_API_VERSION_CURRENT_M, from 1.11); with older headers the
- * registry's answers are in zeil.h alone.
+ * what zeil.h says. Declared by compat/ze_compat.h where the installed
+ * headers are older; the shim installs them only for loaders that ask for
+ * a version that has them.
  */
 #include "intercepts.h"
 
 #include "checks.h"
 
-#if defined(ZE_API_VERSION_CURRENT_M) && ZE_API_VERSION_CURRENT_M >= ZE_MAKE_VERSION(1, 9)
 
 /* The live list zeil knows, or null (then the driver answers). */
 static zeil_obj_t *known_list(const zeil_call_t *call, ze_command_list_handle_t list,
@@ -79,4 +78,26 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListGetOrdinal(const zeil_next_t *next
     return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
 }
 
-#endif
+/* The queries the registry cannot answer (zeil does not keep a list's queue
+ * index, priority or mode): the handle is checked, the driver answers. */
+#define LIST_QUERY_FORWARDED(api, member, out_type)                                    \
+    ze_result_t ZE_APICALL zeil_icpt_##api(const zeil_next_t *next,                    \
+                                           ze_command_list_handle_t hCommandList,      \
+                                           out_type *out)                              \
+    {                                                                                  \
+        zeil_call_t call;                                                              \
+        calls_begin_unnumbered(&call, #api);                                           \
+        ze_result_t r;                                                                 \
+        (void)known_list(&call, hCommandList, &r);                                     \
+        if (r == ZE_RESULT_SUCCESS)                                                    \
+            r = NEXT(ze_command_list_dditable_t, member)(hCommandList, out);           \
+        return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);           \
+    }
+
+LIST_QUERY_FORWARDED(zeCommandListImmediateGetIndex, pfnImmediateGetIndex, uint32_t)
+LIST_QUERY_FORWARDED(zeCommandListGetFlags, pfnGetFlags, ze_command_list_flags_t)
+LIST_QUERY_FORWARDED(zeCommandListImmediateGetFlags, pfnImmediateGetFlags,
+                     ze_command_queue_flags_t)
+LIST_QUERY_FORWARDED(zeCommandListImmediateGetMode, pfnImmediateGetMode, ze_command_queue_mode_t)
+LIST_QUERY_FORWARDED(zeCommandListImmediateGetPriority, pfnImmediateGetPriority,
+                     ze_command_queue_priority_t)

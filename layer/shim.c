@@ -1,10 +1,16 @@
 /*
  * The shim the loader opens as a driver (libzeil_layer.so and its numbered
- * copies). It exports only the DDI getters. Each getter fills the loader's
- * table with the next driver's own entries, then replaces the entries the
- * runtime intercepts by trampolines that pass this instance's next-driver
- * tables to the runtime. glibc gives one instance per file, so each copy
- * (built with its own ZEIL_SHIM_INDEX) wraps one next driver.
+ * copies). It exports only the DDI getters: every getter of the installed
+ * headers, and those of tables newer than them (compat/ze_compat.h). Each
+ * getter lets the next driver fill the loader's own table, for the version
+ * the loader asked, then replaces the entries the runtime intercepts by
+ * trampolines that pass this instance's next-driver tables to the runtime.
+ * glibc gives one instance per file, so each copy (built with its own
+ * ZEIL_SHIM_INDEX) wraps one next driver.
+ *
+ * The loader sized its table for the version it asked: the shim reads and
+ * writes only the entries of that version that zeil knows (a prefix of the
+ * table), and whatever lies beyond reaches the loader as the driver wrote it.
  */
 #include "shim_abi.h"
 
@@ -44,21 +50,34 @@ ZEIL_DDI_ENTRIES(SHIM_UNSUPPORTED)
 #undef SHIM_UNSUPPORTED
 #pragma GCC diagnostic pop
 
+/* The same for an entry whose signature zeil does not know: the caller
+ * passes its arguments and cleans them up, this ignores them. */
+static ze_result_t ZE_APICALL shim_unsupported_untyped(void)
+{
+    return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+}
+
 typedef void (*shim_fn)(void);
 
 typedef struct shim_entry {
-    const char *table;
-    size_t table_offset;      /* the entry in a DDI table */
-    size_t intercept_offset;  /* the same entry in zeil_intercepts_t */
+    ze_api_version_t version; /* the entry exists in tables of this version on */
+    size_t index;             /* its place in the table */
+    ptrdiff_t intercept_offset; /* the same entry in zeil_intercepts_t, or -1 */
     shim_fn trampoline;
     shim_fn unsupported;
 } shim_entry_t;
 
-#define SHIM_ENTRY(table, member, pfn, api, params, args)                      \
-    {#table, offsetof(table, member), offsetof(zeil_intercepts_t, api),        \
-     (shim_fn)shim_##api, (shim_fn)shim_unsupported_##api},
-static const shim_entry_t shim_entries[] = {ZEIL_DDI_ENTRIES(SHIM_ENTRY)};
-#undef SHIM_ENTRY
+#define SHIM_ROW_T(table, member, api, version, index)                         \
+    {version, index, offsetof(zeil_intercepts_t, api), (shim_fn)shim_##api,     \
+     (shim_fn)shim_unsupported_##api},
+#define SHIM_ROW_U(table, member, api, version, index)                         \
+    {version, index, -1, NULL, (shim_fn)shim_unsupported_untyped},
+#define SHIM_ROW(table, member, api, version, index, kind) \
+    SHIM_ROW_##kind(table, member, api, version, index)
+static const shim_entry_t shim_entries[] = {ZEIL_DDI_LAYOUT(SHIM_ROW)};
+#undef SHIM_ROW
+#undef SHIM_ROW_U
+#undef SHIM_ROW_T
 
 static void shim_open_next(void)
 {
@@ -79,10 +98,22 @@ static void shim_open_next(void)
 
 typedef ze_result_t (ZE_APICALL *shim_getter_fn)(ze_api_version_t, void *);
 
-/* Fills the loader's table: the next driver's entries, with intercepted ones
- * replaced; a table the next driver lacks gets unsupported entries. */
-static ze_result_t shim_fill(const char *getter, const char *table, ze_api_version_t version,
-                             void *next_table, size_t size, void *loader_table)
+/* How many of a table's known entries a table of this version has: they are
+ * a prefix, in version order. A version newer than zeil knows has them all. */
+static size_t shim_entries_at(size_t first, size_t count, ze_api_version_t version)
+{
+    size_t n = 0;
+    while (n < count && shim_entries[first + n].version <= version)
+        n++;
+    return n;
+}
+
+/* Fills the loader's table: the next driver fills it itself, for the version
+ * asked; then zeil keeps a copy of the entries it knows at that version and
+ * replaces the intercepted ones the driver provides. A table the next driver
+ * lacks gets unsupported entries. Touches nothing past those entries. */
+static ze_result_t shim_fill(const char *getter, ze_api_version_t version, size_t first,
+                             size_t count, void *next_table, void *loader_table)
 {
     pthread_once(&shim_once, shim_open_next);
     if (!loader_table)
@@ -90,36 +121,43 @@ static ze_result_t shim_fill(const char *getter, const char *table, ze_api_versi
     if (!shim_next.library)
         return ZE_RESULT_ERROR_UNINITIALIZED;
     shim_getter_fn next_getter = (shim_getter_fn)dlsym(shim_next.library, getter);
-    int exported = next_getter != NULL;
-    if (exported) {
-        ze_result_t r = next_getter(version, next_table);
+    if (next_getter) {
+        ze_result_t r = next_getter(version, loader_table);
         if (r != ZE_RESULT_SUCCESS)
             return r;
-        memcpy(loader_table, next_table, size);
     }
-    for (size_t i = 0; i < sizeof shim_entries / sizeof shim_entries[0]; i++) {
-        const shim_entry_t *e = &shim_entries[i];
-        if (strcmp(e->table, table) != 0)
+    if (ZE_MAJOR_VERSION(version) != 1)
+        return next_getter ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_UNSUPPORTED_VERSION;
+    atomic_store(&shim_next.requested_version, version);
+    size_t known = shim_entries_at(first, count, version);
+    shim_fn *loader = loader_table, *copy = next_table;
+    for (size_t i = 0; i < known; i++) {
+        const shim_entry_t *e = &shim_entries[first + i];
+        if (!next_getter) {
+            copy[e->index] = NULL;
+            loader[e->index] = e->unsupported;
             continue;
-        shim_fn intercept;
-        memcpy(&intercept, (const char *)shim_intercepts + e->intercept_offset, sizeof intercept);
-        const shim_fn *replacement = NULL;
-        if (!exported)
-            replacement = &e->unsupported;
-        else if (intercept)
-            replacement = &e->trampoline;
-        if (replacement)
-            memcpy((char *)loader_table + e->table_offset, replacement, sizeof *replacement);
+        }
+        copy[e->index] = loader[e->index];
+        shim_fn intercept = NULL;
+        if (e->intercept_offset >= 0)
+            memcpy(&intercept, (const char *)shim_intercepts + e->intercept_offset,
+                   sizeof intercept);
+        /* An entry the driver leaves null stays null: the loader says
+         * unsupported, and the runtime never calls a null next entry. */
+        if (intercept && copy[e->index])
+            loader[e->index] = e->trampoline;
     }
+    for (size_t i = known; i < count; i++) /* not in a table of this version */
+        copy[shim_entries[first + i].index] = NULL;
     return ZE_RESULT_SUCCESS;
 }
 
-#define SHIM_GETTER(getter, table, prefix)                                             \
-    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, table *ddi);  \
-    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, table *ddi)   \
-    {                                                                                   \
-        return shim_fill(#getter, #table, version, &shim_next.ddi_##table,              \
-                         sizeof(table), ddi);                                           \
+#define SHIM_GETTER(getter, table, prefix, first, count, type)                             \
+    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi);      \
+    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi)       \
+    {                                                                                      \
+        return shim_fill(#getter, version, first, count, &shim_next.ddi_##table, ddi);     \
     }
-ZEIL_DDI_TABLES(SHIM_GETTER)
+ZEIL_DDI_ALL_TABLES(SHIM_GETTER)
 #undef SHIM_GETTER

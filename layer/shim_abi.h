@@ -6,10 +6,17 @@
  * DDI tables in a zeil_next_t and hands the runtime a pointer to it on every
  * intercepted call, so the runtime dispatches without any handle->driver
  * lookup. The runtime says which entries it intercepts by the non-null
- * members of zeil_intercepts_t (generated from the installed headers).
+ * members of zeil_intercepts_t (generated from the installed headers and
+ * compat/ze_compat.h).
+ *
+ * The next driver's tables are kept whole (zeil_full_<table>: every entry
+ * zeil knows of, newer ones included), but only the entries of the version
+ * the loader asked for are ever set; the others stay null.
  */
 #ifndef ZEIL_SHIM_ABI_H
 #define ZEIL_SHIM_ABI_H
+
+#include <stdatomic.h>
 
 #include "zeil_ddi.h"
 
@@ -19,8 +26,11 @@ typedef struct zeil_next {
     unsigned index;      /* which shim copy: 0 for libzeil_layer.so */
     const char *path;    /* the next driver as named in the driver list */
     void *library;       /* its dlopen handle */
-#define ZEIL_NEXT_TABLE(getter, table, prefix) table ddi_##table;
-    ZEIL_DDI_TABLES(ZEIL_NEXT_TABLE)
+    /* The API version the loader asked this shim's tables for (0 until it
+     * asked), what the exit report says zeil covers. */
+    _Atomic ze_api_version_t requested_version;
+#define ZEIL_NEXT_TABLE(getter, table, prefix, first, count, type) zeil_full_##table ddi_##table;
+    ZEIL_DDI_ALL_TABLES(ZEIL_NEXT_TABLE)
 #undef ZEIL_NEXT_TABLE
 } zeil_next_t;
 
@@ -43,5 +53,9 @@ const char *zeil_shim_next_driver(unsigned index) __attribute__((visibility("def
  * zeil is not enabled: the shim then passes everything through). */
 const zeil_intercepts_t *zeil_shim_attach(zeil_next_t *next)
     __attribute__((visibility("default")));
+
+/* The entries the runtime intercepts, for tests that check a shim's tables
+ * without a loader. */
+const zeil_intercepts_t *zeil_shim_intercepts(void) __attribute__((visibility("default")));
 
 #endif

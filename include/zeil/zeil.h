@@ -70,6 +70,14 @@ typedef struct zeil_handle_info {
  * returns 0 otherwise. */
 int zeil_lookup_handle(const void *handle, zeil_handle_info_t *info);
 
+/* For a handle zeil never saw created: when the loader's API version has
+ * creators of that kind that zeil does not intercept (and only then), asks
+ * the driver what the handle is (API 1.9+ queries), registers it as zeil
+ * registers such handles at first sight (ZEIL-W080) and fills *info like
+ * zeil_lookup_handle. Returns 1 when zeil knows the handle afterwards, 0
+ * when it does not (the driver refused it, or no creator passes zeil by). */
+int zeil_adopt_handle(const void *handle, zeil_kind_t kind, zeil_handle_info_t *info);
+
 /* ---- USM allocations -------------------------------------------------- */
 
 typedef struct zeil_alloc_info {
@@ -219,6 +227,22 @@ typedef struct zeil_dropped_counts {
 } zeil_dropped_counts_t;
 
 void zeil_get_dropped_counts(zeil_dropped_counts_t *counts);
+
+/* What zeil covers of the Level Zero API version in use. Versions are
+ * ZE_MAKE_VERSION values, 0 when not known (no driver wrapped yet). With
+ * several drivers, the highest version any loader table was asked for. */
+typedef struct zeil_coverage {
+    uint32_t requested_version; /* the version the loader asked the tables for */
+    uint32_t driver_version;    /* the version the driver reports (zeDriverGetApiVersion) */
+    uint32_t headers_version;   /* the version of the headers zeil was built with */
+    uint32_t known_version;     /* the newest version zeil knows entries of */
+    uint32_t intercepted;       /* entries of requested_version zeil intercepts */
+    uint32_t unchecked;         /* entries newer than headers_version that zeil
+                                   knows and passes through unchecked (listed
+                                   under ZEIL_LOG=info at exit, ZEIL-W082) */
+} zeil_coverage_t;
+
+void zeil_get_coverage(zeil_coverage_t *coverage);
 /* 1 once an object or USM allocation went unregistered for want of memory:
  * from then on a handle or pointer zeil does not know may still be valid. */
 int zeil_registry_is_incomplete(void);

@@ -96,6 +96,7 @@ int zo_report_collect(zo_collected_t *c, uint64_t dropped_records)
     zeil_get_dropped_counts(&c->data.out_of_memory);
     c->data.pid = process_pid;
     c->data.rank = process_rank;
+    zeil_get_coverage(&c->data.coverage);
     c->data.kernels = c->kernels;
     c->data.labels = (const char *const *)c->labels;
     c->data.rules = c->rules;

@@ -1,5 +1,6 @@
 /* zo_report_format.c: report text and summary JSON (see zo_report_format.h). */
 #include "zo_report_format.h"
+#include "zo_report_coverage.h"
 #include "zo_buf.h"
 
 #include <stdlib.h>
@@ -306,6 +307,11 @@ void zo_format_report_body(FILE *out, const zo_report_data_t *d)
     print_kernels(out, d);
     print_rules(out, d);
     print_leaks(out, d);
+    char coverage[512];
+    zo_buf_t cb;
+    zo_buf_init(&cb, coverage, sizeof coverage);
+    zo_coverage_line(&cb, &d->coverage);
+    fwrite(coverage, 1, cb.len, out);
     if (d->dropped_records)
         fprintf(out, "\ntrace: %llu records dropped (trace buffers were full)\n",
                 (unsigned long long)d->dropped_records);
@@ -328,6 +334,7 @@ size_t zo_format_report_minimal(char *buf, size_t cap, const zo_report_data_t *d
     zo_buf_u64(&b, d->warnings);
     zo_buf_str(&b, d->warnings == 1 ? " warning\n" : " warnings\n");
     out_of_memory_line(&b, &d->out_of_memory);
+    zo_coverage_line(&b, &d->coverage);
     return b.len;
 }
 
@@ -457,6 +464,10 @@ void zo_format_summary_body(FILE *out, const zo_report_data_t *d)
     zo_buf_init(&b, oom, sizeof oom);
     json_out_of_memory(&b, &d->out_of_memory);
     fwrite(oom, 1, b.len, out);
+    char coverage[512];
+    zo_buf_init(&b, coverage, sizeof coverage);
+    zo_coverage_json(&b, &d->coverage);
+    fwrite(coverage, 1, b.len, out);
     fputs("  \"status\": ", out);
 }
 
@@ -503,6 +514,7 @@ size_t zo_format_summary_minimal(char *buf, size_t cap, const zo_report_data_t *
     zo_buf_u64(&b, d->dropped_records);
     zo_buf_str(&b, ",\n");
     json_out_of_memory(&b, &d->out_of_memory);
+    zo_coverage_json(&b, &d->coverage);
     zo_buf_str(&b, "  \"status\": ");
     return b.len;
 }

@@ -24,6 +24,7 @@ typedef struct zo_report_data {
     uint64_t warnings;
     uint64_t dropped_records;         /* trace records lost to full buffers */
     zeil_dropped_counts_t out_of_memory; /* what zeil lost to failed allocations */
+    zeil_coverage_t coverage;            /* the API version in use and what zeil checks of it */
 } zo_report_data_t;
 
 /* Everything after the title line "zeil report". */

@@ -3,13 +3,22 @@
  * (ZE_ENABLE_VALIDATION_LAYER=1, ZE_ENABLE_TRACING_LAYER=1, set by CMake):
  * they sit above every driver, zeil included, and everything still works:
  * launches run and are recorded, zeil's rules still refuse misuse.
+ *
+ * The demo (ZEIL_TEST_DEMO) runs with zeil below the validation layer's
+ * handle-lifetime checks. Debian's 1.8.12 parameter validation refuses
+ * ZE_COMMAND_QUEUE_FLAG_IN_ORDER, a value newer than it knows, with or
+ * without zeil: that is shown too, as the README says.
  */
 #include "zl.h"
 #include "test_kernels.h"
 
 #include <zeil/zeil.h>
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 START_TEST(test_zeil_below_stock_layers)
 {
@@ -36,11 +45,70 @@ START_TEST(test_zeil_below_stock_layers)
 }
 END_TEST
 
-int main(void)
+/* Child mode: the demo, two iterations, its stderr with its stdout. */
+static int exec_demo(void)
 {
+    const char *demo = getenv("ZEIL_TEST_DEMO");
+    dup2(STDOUT_FILENO, STDERR_FILENO);
+    execl(demo, "zeil_demo_net", "2", (char *)NULL);
+    return 127;
+}
+
+static const char *demo_or_skip(void)
+{
+    const char *demo = getenv("ZEIL_TEST_DEMO");
+    if (!demo || !*demo)
+        fprintf(stderr, "no demo in this build (no interop library): skipped\n");
+    return demo && *demo ? demo : NULL;
+}
+
+START_TEST(test_demo_with_handle_lifetime)
+{
+    if (!demo_or_skip())
+        return;
+    static const char *const env[] = {"ZE_ENABLE_VALIDATION_LAYER=1",
+                                      "ZE_ENABLE_HANDLE_LIFETIME=1",
+                                      "ZE_ENABLE_PARAMETER_VALIDATION=",
+                                      "ZE_ENABLE_TRACING_LAYER=", NULL};
+    char out[8192];
+    size_t mark = zl_log_mark();
+    int status = zl_run_child("demo", env, out, sizeof out);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "demo failed: %s", out);
+    ck_assert_msg(strstr(out, "vs. the C reference: ok"), "no result line: %s", out);
+    zl_assert_silent(mark);
+}
+END_TEST
+
+START_TEST(test_parameter_validation_refuses_in_order_lists)
+{
+    if (!demo_or_skip())
+        return;
+    for (int zeil_on = 0; zeil_on < 2; zeil_on++) {
+        const char *const env[] = {"ZE_ENABLE_VALIDATION_LAYER=1",
+                                   "ZE_ENABLE_PARAMETER_VALIDATION=1",
+                                   "ZE_ENABLE_TRACING_LAYER=",
+                                   zeil_on ? "ZE_ENABLE_LAYERS=zeil" : "ZE_ENABLE_LAYERS=", NULL};
+        char out[8192];
+        int status = zl_run_child("demo", env, out, sizeof out);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) != 0, "demo passed: %s", out);
+        ck_assert_msg(strstr(out, "zeCommandListCreateImmediate(") &&
+                          strstr(out, "returned 0x7800000c"),
+                      "zeil %s: not the validation layer's refusal: %s", zeil_on ? "on" : "off",
+                      out);
+    }
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    static const zl_child_mode_t modes[] = {{"demo", exec_demo}, {NULL, NULL}};
+    zl_child_main(argc, argv, modes);
     Suite *s = suite_create("layer_stock_layers");
     TCase *tc = tcase_create("stock_layers");
+    tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_zeil_below_stock_layers);
+    tcase_add_test(tc, test_demo_with_handle_lifetime);
+    tcase_add_test(tc, test_parameter_validation_refuses_in_order_lists);
     suite_add_tcase(s, tc);
     return zt_run_suite(s);
 }

@@ -11,6 +11,9 @@
  *   misuse_test                run all, print one line per case
  *   misuse_test --case NAME    run one case here (what the children do)
  *   misuse_test --list         print the case names and rules
+ * ZEIL_MISUSE_SKIP (comma list of case names) leaves cases out of a run that
+ * cannot hold them (the play loader of tests/newer wraps one driver and is
+ * no real loader: the cases about two drivers or a bypassed loader).
  */
 #include "misuse.h"
 
@@ -229,6 +232,16 @@ static int judge_case(const misuse_case_t *c, const char *dir)
     return problem ? 1 : 0;
 }
 
+static int skipped(const char *name)
+{
+    const char *skip = getenv("ZEIL_MISUSE_SKIP");
+    size_t len = strlen(name);
+    for (const char *p = skip; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0))
+        if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == 0))
+            return 1;
+    return 0;
+}
+
 static int run_all(void)
 {
     const char *dir = getenv("ZEIL_MISUSE_DIR");
@@ -239,6 +252,11 @@ static int run_all(void)
     for (size_t g = 0; g < GROUP_COUNT; g++) {
         misuse_case_list_t list = case_groups[g]();
         for (size_t i = 0; i < list.count; i++) {
+            if (skipped(list.cases[i].name)) {
+                printf("skip  %-40s %s (ZEIL_MISUSE_SKIP)\n", list.cases[i].name,
+                       list.cases[i].rule);
+                continue;
+            }
             total++;
             failed += (size_t)judge_case(&list.cases[i], dir);
             known += expected_failure(list.cases[i].name) != NULL;

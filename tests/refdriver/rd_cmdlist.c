@@ -131,6 +131,8 @@ ze_result_t ZE_APICALL rd_zeCommandListCreate(ze_context_handle_t hContext, ze_d
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     rd_cmdlist_t *list = NULL;
     RD_TRY(cmdlist_new(hContext, hDevice, desc->commandQueueGroupOrdinal, &list));
+    list->ordinal = desc->commandQueueGroupOrdinal;
+    list->flags = desc->flags;
     list->magic = RD_MAGIC_CMDLIST;
     *phCommandList = (ze_command_list_handle_t)list;
     return ZE_RESULT_SUCCESS;
@@ -162,6 +164,9 @@ ze_result_t ZE_APICALL rd_zeCommandListCreateImmediate(ze_context_handle_t hCont
         free(list);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
+    list->ordinal = altdesc->ordinal;
+    list->queue_desc = *altdesc;
+    list->queue_desc.pNext = NULL;
     list->magic = RD_MAGIC_CMDLIST;
     *phCommandList = (ze_command_list_handle_t)list;
     return ZE_RESULT_SUCCESS;
@@ -199,9 +204,8 @@ ze_result_t ZE_APICALL rd_zeCommandListReset(ze_command_list_handle_t hCommandLi
     return ZE_RESULT_SUCCESS;
 }
 
-/* zeCommandListHostSynchronize appeared in API 1.6; headers that know it
- * also define ZE_API_VERSION_CURRENT_M. */
-#if defined(ZE_API_VERSION_CURRENT_M) && ZE_API_VERSION_CURRENT_M >= ZE_MAKE_VERSION(1, 6)
+/* API 1.6 (declared by compat/ze_compat.h where the headers are older):
+ * filled only for loaders that ask for 1.6 or later. */
 ze_result_t ZE_APICALL rd_zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList, uint64_t timeout)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
@@ -209,4 +213,3 @@ ze_result_t ZE_APICALL rd_zeCommandListHostSynchronize(ze_command_list_handle_t 
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     return rd_worker_wait(list->worker, rd_worker_last_ticket(list->worker), timeout);
 }
-#endif

@@ -28,6 +28,11 @@ typedef struct rd_cmdlist {
     pthread_mutex_t lock;
     pthread_cond_t idle;
     uint32_t executions; /* queued or running on queues */
+    /* What creation asked, for the list queries of API 1.9+ (rd_newer.c):
+     * ordinal and flags of a regular list, the queue desc of an immediate. */
+    uint32_t ordinal;
+    ze_command_list_flags_t flags;
+    ze_command_queue_desc_t queue_desc;
 } rd_cmdlist_t;
 
 /* Adds a command built by an append: records it, or runs it (immediate).

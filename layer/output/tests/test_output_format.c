@@ -221,6 +221,9 @@ static const char expected_summary[] =
     "  \"dropped_records\": 0,\n"
     "  \"out_of_memory\": {\"objects\": 0, \"allocations\": 0, \"records\": 0, "
     "\"other\": 0, \"unchecked\": 0},\n"
+    "  \"coverage\": {\"requested_version\": \"0.0\", \"driver_version\": \"0.0\", "
+    "\"headers_version\": \"0.0\", \"known_version\": \"0.0\", \"intercepted\": 0, "
+    "\"unchecked\": 0},\n"
     "  \"status\": \"exit\"\n"
     "}\n";
 
@@ -234,6 +237,38 @@ START_TEST(summary_json_is_exact)
 END_TEST
 
 static int python_loads_json(const char *text, const char *name);
+
+/* What zeil covers of the loader's API version: one line in the report, one
+ * member in the summary; no line when no loader asked for tables. */
+START_TEST(coverage_is_reported)
+{
+    zo_report_data_t d = known_data();
+    char *text = render_report(&d);
+    ck_assert_msg(!strstr(text, "coverage:"), "a coverage line without a loader:\n%s", text);
+    free(text);
+    d.coverage = (zeil_coverage_t){ZE_MAKE_VERSION(1, 19), ZE_MAKE_VERSION(1, 17),
+                                   ZE_MAKE_VERSION(1, 4), ZE_MAKE_VERSION(1, 18), 96, 143};
+    text = render_report(&d);
+    const char *line = "\ncoverage: the loader asked for API 1.19, the driver reports 1.17; "
+                       "zeil intercepts 96 of that version's entries and passes 143 entries newer than "
+                       "API 1.4 through unchecked (ZEIL_LOG=info lists them); entries after "
+                       "API 1.18 are unknown to zeil and pass through unchecked\n";
+    ck_assert_msg(strstr(text, line), "no coverage line in:\n%s", text);
+    free(text);
+    d.coverage.unchecked = 0;
+    d.coverage.requested_version = ZE_MAKE_VERSION(1, 4);
+    text = render_report(&d);
+    ck_assert_msg(strstr(text, "of that version's entries and checks everything it intercepts of that "
+                               "version\n"), "%s", text);
+    free(text);
+    text = render_summary(&d, 0);
+    ck_assert_msg(strstr(text, "\"coverage\": {\"requested_version\": \"1.4\", "
+                               "\"driver_version\": \"1.17\", \"headers_version\": \"1.4\", "
+                               "\"known_version\": \"1.18\", \"intercepted\": 96, "
+                               "\"unchecked\": 0},"), "%s", text);
+    free(text);
+}
+END_TEST
 
 static const zeil_dropped_counts_t some_dropped = {.objects = 3, .allocations = 1,
                                                    .records = 40, .other = 0, .unchecked = 1};
@@ -318,6 +353,7 @@ static Suite *format_suite(void)
     tcase_add_test(t, report_text_is_exact);
     tcase_add_test(t, report_of_a_clean_run);
     tcase_add_test(t, summary_json_is_exact);
+    tcase_add_test(t, coverage_is_reported);
     tcase_add_test(t, summaries_are_valid_json);
     tcase_add_test(t, out_of_memory_counts_are_reported);
     tcase_add_test(t, minimal_report_and_summary_need_no_memory);
