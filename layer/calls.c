@@ -67,7 +67,7 @@ ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *f
 #endif
     if (zeil_settings()->log_level < ZEIL_LOG_CALLS)
         return result;
-    char args[512];
+    char args[1024];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(args, sizeof args, fmt, ap);

@@ -49,13 +49,19 @@ static const layout_entry_t layout[] = {ZEIL_DDI_LAYOUT(LAYOUT_ROW)};
 #undef LAYOUT_ROW_U
 #undef LAYOUT_ROW_T
 
-static int intercepted(const layout_entry_t *e)
+static int in_table(const zeil_intercepts_t *table, const layout_entry_t *e)
 {
     if (e->intercept_offset < 0)
         return 0;
     void (*fn)(void);
-    memcpy(&fn, (const char *)&zeil_runtime_intercepts + e->intercept_offset, sizeof fn);
+    memcpy(&fn, (const char *)table + e->intercept_offset, sizeof fn);
     return fn != NULL;
+}
+
+/* Every entry of known type has a generated intercept. */
+static int intercepted(const layout_entry_t *e)
+{
+    return in_table(&zeil_runtime_intercepts, e);
 }
 
 static int unchecked(const layout_entry_t *e, uint32_t version)
@@ -170,7 +176,8 @@ static uint32_t partial_kinds(uint32_t version)
         for (size_t i = 0; i < sizeof layout / sizeof layout[0]; i++)
             if (strcmp(layout[i].table, creators[c].table) == 0 &&
                 strcmp(layout[i].member, creators[c].member) == 0 &&
-                layout[i].version <= version && !intercepted(&layout[i]))
+                layout[i].version <= version &&
+                !in_table(&zeil_hooked_intercepts, &layout[i]))
                 mask |= 1u << creators[c].kind;
     atomic_store_explicit(&partial_cache, (uint64_t)version << 32 | mask, memory_order_release);
     return mask;

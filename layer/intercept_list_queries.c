@@ -77,27 +77,3 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListGetOrdinal(const zeil_next_t *next
         r = NEXT(ze_command_list_dditable_t, pfnGetOrdinal)(hCommandList, pOrdinal);
     return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
 }
-
-/* The queries the registry cannot answer (zeil does not keep a list's queue
- * index, priority or mode): the handle is checked, the driver answers. */
-#define LIST_QUERY_FORWARDED(api, member, out_type)                                    \
-    ze_result_t ZE_APICALL zeil_icpt_##api(const zeil_next_t *next,                    \
-                                           ze_command_list_handle_t hCommandList,      \
-                                           out_type *out)                              \
-    {                                                                                  \
-        zeil_call_t call;                                                              \
-        calls_begin_unnumbered(&call, #api);                                           \
-        ze_result_t r;                                                                 \
-        (void)known_list(&call, hCommandList, &r);                                     \
-        if (r == ZE_RESULT_SUCCESS)                                                    \
-            r = NEXT(ze_command_list_dditable_t, member)(hCommandList, out);           \
-        return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);           \
-    }
-
-LIST_QUERY_FORWARDED(zeCommandListImmediateGetIndex, pfnImmediateGetIndex, uint32_t)
-LIST_QUERY_FORWARDED(zeCommandListGetFlags, pfnGetFlags, ze_command_list_flags_t)
-LIST_QUERY_FORWARDED(zeCommandListImmediateGetFlags, pfnImmediateGetFlags,
-                     ze_command_queue_flags_t)
-LIST_QUERY_FORWARDED(zeCommandListImmediateGetMode, pfnImmediateGetMode, ze_command_queue_mode_t)
-LIST_QUERY_FORWARDED(zeCommandListImmediateGetPriority, pfnImmediateGetPriority,
-                     ze_command_queue_priority_t)

@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "zeil_hooks.h"
 #include "module_origin.h"
 #include "out_of_memory.h"
 
@@ -31,49 +32,46 @@ static void learn_kernel_names(const zeil_next_t *next, ze_module_handle_t modul
     proto->kernel_name_count = count;
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeModuleCreate(const zeil_next_t *next,
-                                                ze_context_handle_t hContext,
-                                                ze_device_handle_t hDevice,
-                                                const ze_module_desc_t *desc,
-                                                ze_module_handle_t *phModule,
-                                                ze_module_build_log_handle_t *phBuildLog)
+ze_result_t zeil_pre_zeModuleCreate(zeil_call_t *call, const zeil_next_t *next,
+                                   zeil_obj_t *const *objs, ze_context_handle_t hContext,
+                                   ze_device_handle_t hDevice, const ze_module_desc_t *desc,
+                                   ze_module_handle_t *phModule,
+                                   ze_module_build_log_handle_t *phBuildLog)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeModuleCreate");
-    zeil_obj_t *context, *device;
-    ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
-    CHECK_KEEP_FIRST(r, check_handle(&call, "hDevice", hDevice, ZEIL_KIND_DEVICE, &device));
-    CHECK_KEEP_FIRST(r, check_device_in_context(&call, context, hDevice));
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_module_dditable_t, pfnCreate)(hContext, hDevice, desc, phModule, phBuildLog);
-    if (r == ZE_RESULT_SUCCESS && phModule) {
-        zeil_obj_t proto = {.handle = *phModule, .kind = ZEIL_KIND_MODULE,
-                            .driver = context ? context->driver : NULL, .device = hDevice,
-                            .context = hContext,
-                            .module_format = desc ? desc->format : ZE_MODULE_FORMAT_NATIVE,
-                            .origin = module_origin_of_caller()};
-        learn_kernel_names(next, *phModule, &proto);
-        intercept_register(&call, next, &proto);
-    }
-    return CALLS_END(&call, r, "hContext=%p hDevice=%p format=%d size=%zu -> %p",
-                     (void *)hContext, (void *)hDevice, desc ? (int)desc->format : -1,
-                     desc ? desc->inputSize : 0,
-                     phModule && r == ZE_RESULT_SUCCESS ? (void *)*phModule : NULL);
+    (void)next, (void)desc, (void)phModule, (void)phBuildLog, (void)hContext;
+    return check_device_in_context(call, objs[0], hDevice);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeModuleDestroy(const zeil_next_t *next,
-                                                 ze_module_handle_t hModule)
+void zeil_post_zeModuleCreate(zeil_call_t *call, const zeil_next_t *next, zeil_obj_t *const *objs,
+                              ze_result_t result, ze_context_handle_t hContext,
+                              ze_device_handle_t hDevice, const ze_module_desc_t *desc,
+                              ze_module_handle_t *phModule, ze_module_build_log_handle_t *phBuildLog)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeModuleDestroy");
-    zeil_obj_t *module;
-    ze_result_t r = check_handle(&call, "hModule", hModule, ZEIL_KIND_MODULE, &module);
-    CHECK_KEEP_FIRST(r, check_module_kernels(&call, module));
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_module_dditable_t, pfnDestroy)(hModule);
-    if (r == ZE_RESULT_SUCCESS)
-        intercept_retire(&call, module);
-    return CALLS_END(&call, r, "hModule=%p", (void *)hModule);
+    (void)phBuildLog;
+    if (result != ZE_RESULT_SUCCESS || !phModule)
+        return;
+    zeil_obj_t proto = {.handle = *phModule, .kind = ZEIL_KIND_MODULE,
+                        .driver = objs[0] ? objs[0]->driver : NULL, .device = hDevice,
+                        .context = hContext,
+                        .module_format = desc ? desc->format : ZE_MODULE_FORMAT_NATIVE,
+                        .origin = module_origin_of_caller()};
+    learn_kernel_names(next, *phModule, &proto);
+    intercept_register(call, next, &proto);
+}
+
+ze_result_t zeil_pre_zeModuleDestroy(zeil_call_t *call, const zeil_next_t *next,
+                                    zeil_obj_t *const *objs, ze_module_handle_t hModule)
+{
+    (void)next, (void)hModule;
+    return check_module_kernels(call, objs[0]);
+}
+
+void zeil_post_zeModuleDestroy(zeil_call_t *call, const zeil_next_t *next, zeil_obj_t *const *objs,
+                               ze_result_t result, ze_module_handle_t hModule)
+{
+    (void)next, (void)hModule;
+    if (result == ZE_RESULT_SUCCESS)
+        intercept_retire(call, objs[0]);
 }
 
 /* How many arguments the kernel takes, when the driver says (0: unknown). */
@@ -93,19 +91,13 @@ static const char *kernel_name(const ze_kernel_desc_t *desc)
     return name ? name : "?";
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeKernelCreate(const zeil_next_t *next,
-                                                ze_module_handle_t hModule,
-                                                const ze_kernel_desc_t *desc,
-                                                ze_kernel_handle_t *phKernel)
+void zeil_post_zeKernelCreate(zeil_call_t *call, const zeil_next_t *next, zeil_obj_t *const *objs,
+                              ze_result_t result, ze_module_handle_t hModule,
+                              const ze_kernel_desc_t *desc, ze_kernel_handle_t *phKernel)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeKernelCreate");
-    zeil_obj_t *module;
-    ze_result_t r = check_handle(&call, "hModule", hModule, ZEIL_KIND_MODULE, &module);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_kernel_dditable_t, pfnCreate)(hModule, desc, phKernel);
-    if (r == ZE_RESULT_SUCCESS && phKernel)
-        intercept_register(&call, next,
+    const zeil_obj_t *module = objs[0];
+    if (result == ZE_RESULT_SUCCESS && phKernel)
+        intercept_register(call, next,
                            &(zeil_obj_t){.handle = *phKernel, .kind = ZEIL_KIND_KERNEL,
                                          .driver = module ? module->driver : NULL,
                                          .device = module ? module->device : NULL,
@@ -115,62 +107,47 @@ ze_result_t ZE_APICALL zeil_icpt_zeKernelCreate(const zeil_next_t *next,
                                          .name = kernel_name(desc),
                                          .group_size = {1, 1, 1},
                                          .arg_count = kernel_arg_count(next, *phKernel)});
-    return CALLS_END(&call, r, "hModule=%p name=%s -> %p", (void *)hModule,
-                     desc && desc->pKernelName ? desc->pKernelName : "?",
-                     phKernel && r == ZE_RESULT_SUCCESS ? (void *)*phKernel : NULL);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeKernelDestroy(const zeil_next_t *next,
-                                                 ze_kernel_handle_t hKernel)
+void zeil_post_zeKernelDestroy(zeil_call_t *call, const zeil_next_t *next, zeil_obj_t *const *objs,
+                               ze_result_t result, ze_kernel_handle_t hKernel)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeKernelDestroy");
-    zeil_obj_t *kernel;
-    ze_result_t r = check_handle(&call, "hKernel", hKernel, ZEIL_KIND_KERNEL, &kernel);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_kernel_dditable_t, pfnDestroy)(hKernel);
-    if (r == ZE_RESULT_SUCCESS)
-        intercept_retire(&call, kernel);
-    return CALLS_END(&call, r, "hKernel=%p", (void *)hKernel);
+    (void)next, (void)hKernel;
+    if (result == ZE_RESULT_SUCCESS)
+        intercept_retire(call, objs[0]);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeKernelSetGroupSize(const zeil_next_t *next,
-                                                      ze_kernel_handle_t hKernel,
-                                                      uint32_t groupSizeX, uint32_t groupSizeY,
-                                                      uint32_t groupSizeZ)
+void zeil_post_zeKernelSetGroupSize(zeil_call_t *call, const zeil_next_t *next,
+                                    zeil_obj_t *const *objs, ze_result_t result,
+                                    ze_kernel_handle_t hKernel, uint32_t groupSizeX,
+                                    uint32_t groupSizeY, uint32_t groupSizeZ)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeKernelSetGroupSize");
-    zeil_obj_t *kernel;
-    ze_result_t r = check_handle(&call, "hKernel", hKernel, ZEIL_KIND_KERNEL, &kernel);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_kernel_dditable_t, pfnSetGroupSize)(hKernel, groupSizeX, groupSizeY,
-                                                        groupSizeZ);
-    if (r == ZE_RESULT_SUCCESS && kernel) {
-        atomic_store_explicit(&kernel->group_size[0], groupSizeX, memory_order_relaxed);
-        atomic_store_explicit(&kernel->group_size[1], groupSizeY, memory_order_relaxed);
-        atomic_store_explicit(&kernel->group_size[2], groupSizeZ, memory_order_relaxed);
-    }
-    return CALLS_END(&call, r, "hKernel=%p size=%ux%ux%u", (void *)hKernel, groupSizeX,
-                     groupSizeY, groupSizeZ);
+    (void)call, (void)next, (void)hKernel;
+    zeil_obj_t *kernel = objs[0];
+    if (result != ZE_RESULT_SUCCESS || !kernel)
+        return;
+    atomic_store_explicit(&kernel->group_size[0], groupSizeX, memory_order_relaxed);
+    atomic_store_explicit(&kernel->group_size[1], groupSizeY, memory_order_relaxed);
+    atomic_store_explicit(&kernel->group_size[2], groupSizeZ, memory_order_relaxed);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeKernelSetArgumentValue(const zeil_next_t *next,
-                                                          ze_kernel_handle_t hKernel,
-                                                          uint32_t argIndex, size_t argSize,
-                                                          const void *pArgValue)
+/* E-rules on the argument (size, freed USM) are warnings: the call goes on. */
+ze_result_t zeil_pre_zeKernelSetArgumentValue(zeil_call_t *call, const zeil_next_t *next,
+                                             zeil_obj_t *const *objs, ze_kernel_handle_t hKernel,
+                                             uint32_t argIndex, size_t argSize,
+                                             const void *pArgValue)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeKernelSetArgumentValue");
-    zeil_obj_t *kernel;
-    ze_result_t r = check_handle(&call, "hKernel", hKernel, ZEIL_KIND_KERNEL, &kernel);
-    if (r == ZE_RESULT_SUCCESS)
-        check_kernel_argument(&call, kernel, argIndex, argSize, pArgValue);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_kernel_dditable_t, pfnSetArgumentValue)(hKernel, argIndex, argSize,
-                                                            pArgValue);
-    if (r == ZE_RESULT_SUCCESS && kernel && argIndex < 64)
-        atomic_fetch_or_explicit(&kernel->args_set, 1ull << argIndex, memory_order_relaxed);
-    return CALLS_END(&call, r, "hKernel=%p argIndex=%u argSize=%zu", (void *)hKernel, argIndex,
-                     argSize);
+    (void)next, (void)hKernel;
+    check_kernel_argument(call, objs[0], argIndex, argSize, pArgValue);
+    return ZE_RESULT_SUCCESS;
+}
+
+void zeil_post_zeKernelSetArgumentValue(zeil_call_t *call, const zeil_next_t *next,
+                                        zeil_obj_t *const *objs, ze_result_t result,
+                                        ze_kernel_handle_t hKernel, uint32_t argIndex,
+                                        size_t argSize, const void *pArgValue)
+{
+    (void)call, (void)next, (void)hKernel, (void)argSize, (void)pArgValue;
+    if (result == ZE_RESULT_SUCCESS && objs[0] && argIndex < 64)
+        atomic_fetch_or_explicit(&objs[0]->args_set, 1ull << argIndex, memory_order_relaxed);
 }

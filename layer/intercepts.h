@@ -17,6 +17,9 @@ ZEIL_DDI_ENTRIES(ZEIL_DECLARE_INTERCEPT)
 
 /* What every shim is handed (intercept_table.c); internal, not exported. */
 extern const zeil_intercepts_t zeil_runtime_intercepts __attribute__((visibility("hidden")));
+/* The entries with hand-written code (hooks or a whole intercept): the ones
+ * that register and retire objects (coverage.c). */
+extern const zeil_intercepts_t zeil_hooked_intercepts __attribute__((visibility("hidden")));
 
 /* The next driver's entry of a table, e.g. NEXT(ze_mem_dditable_t, pfnFree). */
 #define NEXT(table, member) (next->ddi_##table.member)
