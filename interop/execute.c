@@ -10,6 +10,7 @@
 #include "engine.h"
 #include "export.h"
 #include "forward.h"
+#include "hazard_accesses.h"
 #include "interpose.h"
 #include "rules.h"
 #include "stream.h"
@@ -117,6 +118,7 @@ static dnnl_status_t append_launch(interop_stream_t *stream, const_dnnl_primitiv
                                           info->impl};
         ze_group_count_t one_group = {1, 1, 1};
         zeil_attribution_push(&attribution);
+        hazard_accesses_declare(primitive, nargs, args);
         result = zeCommandListAppendLaunchKernel(stream->list, stream->kernel, &one_group,
                                                  packet->event, (uint32_t)ndeps,
                                                  (ze_event_handle_t *)deps);

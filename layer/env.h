@@ -22,6 +22,7 @@ typedef struct zeil_settings {
     int report;              /* ZEIL_REPORT: 0 off, else on (default) */
     const char *report_file; /* ZEIL_REPORT=path */
     const char *summary_file;/* ZEIL_SUMMARY */
+    int hazards;             /* ZEIL_CHECKS switched the group hazards on */
 } zeil_settings_t;
 
 #define ZEIL_DEFAULT_RECORDS 4096u
