@@ -109,8 +109,16 @@ static void signal_event(hz_timeline_t *t, const hz_op_t *op, uint64_t epoch,
 
 void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
 {
-    if (t->slot == HZ_NO_SLOT && hz_slot_take(t) != 0)
+    if (t->slot == HZ_NO_SLOT && hz_slot_take(t) != 0) {
+        char text[640];
+        snprintf(text, sizeof text,
+                 "the hazard checks stop: %p is the %uth command list or queue alive and "
+                 "executing at once, and the checks keep clocks for %u; from now on they "
+                 "report nothing",
+                 t->handle, HZ_SLOTS + 1, HZ_SLOTS);
+        add_finding(out, ZEIL_RULE_W096, text);
         return;
+    }
     if (t->host_version != hz_host_version) {
         hz_join(&t->clock, &hz_host);
         hz_join(&t->all, &hz_host);

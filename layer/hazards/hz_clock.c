@@ -10,6 +10,8 @@
  */
 #include "hz_state.h"
 
+#include "out_of_memory.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +22,21 @@ uint64_t hz_host_version;
 hz_timeline_t *hz_slot_owner[HZ_SLOTS];
 int hz_degraded;
 static uint64_t slot_epoch[HZ_SLOTS];
+
+void hz_lost(const char *doing)
+{
+    hz_degraded = 1;
+    oom_dropped(OOM_OTHER, 1, NULL, doing);
+}
+
+int hz_enter(void)
+{
+    pthread_mutex_lock(&hz_lock);
+    if (!hz_degraded && !oom_registry_incomplete())
+        return 1;
+    pthread_mutex_unlock(&hz_lock);
+    return 0;
+}
 
 void hz_join(hz_clock_t *into, const hz_clock_t *from)
 {
@@ -41,7 +58,7 @@ int hz_slot_take(hz_timeline_t *timeline)
             hz_width = i + 1;
         return 0;
     }
-    hz_degraded = 1;
+    hz_degraded = 1; /* the caller says so (W096) */
     return -1;
 }
 
@@ -73,8 +90,10 @@ hz_timeline_t *hz_timeline_of(zeil_obj_t *obj)
     if (obj->hazard)
         return obj->hazard;
     hz_timeline_t *t = calloc(1, sizeof *t);
-    if (!t)
+    if (!t) {
+        hz_lost("keeping the hazard state of a command list or queue");
         return NULL;
+    }
     t->slot = HZ_NO_SLOT;
     t->handle = obj->handle;
     /* Queues run the lists they are given one after another as zeil models
@@ -90,8 +109,8 @@ hz_event_t *hz_event_obj(zeil_obj_t *obj)
 {
     if (!obj || obj->kind != ZEIL_KIND_EVENT || !atomic_load(&obj->alive))
         return NULL;
-    if (!obj->hazard)
-        obj->hazard = calloc(1, sizeof(hz_event_t));
+    if (!obj->hazard && !(obj->hazard = calloc(1, sizeof(hz_event_t))))
+        hz_lost("keeping the hazard state of an event");
     return obj->hazard;
 }
 
@@ -104,7 +123,8 @@ hz_event_t *hz_event_of(const void *handle)
 
 static void set_mode(const void *handle, ze_command_queue_mode_t mode)
 {
-    pthread_mutex_lock(&hz_lock);
+    if (!hz_enter())
+        return;
     hz_timeline_t *t = hz_timeline_of(registry_find(handle));
     if (t)
         t->synchronous = mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
@@ -123,7 +143,8 @@ void hazards_queue_mode(ze_command_queue_handle_t queue, ze_command_queue_mode_t
 
 void hazards_list_reset(zeil_obj_t *list)
 {
-    pthread_mutex_lock(&hz_lock);
+    if (!hz_enter())
+        return;
     hz_timeline_t *t = list ? list->hazard : NULL;
     if (t && t->is_regular)
         t->count = 0;
@@ -132,7 +153,8 @@ void hazards_list_reset(zeil_obj_t *list)
 
 void hazards_event_external(zeil_obj_t *event)
 {
-    pthread_mutex_lock(&hz_lock);
+    if (!hz_enter())
+        return;
     hz_event_t *e = hz_event_obj(event);
     if (e)
         e->external = 1;
@@ -148,7 +170,8 @@ void hazards_kernel_argument(zeil_obj_t *kernel, uint32_t index, size_t size, co
         memcpy(&ptr, value, sizeof ptr);
     zeil_alloc_t a;
     int usm = ptr && registry_find_alloc(ptr, &a) == 1;
-    pthread_mutex_lock(&hz_lock);
+    if (!hz_enter())
+        return;
     hz_kernel_t *k = kernel->hazard;
     if (!k && usm)
         k = kernel->hazard = calloc(1, sizeof *k);

@@ -91,8 +91,10 @@ static int keep_program_op(hz_timeline_t *t, const hz_op_t *op)
     if (t->count == t->capacity) {
         size_t capacity = t->capacity ? 2 * t->capacity : 64;
         hz_op_t *grown = realloc(t->program, capacity * sizeof *grown);
-        if (!grown)
+        if (!grown) {
+            hz_lost("recording a regular command list's submissions for the hazard checks");
             return -1;
+        }
         t->program = grown;
         t->capacity = capacity;
     }
@@ -127,7 +129,8 @@ void hazards_appended(const hazards_append_t *a)
     op.reset = a->kind == HAZARDS_RESET ? a->signal : NULL;
 
     hz_findings_t findings = {0};
-    pthread_mutex_lock(&hz_lock);
+    if (!hz_enter())
+        return;
     hz_timeline_t *t = hz_timeline_of(list);
     if (t && t->is_regular)
         keep_program_op(t, &op); /* out of memory: this op goes unchecked */
@@ -141,7 +144,8 @@ void hazards_executed(const zeil_call_t *call, zeil_obj_t *queue, uint32_t count
                       const ze_command_list_handle_t *lists, ze_fence_handle_t fence)
 {
     hz_findings_t findings = {0};
-    pthread_mutex_lock(&hz_lock);
+    if (!hz_enter())
+        return;
     hz_timeline_t *q = hz_timeline_of(queue);
     for (uint32_t i = 0; q && lists && i < count; i++) {
         zeil_obj_t *list = registry_find(lists[i]);
@@ -152,8 +156,8 @@ void hazards_executed(const zeil_call_t *call, zeil_obj_t *queue, uint32_t count
     zeil_obj_t *fence_obj = fence ? registry_find(fence) : NULL;
     if (q && fence_obj && fence_obj->kind == ZEIL_KIND_FENCE) {
         hz_fence_t *f = fence_obj->hazard;
-        if (!f)
-            f = fence_obj->hazard = calloc(1, sizeof *f);
+        if (!f && !(f = fence_obj->hazard = calloc(1, sizeof *f)))
+            hz_lost("keeping the hazard state of a fence");
         if (f) {
             f->slot = q->slot;
             f->epoch = q->last_epoch;
@@ -211,7 +215,8 @@ static void check_wait(const zeil_call_t *call, zeil_obj_t *obj, int rule)
     const char *what = obj->kind == ZEIL_KIND_EVENT ? "event"
                        : obj->kind == ZEIL_KIND_FENCE ? "fence"
                        : obj->kind == ZEIL_KIND_COMMAND_QUEUE ? "command queue" : "command list";
-    pthread_mutex_lock(&hz_lock);
+    if (!hz_enter())
+        return;
     if (obj->kind == ZEIL_KIND_EVENT) {
         hz_event_t *e = hz_event_obj(obj);
         if (e && (rule == ZEIL_RULE_E094 || !e->timeout_warned)) {
@@ -238,7 +243,8 @@ static void check_wait(const zeil_call_t *call, zeil_obj_t *obj, int rule)
 
 static void host_learns_from(zeil_obj_t *obj)
 {
-    pthread_mutex_lock(&hz_lock);
+    if (!hz_enter())
+        return;
     if (obj->kind == ZEIL_KIND_EVENT) {
         hz_event_t *e = hz_event_obj(obj);
         if (e && e->state != HZ_EV_NONE)
@@ -331,7 +337,8 @@ void hazards_list_synced(const zeil_call_t *call, zeil_obj_t *list, uint64_t tim
 
 void hazards_event_host_signalled(zeil_obj_t *event)
 {
-    pthread_mutex_lock(&hz_lock);
+    if (!hz_enter())
+        return;
     hz_event_t *e = hz_event_obj(event);
     if (e) {
         e->state = HZ_EV_HOST;
@@ -353,7 +360,8 @@ void hazards_event_host_signalled(zeil_obj_t *event)
 
 void hazards_event_host_reset(zeil_obj_t *event)
 {
-    pthread_mutex_lock(&hz_lock);
+    if (!hz_enter())
+        return;
     hz_event_t *e = hz_event_obj(event);
     if (e)
         e->state = HZ_EV_NONE;
@@ -368,7 +376,8 @@ ze_result_t hazards_free_before(const zeil_call_t *call, const void *ptr)
     if (!ptr || registry_find_alloc(ptr, &a) != 1 || a.base != ptr)
         return ZE_RESULT_SUCCESS; /* the USM rules' to judge */
     char text[512];
-    pthread_mutex_lock(&hz_lock);
+    if (!hz_enter())
+        return ZE_RESULT_SUCCESS;
     int in_flight = hz_access_in_flight((uintptr_t)a.base, text, sizeof text);
     if (!in_flight)
         hz_access_forget((uintptr_t)a.base);

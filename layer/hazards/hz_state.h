@@ -134,7 +134,13 @@ extern uint32_t hz_width;                     /* slots ever handed out */
 extern hz_clock_t hz_host;                    /* what the host knows is done */
 extern uint64_t hz_host_version;
 extern hz_timeline_t *hz_slot_owner[HZ_SLOTS];
-extern int hz_degraded;                       /* a timeline without a slot ran */
+/* Set when zeil lost track of something the checks depend on (its memory
+ * ran out, the registry is incomplete, more timelines than slots): from then
+ * on the checks stay silent rather than judge from half the facts. */
+extern int hz_degraded;
+void hz_lost(const char *doing);              /* out of memory: degrade, count */
+/* Takes hz_lock; 0 (and the lock given back) when the checks are degraded. */
+int hz_enter(void);
 
 void hz_join(hz_clock_t *into, const hz_clock_t *from);
 int hz_slot_take(hz_timeline_t *timeline);    /* 0, or -1 when none is free */

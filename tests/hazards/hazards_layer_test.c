@@ -346,6 +346,25 @@ START_TEST(kernel_pointer_argument_race_is_a_warning)
 }
 END_TEST
 
+START_TEST(more_lists_than_slots_stops_the_checks)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    enum { LISTS = 65 };
+    ze_command_list_handle_t lists[LISTS];
+    size_t mark = zl_log_mark();
+    for (int i = 0; i < LISTS; i++) {
+        lists[i] = zt_immediate_list(&f.env, 1);
+        ZT_OK(zeCommandListAppendBarrier(lists[i], NULL, 0, NULL));
+    }
+    zl_assert_one_finding(mark, "ZEIL-W096", "zeCommandListAppendBarrier", "the hazard checks stop",
+                          "the 65th command list or queue", NULL);
+    for (int i = 0; i < LISTS; i++)
+        ZT_OK(zeCommandListDestroy(lists[i]));
+    zl_close(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("hazards_layer");
@@ -365,6 +384,7 @@ int main(void)
     tcase_add_test(misuse, infinite_wait_on_unsignalled_event_is_reported_before_blocking);
     tcase_add_test(misuse, finite_wait_that_times_out_is_warned_once);
     tcase_add_test(misuse, kernel_pointer_argument_race_is_a_warning);
+    tcase_add_test(misuse, more_lists_than_slots_stops_the_checks);
     suite_add_tcase(s, misuse);
     return zt_run_suite(s);
 }

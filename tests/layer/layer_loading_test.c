@@ -351,7 +351,7 @@ START_TEST(test_rule_table)
         ck_assert_ptr_nonnull(c.rows[i].summary);
     }
     ck_assert_str_eq(c.rows[0].rule, "ZEIL-E001");
-    ck_assert_str_eq(c.rows[c.n - 1].rule, "ZEIL-W070");
+    ck_assert_int_eq(strncmp(c.rows[c.n - 1].rule, "ZEIL-W", 6), 0); /* warnings sort last */
     zeil_register_rule("ZEIL-E150", ZEIL_SEVERITY_ERROR, "an interop rule");
     ck_assert_uint_eq(zeil_foreach_rule(NULL, NULL), n + 1);
     size_t mark = zl_log_mark();
