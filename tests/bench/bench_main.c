@@ -112,6 +112,8 @@ static int run_child(const bench_child_args_t *args)
         return bench_child_rss(args);
     if (strcmp(args->mode, "launches") == 0)
         return bench_child_launches(args);
+    if (strcmp(args->mode, "hazards") == 0)
+        return bench_child_hazards(args);
     usage();
 }
 
@@ -170,6 +172,13 @@ static void round_of_children(parent_t *p, int round, int only_interop)
         char *lookup[] = {(char *)p->paths.self, "--child", "lookup", "--config", "zeil",
                           "--scale", p->scale, NULL};
         child(p, &bench_config_zeil, tag, lookup);
+        const bench_config_t *hazards[] = {&bench_config_zeil, &bench_config_zeil_hazards};
+        for (int h = 0; h < 2; h++) {
+            snprintf(tag, sizeof tag, "hazards-%s-r%d", hazards[h]->name, round);
+            char *argv[] = {(char *)p->paths.self, "--child", "hazards", "--config",
+                            (char *)hazards[h]->name, "--scale", p->scale, NULL};
+            child(p, hazards[h], tag, argv);
+        }
     }
     if (!p->paths.interop_exe)
         return;
