@@ -4,6 +4,8 @@
 #include "checks.h"
 #include "hazards/hazards.h"
 
+#include <string.h>
+
 ze_result_t ZE_APICALL zeil_icpt_zeEventPoolCreate(const zeil_next_t *next,
                                                    ze_context_handle_t hContext,
                                                    const ze_event_pool_desc_t *desc,
@@ -103,6 +105,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventCreate(const zeil_next_t *next,
                                          .context = pool ? pool->context : NULL,
                                          .parent = hEventPool,
                                          .pool_flags = pool ? pool->pool_flags : 0});
+    /* Another process may signal the events of a pool it shared. */
+    if (r == ZE_RESULT_SUCCESS && phEvent && pool && hazards_active() &&
+        strcmp(pool->created_by, "zeEventPoolOpenIpcHandle") == 0)
+        hazards_event_external(registry_find(*phEvent));
     return CALLS_END(&call, r, "hEventPool=%p index=%u -> %p", (void *)hEventPool,
                      desc ? desc->index : 0,
                      phEvent && r == ZE_RESULT_SUCCESS ? (void *)*phEvent : NULL);
