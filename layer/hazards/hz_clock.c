@@ -187,10 +187,11 @@ void hazards_kernel_argument(zeil_obj_t *kernel, uint32_t index, size_t size, co
 
 void hazards_retired(zeil_obj_t *obj)
 {
-    if (!obj || !obj->hazard)
+    if (!obj)
         return;
     pthread_mutex_lock(&hz_lock);
-    if (obj->kind == ZEIL_KIND_COMMAND_LIST || obj->kind == ZEIL_KIND_COMMAND_QUEUE) {
+    if (obj->hazard &&
+        (obj->kind == ZEIL_KIND_COMMAND_LIST || obj->kind == ZEIL_KIND_COMMAND_QUEUE)) {
         hz_timeline_t *t = obj->hazard;
         if (t->slot < HZ_SLOTS) {
             /* The specification lets a list or queue be destroyed only once

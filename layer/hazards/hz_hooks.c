@@ -115,8 +115,6 @@ void hazards_appended(const hazards_append_t *a)
                                           : HZ_OP_WORK;
     who_of(&op.who, a->call, list, a->kernel);
     op.naccess = 0;
-    if (a->kind == HAZARDS_LAUNCH)
-        launch_accesses(a->kernel, &op);
     if (a->kind == HAZARDS_COPY || a->kind == HAZARDS_FILL)
         op.naccess += (uint32_t)access_of(a->dst, a->size, 1, 0, &op.access[op.naccess]);
     if (a->kind == HAZARDS_COPY)
@@ -131,6 +129,8 @@ void hazards_appended(const hazards_append_t *a)
     hz_findings_t findings = {0};
     if (!hz_enter())
         return;
+    if (a->kind == HAZARDS_LAUNCH) /* the kernel's arguments are guarded by the lock */
+        launch_accesses(a->kernel, &op);
     hz_timeline_t *t = hz_timeline_of(list);
     if (t && t->is_regular)
         keep_program_op(t, &op); /* out of memory: this op goes unchecked */
