@@ -145,7 +145,11 @@ int hz_hang_dead_op(uint32_t slot, uint64_t epoch, char *path, size_t size)
 {
     walk_t w;
     walk_init(&w, NULL, path, size);
-    return walk_op(&w, slot, epoch);
+    say(&w, "its work ");
+    int found = walk_op(&w, slot, epoch);
+    if (found && strncmp(path + 9, "which ", 6) == 0) /* "its work waits (call ..." */
+        memmove(path + 9, path + 15, strlen(path + 15) + 1);
+    return found;
 }
 
 void hz_waits_prune(hz_timeline_t *t)

@@ -325,6 +325,44 @@ START_TEST(finite_wait_that_times_out_is_warned_once)
 }
 END_TEST
 
+START_TEST(queue_and_fence_waits_on_unsignalled_event_are_reported)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    void *x = zt_usm_alloc(&f.env, ZT_USM_DEVICE, BYTES, 64);
+    ze_command_list_handle_t regular = zt_regular_list(&f.env);
+    ze_command_queue_handle_t queue = zt_queue(&f.env, 0);
+    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
+    ze_fence_handle_t fence;
+    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    ze_event_handle_t never = f.event[2];
+    fill(regular, x, NULL, 1, &never);
+    ZT_OK(zeCommandListClose(regular));
+    size_t mark = zl_log_mark();
+    ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
+    for (int i = 0; i < 2; i++)
+        ZT_RESULT(ZE_RESULT_NOT_READY, zeFenceHostSynchronize(fence, 1000 * 1000));
+    zl_assert_one_finding(mark, "ZEIL-W095", "zeFenceHostSynchronize", "timed out waiting on fence",
+                          "its work waits (call #", "which nothing pending signals", NULL);
+    mark = zl_log_mark();
+    late_signal_t s = {never, "ZEIL-E094"};
+    pthread_t helper;
+    ck_assert_int_eq(pthread_create(&helper, NULL, signal_when_reported, &s), 0);
+    ZT_OK(zeCommandQueueSynchronize(queue, forever));
+    pthread_join(helper, NULL);
+    zl_assert_one_finding(mark, "ZEIL-E094", "zeCommandQueueSynchronize",
+                          "waits for ever on command queue", "its work waits (call #",
+                          "unless another thread signals it", NULL);
+    mark = zl_log_mark();
+    ZT_OK(zeMemFree(f.env.context, x)); /* the queue's work is known done */
+    ZT_OK(zeFenceDestroy(fence));
+    ZT_OK(zeCommandQueueDestroy(queue));
+    ZT_OK(zeCommandListDestroy(regular));
+    zl_close(&f);
+    zl_assert_silent(mark);
+}
+END_TEST
+
 START_TEST(kernel_pointer_argument_race_is_a_warning)
 {
     two_lists_t t;
@@ -383,6 +421,7 @@ int main(void)
     tcase_add_test(misuse, two_list_cycle_is_reported_at_the_closing_append);
     tcase_add_test(misuse, infinite_wait_on_unsignalled_event_is_reported_before_blocking);
     tcase_add_test(misuse, finite_wait_that_times_out_is_warned_once);
+    tcase_add_test(misuse, queue_and_fence_waits_on_unsignalled_event_are_reported);
     tcase_add_test(misuse, kernel_pointer_argument_race_is_a_warning);
     tcase_add_test(misuse, more_lists_than_slots_stops_the_checks);
     suite_add_tcase(s, misuse);
