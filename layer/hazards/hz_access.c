@@ -15,17 +15,37 @@
 
 static hz_history_t *histories; /* by allocation base */
 
-static hz_history_t *history_of(uintptr_t base, int create)
+/* A loop touches the same few allocations launch after launch: a
+ * direct-mapped cache in front of the hash (a hash lookup cost more than
+ * the rest of an access's check). Entries go with their history. */
+#define CACHE_SLOTS 256u
+static hz_history_t *cache[CACHE_SLOTS];
+
+static inline unsigned cache_slot(uintptr_t base)
 {
-    hz_history_t *h = NULL;
-    HASH_FIND(hh, histories, &base, sizeof base, h);
-    if (h || !create)
+    return (unsigned)((base >> 6) ^ (base >> 14)) & (CACHE_SLOTS - 1);
+}
+
+static inline hz_history_t *history_of(uintptr_t base, int create)
+{
+    unsigned slot = cache_slot(base);
+    hz_history_t *h = cache[slot];
+    if (h && h->base == base)
         return h;
+    h = NULL;
+    HASH_FIND(hh, histories, &base, sizeof base, h);
+    if (h) {
+        cache[slot] = h;
+        return h;
+    }
+    if (!create)
+        return NULL;
     h = calloc(1, sizeof *h);
     if (!h)
         return NULL; /* accesses to it go unchecked */
     h->base = base;
     HASH_ADD(hh, histories, base, sizeof h->base, h);
+    cache[slot] = h;
     return h;
 }
 
@@ -60,8 +80,8 @@ static void report_race(const hz_who_t *who, const hz_access_t *a, const hz_entr
     out->rule[out->count++] = guess ? ZEIL_RULE_W091 : ZEIL_RULE_E090;
 }
 
-void hz_access_check_and_keep(uint32_t slot, uint64_t epoch, const hz_clock_t *clock,
-                              const hz_who_t *who, const hz_access_t *a, hz_findings_t *out)
+static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_clock_t *clock,
+                                  const hz_who_t *who, const hz_access_t *a, hz_findings_t *out)
 {
     hz_history_t *h = history_of(a->base, 1);
     if (!h)
@@ -82,7 +102,9 @@ void hz_access_check_and_keep(uint32_t slot, uint64_t epoch, const hz_clock_t *c
         /* Superseded: whatever would race with it races with this access. */
         if (covers(a, e) && (a->write || !e->write) && (e->slot == slot || (ordered && a->write)))
             continue;
-        h->entry[kept++] = *e;
+        if (kept != i)
+            h->entry[kept] = *e;
+        kept++;
     }
     if (kept == HZ_HISTORY) {
         for (uint32_t i = 1; i < HZ_HISTORY; i++)
@@ -92,6 +114,13 @@ void hz_access_check_and_keep(uint32_t slot, uint64_t epoch, const hz_clock_t *c
     h->entry[kept] = (hz_entry_t){.lo = a->lo, .hi = a->hi, .slot = slot, .write = a->write,
                                   .guess = a->guess, .epoch = epoch, .who = *who};
     h->count = kept + 1;
+}
+
+void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_clock_t *clock,
+                        const hz_op_t *op, hz_findings_t *out)
+{
+    for (uint32_t i = 0; i < op->naccess; i++)
+        check_and_keep(slot, epoch, clock, &op->who, &op->access[i], out);
 }
 
 int hz_access_in_flight(uintptr_t base, char *text, size_t size)
@@ -119,5 +148,7 @@ void hz_access_forget(uintptr_t base)
     if (!h)
         return;
     HASH_DEL(histories, h);
+    if (cache[cache_slot(base)] == h)
+        cache[cache_slot(base)] = NULL;
     free(h);
 }

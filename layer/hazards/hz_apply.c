@@ -140,9 +140,8 @@ void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
     clock.at[slot] = epoch;
     if (op->kind == HZ_OP_BARRIER && !t->in_order)
         hz_join(&clock, &t->all);
-    if (!op->waits_unknown)
-        for (uint32_t i = 0; i < op->naccess; i++)
-            hz_access_check_and_keep(slot, epoch, &clock, &op->who, &op->access[i], out);
+    if (!op->waits_unknown && op->naccess)
+        hz_access_check_op(slot, epoch, &clock, op, out);
     if (op->signal)
         signal_event(t, op, epoch, &clock, out);
     if (op->reset) {

@@ -168,15 +168,19 @@ void hazards_kernel_argument(zeil_obj_t *kernel, uint32_t index, size_t size, co
     const void *ptr = NULL;
     if (value && size == sizeof ptr)
         memcpy(&ptr, value, sizeof ptr);
-    zeil_alloc_t a;
-    int usm = ptr && registry_find_alloc(ptr, &a) == 1;
+    /* Looked up now, not at each launch: an argument set once is launched
+     * many times. Freed and reallocated meanwhile, the guess goes stale:
+     * guesses are warnings, and two guesses are never reported. */
+    hz_access_t access;
+    int usm = hz_access_of(ptr, 0, 1, 1, &access);
     if (!hz_enter())
         return;
     hz_kernel_t *k = kernel->hazard;
     if (!k && usm)
         k = kernel->hazard = calloc(1, sizeof *k);
     if (k) {
-        k->arg[index] = usm ? ptr : NULL;
+        if (usm)
+            k->arg[index] = access;
         if (usm)
             k->pointer_args |= 1ull << index;
         else

@@ -21,7 +21,7 @@ static _Thread_local uint32_t declared_count;
  * declares anew, and a plain append at another depth does not take them. */
 static _Thread_local unsigned declared_depth;
 
-static int access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out)
+int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out)
 {
     zeil_alloc_t a;
     if (!ptr || registry_find_alloc(ptr, &a) != 1)
@@ -46,7 +46,7 @@ void zeil_declare_accesses(const zeil_access_t *accesses, size_t count)
     if (!zeil_settings()->hazards || !accesses)
         return;
     for (size_t i = 0; i < count && declared_count < HZ_OP_ACCESSES; i++)
-        if (access_of(accesses[i].ptr, accesses[i].size, accesses[i].written, 0,
+        if (hz_access_of(accesses[i].ptr, accesses[i].size, accesses[i].written, 0,
                       &declared[declared_count]))
             declared_count++;
     declared_depth = records_attribution_depth + 1;
@@ -62,10 +62,8 @@ static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
     }
     const hz_kernel_t *k = kernel ? kernel->hazard : NULL;
     for (uint64_t bits = k ? k->pointer_args : 0; bits && op->naccess < HZ_OP_ACCESSES;
-         bits &= bits - 1) {
-        const void *ptr = k->arg[__builtin_ctzll(bits)];
-        op->naccess += (uint32_t)access_of(ptr, 0, 1, 1, &op->access[op->naccess]);
-    }
+         bits &= bits - 1)
+        op->access[op->naccess++] = k->arg[__builtin_ctzll(bits)];
 }
 
 /* ---- appends ------------------------------------------------------------ */
@@ -116,9 +114,9 @@ void hazards_appended(const hazards_append_t *a)
     who_of(&op.who, a->call, list, a->kernel);
     op.naccess = 0;
     if (a->kind == HAZARDS_COPY || a->kind == HAZARDS_FILL)
-        op.naccess += (uint32_t)access_of(a->dst, a->size, 1, 0, &op.access[op.naccess]);
+        op.naccess += (uint32_t)hz_access_of(a->dst, a->size, 1, 0, &op.access[op.naccess]);
     if (a->kind == HAZARDS_COPY)
-        op.naccess += (uint32_t)access_of(a->src, a->size, 0, 0, &op.access[op.naccess]);
+        op.naccess += (uint32_t)hz_access_of(a->src, a->size, 0, 0, &op.access[op.naccess]);
     op.waits_unknown = a->num_waits > HZ_OP_WAITS;
     op.nwaits = a->waits && !op.waits_unknown ? a->num_waits : 0;
     for (uint32_t i = 0; i < op.nwaits; i++)
@@ -126,7 +124,8 @@ void hazards_appended(const hazards_append_t *a)
     op.signal = a->kind == HAZARDS_RESET ? NULL : a->signal;
     op.reset = a->kind == HAZARDS_RESET ? a->signal : NULL;
 
-    hz_findings_t findings = {0};
+    hz_findings_t findings;
+    findings.count = 0; /* the texts are written only when found */
     if (!hz_enter())
         return;
     if (a->kind == HAZARDS_LAUNCH) /* the kernel's arguments are guarded by the lock */
@@ -143,7 +142,8 @@ void hazards_appended(const hazards_append_t *a)
 void hazards_executed(const zeil_call_t *call, zeil_obj_t *queue, uint32_t count,
                       const ze_command_list_handle_t *lists, ze_fence_handle_t fence)
 {
-    hz_findings_t findings = {0};
+    hz_findings_t findings;
+    findings.count = 0; /* the texts are written only when found */
     if (!hz_enter())
         return;
     hz_timeline_t *q = hz_timeline_of(queue);

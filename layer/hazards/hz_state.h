@@ -109,7 +109,7 @@ typedef struct hz_fence {
 
 typedef struct hz_kernel {
     uint64_t pointer_args;     /* bit i: argument i points into USM */
-    const void *arg[64];
+    hz_access_t arg[64];       /* its guessed access, found when the argument was set */
 } hz_kernel_t;
 
 /* The accesses to one allocation not yet passed by every timeline. */
@@ -127,6 +127,10 @@ typedef struct hz_history {
     uint32_t count;
     hz_entry_t entry[HZ_HISTORY];
 } hz_history_t;
+
+/* The access a pointer into a live USM allocation makes (guess: the whole
+ * allocation, read and written): 1, or 0 when ptr is no USM (hz_hooks.c). */
+int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out);
 
 /* ---- hz_clock.c: the lock, slots, the host's clock ---- */
 extern pthread_mutex_t hz_lock;
@@ -166,9 +170,9 @@ void hz_findings_say(const hz_findings_t *findings, const char *call_name);
 void hz_who_text(const hz_who_t *who, char *out, size_t size);
 
 /* ---- hz_access.c: histories, races, frees ---- */
-void hz_access_check_and_keep(uint32_t slot, uint64_t epoch, const hz_clock_t *clock,
-                              const hz_who_t *who, const hz_access_t *access,
-                              hz_findings_t *out);
+/* Checks each access of op against its allocation's history, then keeps it. */
+void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_clock_t *clock,
+                        const hz_op_t *op, hz_findings_t *out);
 /* 0 when nothing in flight uses [base, ...), else fills text. */
 int hz_access_in_flight(uintptr_t base, char *text, size_t size);
 void hz_access_forget(uintptr_t base);
