@@ -67,7 +67,7 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
         else
             records_release(records);
         if (r == ZE_RESULT_SUCCESS)
-            HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_LAUNCH,
+            HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH,
                              .kernel = kernel);
         return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s) groups=%ux%ux%u",
                          (void *)hCommandList, (void *)hKernel, kernel->name,
@@ -93,7 +93,7 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
         if (r == ZE_RESULT_SUCCESS)
             note_signal(signal, &call);
         if (r == ZE_RESULT_SUCCESS)
-            HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_LAUNCH,
+            HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH,
                              .kernel = kernel, .signal = hSignalEvent,
                              .num_waits = numWaitEvents, .waits = phWaitEvents);
     }
@@ -147,7 +147,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernelIndirect(
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, &call, kernel, NULL, 0,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
-        HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_LAUNCH,
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH,
                          .kernel = kernel, .signal = hSignalEvent, .num_waits = numWaitEvents,
                          .waits = phWaitEvents);
     }
@@ -174,7 +174,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopy(
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, &call, NULL, NULL, size,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
-        HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_COPY,
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_COPY,
                          .dst = dstptr, .src = srcptr, .size = size, .signal = hSignalEvent,
                          .num_waits = numWaitEvents, .waits = phWaitEvents);
     }
@@ -201,7 +201,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryFill(
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_FILL, &call, NULL, NULL, size,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
-        HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_FILL, .dst = ptr,
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_FILL, .dst = ptr,
                          .size = size, .signal = hSignalEvent, .num_waits = numWaitEvents,
                          .waits = phWaitEvents);
     }
@@ -225,7 +225,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendBarrier(
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, &call, NULL, NULL, 0,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
-        HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_BARRIER,
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_BARRIER,
                          .signal = hSignalEvent, .num_waits = numWaitEvents,
                          .waits = phWaitEvents);
     }
@@ -245,7 +245,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendSignalEvent(const zeil_next_
         r = NEXT(ze_command_list_dditable_t, pfnAppendSignalEvent)(hCommandList, hEvent);
     if (r == ZE_RESULT_SUCCESS) {
         note_signal(signal, &call);
-        HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_SIGNAL,
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_SIGNAL,
                          .signal = hEvent);
     }
     return CALLS_END(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
@@ -263,7 +263,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendWaitOnEvents(
         r = NEXT(ze_command_list_dditable_t, pfnAppendWaitOnEvents)(hCommandList, numEvents,
                                                                     phEvents);
     if (r == ZE_RESULT_SUCCESS)
-        HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_WAIT,
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_WAIT,
                          .num_waits = numEvents, .waits = phEvents);
     return CALLS_END(&call, r, "hCommandList=%p numEvents=%u", (void *)hCommandList, numEvents);
 }
@@ -284,7 +284,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendEventReset(const zeil_next_t
     if (r == ZE_RESULT_SUCCESS && event)
         atomic_store_explicit(&event->signalled_by_call, 0, memory_order_release);
     if (r == ZE_RESULT_SUCCESS)
-        HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_RESET,
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_RESET,
                          .signal = hEvent);
     return CALLS_END(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
 }

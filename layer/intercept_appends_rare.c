@@ -41,7 +41,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopyRegion(
                                                numWaitEvents, phWaitEvents});
         /* Regions start at their origin's offset: the ranges from the
          * pointers on are an over-estimate, clipped to the allocations. */
-        HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_COPY,
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_COPY,
                          .dst = dstptr, .src = srcptr, .size = SIZE_MAX, .signal = hSignalEvent,
                          .num_waits = numWaitEvents, .waits = phWaitEvents);
     }
@@ -68,7 +68,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryRangesBarrier(
             atomic_store(&signal->signalled_by_call, call.number);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, &call, NULL, NULL, 0,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
-        HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_BARRIER,
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_BARRIER,
                          .signal = hSignalEvent, .num_waits = numWaitEvents,
                          .waits = phWaitEvents);
     }
@@ -91,7 +91,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendWriteGlobalTimestamp(
     if (r == ZE_RESULT_SUCCESS && signal)
         atomic_store(&signal->signalled_by_call, call.number);
     if (r == ZE_RESULT_SUCCESS)
-        HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_FILL,
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_FILL,
                          .dst = dstptr, .size = sizeof *dstptr, .signal = hSignalEvent,
                          .num_waits = numWaitEvents, .waits = phWaitEvents);
     return CALLS_END(&call, r, "hCommandList=%p dstptr=%p", (void *)hCommandList,
@@ -117,7 +117,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendQueryKernelTimestamps(
     if (r == ZE_RESULT_SUCCESS && signal)
         atomic_store(&signal->signalled_by_call, call.number);
     if (r == ZE_RESULT_SUCCESS)
-        HAZARDS_APPENDED(.call = &call, .list = hCommandList, .kind = HAZARDS_SIGNAL,
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_SIGNAL,
                          .signal = hSignalEvent, .num_waits = numWaitEvents,
                          .waits = phWaitEvents);
     return CALLS_END(&call, r, "hCommandList=%p numEvents=%u", (void *)hCommandList, numEvents);

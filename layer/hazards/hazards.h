@@ -34,7 +34,7 @@ typedef enum hazards_append_kind {
 
 typedef struct hazards_append {
     const zeil_call_t *call;
-    ze_command_list_handle_t list;
+    zeil_obj_t *list;              /* the intercept's (null: zeil does not know it) */
     hazards_append_kind_t kind;
     const zeil_obj_t *kernel;
     void *dst;

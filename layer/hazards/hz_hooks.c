@@ -102,7 +102,7 @@ static int keep_program_op(hz_timeline_t *t, const hz_op_t *op)
 
 void hazards_appended(const hazards_append_t *a)
 {
-    zeil_obj_t *list = registry_find(a->list);
+    zeil_obj_t *list = a->list;
     if (!list || list->kind != ZEIL_KIND_COMMAND_LIST)
         return;
     hz_op_t op;
