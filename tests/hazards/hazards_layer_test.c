@@ -406,7 +406,9 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("hazards_layer");
+    /* A hang shows as the test that hung, not as the suite's timeout. */
     TCase *silent = tcase_create("correct programs");
+    tcase_set_timeout(silent, 60);
     tcase_add_test(silent, checks_are_on);
     tcase_add_test(silent, event_between_lists_is_silent);
     tcase_add_test(silent, host_signalled_waits_are_silent);
@@ -416,6 +418,7 @@ int main(void)
     tcase_add_test(silent, synchronous_list_is_silent);
     suite_add_tcase(s, silent);
     TCase *misuse = tcase_create("misuses");
+    tcase_set_timeout(misuse, 60);
     tcase_add_test(misuse, race_between_lists_names_both_sides);
     tcase_add_test(misuse, free_in_flight_is_refused);
     tcase_add_test(misuse, two_list_cycle_is_reported_at_the_closing_append);
