@@ -137,6 +137,8 @@ void bench_report_print(const bench_run_t *run, FILE *out)
             "overhead over driver", "min .. max");
     if (run->only_interop) {
         interop_figures(out, run);
+    } else if (run->only_hazards) {
+        hazard_figure(out, &run->results);
     } else {
         for (size_t i = 0; i < sizeof call_figures / sizeof *call_figures; i++)
             call_figure(out, &run->results, call_figures[i]);
