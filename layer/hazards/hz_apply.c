@@ -129,18 +129,19 @@ void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
     t->last_epoch = epoch;
     hz_clock_t clock;
     copy_clock(&clock, &t->clock);
+    const void *const *waits = op->many_waits ? (const void *const *)op->many_waits : op->waits;
     for (uint32_t i = 0; i < op->nwaits; i++) {
-        hz_event_t *e = hz_event_of(op->waits[i]);
+        hz_event_t *e = hz_event_of(waits[i]);
         if (!e)
             continue;
         if (e->state != HZ_EV_NONE)
             hz_join(&clock, &e->clock);
-        record_wait(t, epoch, op->who.call, op->waits[i], e);
+        record_wait(t, epoch, op->who.call, waits[i], e);
     }
     clock.at[slot] = epoch;
     if (op->kind == HZ_OP_BARRIER && !t->in_order)
         hz_join(&clock, &t->all);
-    if (!op->waits_unknown && op->naccess)
+    if (op->naccess)
         hz_access_check_op(slot, epoch, &clock, op, out);
     if (op->signal)
         signal_event(t, op, epoch, &clock, out);

@@ -86,6 +86,10 @@ static void who_of(hz_who_t *who, const zeil_call_t *call, const zeil_obj_t *lis
 
 static int keep_program_op(hz_timeline_t *t, const hz_op_t *op)
 {
+    if (op->many_waits) { /* rare; an op without its waits would invent races */
+        hz_degraded = 1;
+        return -1;
+    }
     if (t->count == t->capacity) {
         size_t capacity = t->capacity ? 2 * t->capacity : 64;
         hz_op_t *grown = realloc(t->program, capacity * sizeof *grown);
@@ -117,9 +121,9 @@ void hazards_appended(const hazards_append_t *a)
         op.naccess += (uint32_t)hz_access_of(a->dst, a->size, 1, 0, &op.access[op.naccess]);
     if (a->kind == HAZARDS_COPY)
         op.naccess += (uint32_t)hz_access_of(a->src, a->size, 0, 0, &op.access[op.naccess]);
-    op.waits_unknown = a->num_waits > HZ_OP_WAITS;
-    op.nwaits = a->waits && !op.waits_unknown ? a->num_waits : 0;
-    for (uint32_t i = 0; i < op.nwaits; i++)
+    op.nwaits = a->waits ? a->num_waits : 0;
+    op.many_waits = op.nwaits > HZ_OP_WAITS ? a->waits : NULL;
+    for (uint32_t i = 0; i < op.nwaits && !op.many_waits; i++)
         op.waits[i] = a->waits[i];
     op.signal = a->kind == HAZARDS_RESET ? NULL : a->signal;
     op.reset = a->kind == HAZARDS_RESET ? a->signal : NULL;

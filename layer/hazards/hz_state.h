@@ -52,9 +52,11 @@ typedef struct hz_op {
     hz_who_t who;
     uint32_t naccess;
     uint32_t nwaits;
-    int waits_unknown;         /* more waits than kept: order unknown */
     hz_access_t access[HZ_OP_ACCESSES];
     const void *waits[HZ_OP_WAITS];
+    /* More waits than waits[] holds: the caller's array, valid only during
+     * the append (immediate lists; a regular list's op is not kept). */
+    const ze_event_handle_t *many_waits;
     const void *signal;        /* event handles */
     const void *reset;
 } hz_op_t;
