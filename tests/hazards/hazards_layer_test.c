@@ -134,7 +134,8 @@ START_TEST(event_reused_after_reset_is_silent)
         ZT_OK(zeEventHostReset(t.f.event[0]));
         ZT_OK(zeEventHostReset(t.f.event[1]));
     }
-    /* The same with the resets appended to the lists. */
+    /* The same with the resets appended to the lists; the host waits for
+     * both resets, so no signal of the last round is taken for this one's. */
     for (int i = 0; i < 3; i++) {
         fill(t.a, t.x, t.f.event[0], 0, NULL);
         copy(t.b, t.y, t.x, t.f.event[1], 1, &t.f.event[0]);
@@ -142,8 +143,11 @@ START_TEST(event_reused_after_reset_is_silent)
         ZT_OK(zeCommandListAppendEventReset(t.a, t.f.event[0]));
         ZT_OK(zeCommandListAppendEventReset(t.b, t.f.event[1]));
         ZT_OK(zeCommandListAppendBarrier(t.a, t.f.event[2], 0, NULL));
+        ZT_OK(zeCommandListAppendBarrier(t.b, t.f.event[3], 0, NULL));
         ZT_OK(zeEventHostSynchronize(t.f.event[2], forever));
+        ZT_OK(zeEventHostSynchronize(t.f.event[3], forever));
         ZT_OK(zeEventHostReset(t.f.event[2]));
+        ZT_OK(zeEventHostReset(t.f.event[3]));
     }
     close_two(&t);
     zl_assert_silent(mark);
@@ -215,9 +219,14 @@ START_TEST(race_between_lists_names_both_sides)
     two_lists_t t;
     open_two(&t);
     size_t mark = zl_log_mark();
-    fill(t.a, t.x, NULL, 0, NULL);
+    /* The fill is held back until the copy is done: a race to Level Zero's
+     * order, yet not one the driver runs (TSan would see that one). */
+    ze_event_handle_t go = t.f.event[2];
+    fill(t.a, t.x, NULL, 1, &go);
     uint64_t fill_call = zeil_call_number();
-    copy(t.b, t.y, t.x, NULL, 0, NULL); /* no event: a race, yet the copy runs */
+    copy(t.b, t.y, t.x, t.f.event[1], 0, NULL); /* no event: a race, yet the copy runs */
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ZT_OK(zeEventHostSignal(go));
     char written[64], at[64];
     snprintf(written, sizeof written, "reads %p+%d", t.x, BYTES);
     snprintf(at, sizeof at, "(call #%llu)", (unsigned long long)fill_call);
@@ -373,9 +382,12 @@ START_TEST(kernel_pointer_argument_race_is_a_warning)
     ZT_OK(zeKernelSetGroupSize(k, 1, 1, 1));
     size_t mark = zl_log_mark();
     static const uint32_t zero = 0;
-    ZT_OK(zeCommandListAppendMemoryFill(t.a, stamp, &zero, sizeof zero, BYTES, NULL, 0, NULL));
+    ze_event_handle_t go = t.f.event[2]; /* the fill waits for the launch to be done */
+    ZT_OK(zeCommandListAppendMemoryFill(t.a, stamp, &zero, sizeof zero, BYTES, NULL, 1, &go));
     ze_group_count_t one = {1, 1, 1};
-    ZT_OK(zeCommandListAppendLaunchKernel(t.b, k, &one, NULL, 0, NULL));
+    ZT_OK(zeCommandListAppendLaunchKernel(t.b, k, &one, t.f.event[1], 0, NULL));
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ZT_OK(zeEventHostSignal(go));
     zl_assert_one_finding(mark, "ZEIL-W091", "zeCommandListAppendLaunchKernel",
                           "kernel 'stamp' on list", "may read or write",
                           "written by zeCommandListAppendMemoryFill", NULL);
