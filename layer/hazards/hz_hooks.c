@@ -47,7 +47,7 @@ void zeil_declare_accesses(const zeil_access_t *accesses, size_t count)
         return;
     for (size_t i = 0; i < count && declared_count < HZ_OP_ACCESSES; i++)
         if (hz_access_of(accesses[i].ptr, accesses[i].size, accesses[i].written, 0,
-                      &declared[declared_count]))
+                         &declared[declared_count]))
             declared_count++;
     declared_depth = records_attribution_depth + 1;
 }
