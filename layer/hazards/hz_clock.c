@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-pthread_mutex_t hz_lock = PTHREAD_MUTEX_INITIALIZER;
+atomic_int hz_lock;
 uint32_t hz_width;
 hz_clock_t hz_host;
 uint64_t hz_host_version;
@@ -31,10 +31,10 @@ void hz_lost(const char *doing)
 
 int hz_enter(void)
 {
-    pthread_mutex_lock(&hz_lock);
+    hz_lock_take();
     if (!hz_degraded && !oom_registry_incomplete())
         return 1;
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
     return 0;
 }
 
@@ -128,7 +128,7 @@ static void set_mode(const void *handle, ze_command_queue_mode_t mode)
     hz_timeline_t *t = hz_timeline_of(registry_find(handle));
     if (t)
         t->synchronous = mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
 }
 
 void hazards_list_mode(ze_command_list_handle_t list, ze_command_queue_mode_t mode)
@@ -148,7 +148,7 @@ void hazards_list_reset(zeil_obj_t *list)
     hz_timeline_t *t = list ? list->hazard : NULL;
     if (t && t->is_regular)
         t->count = 0;
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
 }
 
 void hazards_event_external(zeil_obj_t *event)
@@ -158,7 +158,7 @@ void hazards_event_external(zeil_obj_t *event)
     hz_event_t *e = hz_event_obj(event);
     if (e)
         e->external = 1;
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
 }
 
 void hazards_kernel_argument(zeil_obj_t *kernel, uint32_t index, size_t size, const void *value)
@@ -186,14 +186,14 @@ void hazards_kernel_argument(zeil_obj_t *kernel, uint32_t index, size_t size, co
         else
             k->pointer_args &= ~(1ull << index);
     }
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
 }
 
 void hazards_retired(zeil_obj_t *obj)
 {
     if (!obj)
         return;
-    pthread_mutex_lock(&hz_lock);
+    hz_lock_take();
     if (obj->hazard &&
         (obj->kind == ZEIL_KIND_COMMAND_LIST || obj->kind == ZEIL_KIND_COMMAND_QUEUE)) {
         hz_timeline_t *t = obj->hazard;
@@ -210,5 +210,5 @@ void hazards_retired(zeil_obj_t *obj)
     }
     free(obj->hazard);
     obj->hazard = NULL;
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
 }

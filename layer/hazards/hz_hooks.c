@@ -139,7 +139,7 @@ void hazards_appended(const hazards_append_t *a)
         keep_program_op(t, &op); /* out of memory: this op goes unchecked */
     else if (t)
         hz_apply(t, &op, &findings);
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
     hz_findings_say(&findings, a->call->name);
 }
 
@@ -172,7 +172,7 @@ void hazards_executed(const zeil_call_t *call, zeil_obj_t *queue, uint32_t count
     }
     if (q && q->synchronous)
         hz_host_learns(&q->clock);
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
     hz_findings_say(&findings, call->name);
 }
 
@@ -240,7 +240,7 @@ static void check_wait(const zeil_call_t *call, zeil_obj_t *obj, int rule)
             }
         }
     }
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
     if (dead)
         say_dead_wait(call, rule, what, obj->handle, path);
 }
@@ -267,7 +267,7 @@ static void host_learns_from(zeil_obj_t *obj)
             hz_host_learns(&done);
         }
     }
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
 }
 
 static void before_wait(const zeil_call_t *call, zeil_obj_t *obj, uint64_t timeout)
@@ -359,7 +359,7 @@ void hazards_event_host_signalled(zeil_obj_t *event)
         }
         e->unresolved = 0;
     }
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
 }
 
 void hazards_event_host_reset(zeil_obj_t *event)
@@ -369,7 +369,7 @@ void hazards_event_host_reset(zeil_obj_t *event)
     hz_event_t *e = hz_event_obj(event);
     if (e)
         e->state = HZ_EV_NONE;
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
 }
 
 /* ---- frees --------------------------------------------------------------- */
@@ -385,7 +385,7 @@ ze_result_t hazards_free_before(const zeil_call_t *call, const void *ptr)
     int in_flight = hz_access_in_flight((uintptr_t)a.base, text, sizeof text);
     if (!in_flight)
         hz_access_forget((uintptr_t)a.base);
-    pthread_mutex_unlock(&hz_lock);
+    hz_unlock();
     if (!in_flight)
         return ZE_RESULT_SUCCESS;
     return diag_report(ZEIL_RULE_E092, call->name, "%s", text);

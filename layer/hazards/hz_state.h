@@ -2,14 +2,15 @@
  * hz_state.h: the hazard checker's state, shared by the hz_*.c files only.
  * Everything here is guarded by hz_lock (hz_clock.c): the checker is off by
  * default, and when on it trades the layer's lock-free launch path for one
- * uncontended mutex per append (see README.md in this folder).
+ * uncontended lock per append (see README.md in this folder).
  */
 #ifndef ZEIL_HZ_STATE_H
 #define ZEIL_HZ_STATE_H
 
 #include "hazards.h"
 
-#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <uthash.h>
 
@@ -135,7 +136,21 @@ typedef struct hz_history {
 int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out);
 
 /* ---- hz_clock.c: the lock, slots, the host's clock ---- */
-extern pthread_mutex_t hz_lock;
+/* The checker's one lock: taken once per hooked call, by one thread per
+ * stream in the usual program, so an exchange takes it (a pthread mutex
+ * cost two read-modify-writes and two calls per append); a waiter yields,
+ * as the holder may be descheduled. */
+extern atomic_int hz_lock;
+static inline void hz_lock_take(void)
+{
+    while (atomic_exchange_explicit(&hz_lock, 1, memory_order_acquire))
+        while (atomic_load_explicit(&hz_lock, memory_order_relaxed))
+            sched_yield();
+}
+static inline void hz_unlock(void)
+{
+    atomic_store_explicit(&hz_lock, 0, memory_order_release);
+}
 extern uint32_t hz_width;                     /* slots ever handed out */
 extern hz_clock_t hz_host;                    /* what the host knows is done */
 extern uint64_t hz_host_version;
