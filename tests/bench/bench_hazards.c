@@ -17,6 +17,7 @@
 
 #include <zeil/zeil.h>
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -51,6 +52,11 @@ static ze_command_list_handle_t stream_list(const bench_ze_t *ze)
 int bench_child_hazards(const bench_child_args_t *args)
 {
     int want = strcmp(args->config, "zeil_hazards") == 0;
+    /* The driver allocates per launch and frees at completion: with the
+     * default trim threshold glibc gave the heap's top back and took it again
+     * every batch (brk, page faults) in one configuration and not in the
+     * other, which moved the figure by more than the checks cost. */
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
     bench_ze_t ze;
     bench_ze_open(&ze);
     if (!zeil_is_active() || zeil_hazards_enabled() != want)
@@ -77,6 +83,10 @@ int bench_child_hazards(const bench_child_args_t *args)
     for (size_t b = 0; b < WARMUP_BATCHES + timed; b++) {
         for (int s = 0; s < 2; s++)
             BENCH_ZE_OK(zeCommandListAppendWaitOnEvents(lists[s], 1, &go));
+        /* Past the workers' polling (the driver polls 20 us before it sleeps):
+         * polling threads would compete with the timed appends for the caches. */
+        struct timespec settle = {0, 1000 * 1000};
+        nanosleep(&settle, NULL);
         ze_result_t failed = ZE_RESULT_SUCCESS;
         uint64_t start = thread_cpu_ns();
         for (unsigned k = 0; k < BATCH; k++)
