@@ -46,8 +46,6 @@ HANDLE_SYNC(zeCommandQueueSynchronize, ze_command_queue_dditable_t, pfnSynchroni
 HANDLE_SYNC(zeFenceHostSynchronize, ze_fence_dditable_t, pfnHostSynchronize, ZEIL_KIND_FENCE,
             hFence, fence, (const zeil_next_t *next, ze_fence_handle_t hFence, uint64_t timeout),
             (hFence, timeout))
-HANDLE_USE(zeFenceQueryStatus, ze_fence_dditable_t, pfnQueryStatus, ZEIL_KIND_FENCE, hFence,
-           (const zeil_next_t *next, ze_fence_handle_t hFence), (hFence))
 HANDLE_USE(zeFenceReset, ze_fence_dditable_t, pfnReset, ZEIL_KIND_FENCE, hFence,
            (const zeil_next_t *next, ze_fence_handle_t hFence), (hFence))
 
@@ -63,6 +61,20 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventQueryStatus(const zeil_next_t *next,
     if (obj && hazards_active())
         hazards_event_queried(obj, r); /* ready is a host synchronization */
     return CALLS_END(&call, r, "hEvent=%p", (void *)hEvent);
+}
+
+ze_result_t ZE_APICALL zeil_icpt_zeFenceQueryStatus(const zeil_next_t *next,
+                                                    ze_fence_handle_t hFence)
+{
+    zeil_call_t call;
+    calls_begin(&call, "zeFenceQueryStatus");
+    zeil_obj_t *obj;
+    ze_result_t r = check_handle(&call, "hFence", hFence, ZEIL_KIND_FENCE, &obj);
+    if (r == ZE_RESULT_SUCCESS)
+        r = NEXT(ze_fence_dditable_t, pfnQueryStatus)(hFence);
+    if (obj && hazards_active())
+        hazards_fence_synced(&call, obj, 0, r); /* ready: the host knows the work done */
+    return CALLS_END(&call, r, "hFence=%p", (void *)hFence);
 }
 HANDLE_USE(zeEventQueryKernelTimestamp, ze_event_dditable_t, pfnQueryKernelTimestamp,
            ZEIL_KIND_EVENT, hEvent,

@@ -11,6 +11,7 @@
 #include <zeil/zeil.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -191,6 +192,31 @@ START_TEST(regular_list_through_queue_and_fence_is_silent)
     ZT_OK(zeEventHostSynchronize(t.f.event[0], forever)); /* before the list runs again */
     ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, NULL));
     ZT_OK(zeCommandQueueSynchronize(queue, forever));
+    ZT_OK(zeFenceDestroy(fence));
+    ZT_OK(zeCommandQueueDestroy(queue));
+    ZT_OK(zeCommandListDestroy(regular));
+    close_two(&t);
+    zl_assert_silent(mark);
+}
+END_TEST
+
+START_TEST(fence_polled_until_ready_is_silent)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_command_list_handle_t regular = zt_regular_list(&t.f.env);
+    ze_command_queue_handle_t queue = zt_queue(&t.f.env, 0);
+    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
+    ze_fence_handle_t fence;
+    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    fill(regular, t.x, NULL, 0, NULL);
+    ZT_OK(zeCommandListClose(regular));
+    ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
+    while (zeFenceQueryStatus(fence) == ZE_RESULT_NOT_READY)
+        sched_yield();
+    ZT_OK(zeMemFree(t.f.env.context, t.x)); /* ready: the fill is done */
+    t.x = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
     ZT_OK(zeFenceDestroy(fence));
     ZT_OK(zeCommandQueueDestroy(queue));
     ZT_OK(zeCommandListDestroy(regular));
@@ -427,6 +453,7 @@ int main(void)
     tcase_add_test(silent, event_reused_after_reset_is_silent);
     tcase_add_test(silent, in_order_list_without_events_is_silent);
     tcase_add_test(silent, regular_list_through_queue_and_fence_is_silent);
+    tcase_add_test(silent, fence_polled_until_ready_is_silent);
     tcase_add_test(silent, synchronous_list_is_silent);
     suite_add_tcase(s, silent);
     TCase *misuse = tcase_create("misuses");
