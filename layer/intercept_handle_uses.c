@@ -1,7 +1,8 @@
 /*
  * Calls that only use a handle (wait, query, reset): zeil checks the handle
  * (E001-E003) and forwards. They are frequent in host loops, so nothing else
- * happens here.
+ * happens here but, for the waits and queries, the hazard checks' hook
+ * (behind one branch when those checks are off).
  */
 #include "intercepts.h"
 
