@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "hazards/hazards.h"
 #include "out_of_memory.h"
 
 #include <stdio.h>
@@ -25,6 +26,8 @@ zeil_obj_t *intercept_register(const zeil_call_t *call, const zeil_next_t *next,
 
 void intercept_retire(const zeil_call_t *call, zeil_obj_t *obj)
 {
+    if (obj && hazards_active())
+        hazards_retired(obj);
     if (obj)
         registry_retire(obj, call->number, calls_thread_number());
 }

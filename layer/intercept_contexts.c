@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "hazards/hazards.h"
 #include "out_of_memory.h"
 
 #include <stdlib.h>
@@ -104,6 +105,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueCreate(const zeil_next_t *next,
                                          .ordinal = desc->ordinal,
                                          .is_in_order = !!(desc->flags &
                                                            ZE_COMMAND_QUEUE_FLAG_IN_ORDER)});
+    if (r == ZE_RESULT_SUCCESS && phCommandQueue && desc && hazards_active())
+        hazards_queue_mode(*phCommandQueue, desc->mode);
     return CALLS_END(&call, r, "hContext=%p hDevice=%p ordinal=%u -> %p", (void *)hContext,
                      (void *)hDevice, desc ? desc->ordinal : 0,
                      phCommandQueue && r == ZE_RESULT_SUCCESS ? (void *)*phCommandQueue : NULL);
@@ -137,6 +140,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueExecuteCommandLists(
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_queue_dditable_t, pfnExecuteCommandLists)(
             hCommandQueue, numCommandLists, phCommandLists, hFence);
+    if (r == ZE_RESULT_SUCCESS && queue && hazards_active())
+        hazards_executed(&call, queue, numCommandLists, phCommandLists, hFence);
     return CALLS_END(&call, r, "hCommandQueue=%p numCommandLists=%u first=%p hFence=%p",
                      (void *)hCommandQueue, numCommandLists,
                      phCommandLists && numCommandLists ? (void *)phCommandLists[0] : NULL,

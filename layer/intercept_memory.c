@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "hazards/hazards.h"
 #include "out_of_memory.h"
 
 #include <stdio.h>
@@ -95,6 +96,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemFree(const zeil_next_t *next, ze_context_h
     zeil_obj_t *context;
     ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
     CHECK_KEEP_FIRST(r, check_usm_free(&call, hContext, ptr));
+    if (r == ZE_RESULT_SUCCESS && hazards_active())
+        r = hazards_free_before(&call, ptr);
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_mem_dditable_t, pfnFree)(hContext, ptr);
     if (r == ZE_RESULT_SUCCESS && ptr)
@@ -112,6 +115,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemFreeExt(const zeil_next_t *next,
     zeil_obj_t *context;
     ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
     CHECK_KEEP_FIRST(r, check_usm_free(&call, hContext, ptr));
+    if (r == ZE_RESULT_SUCCESS && hazards_active())
+        r = hazards_free_before(&call, ptr);
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_mem_dditable_t, pfnFreeExt)(hContext, pMemFreeDesc, ptr);
     if (r == ZE_RESULT_SUCCESS && ptr)

@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "hazards/hazards.h"
 #include "module_origin.h"
 #include "out_of_memory.h"
 
@@ -171,6 +172,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeKernelSetArgumentValue(const zeil_next_t *nex
                                                             pArgValue);
     if (r == ZE_RESULT_SUCCESS && kernel && argIndex < 64)
         atomic_fetch_or_explicit(&kernel->args_set, 1ull << argIndex, memory_order_relaxed);
+    if (r == ZE_RESULT_SUCCESS && kernel && hazards_active())
+        hazards_kernel_argument(kernel, argIndex, argSize, pArgValue);
     return CALLS_END(&call, r, "hKernel=%p argIndex=%u argSize=%zu", (void *)hKernel, argIndex,
                      argSize);
 }

@@ -70,6 +70,7 @@ typedef struct zeil_obj {
     _Atomic uint32_t group_size[3];
     _Atomic uint64_t args_set;        /* bit i: argument i was set */
     uint32_t arg_count;
+    void *hazard;                     /* layer/hazards state, owned there */
 } zeil_obj_t;
 
 /* Publishes a new object (a copy of *proto, which hands over its devices and
