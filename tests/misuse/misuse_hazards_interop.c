@@ -37,15 +37,18 @@ static ze_event_handle_t relu(const interop_fixture_t *x, dnnl_stream_t stream,
 
 /* Stream A: src -> mid -> out; stream B reads out, but waits on the event
  * of A's first ReLU instead of its second. */
+/* oneDNN has no nhandles == 0: DNNL_MEMORY_ALLOCATE asks for a buffer. */
+static void *allocate = DNNL_MEMORY_ALLOCATE;
+
 static void wait_on_wrong_event(void)
 {
     interop_fixture_t x;
     misuse_interop_open(&x);
     dnnl_stream_t a = in_order_stream(&x), b = in_order_stream(&x);
     dnnl_memory_t mid, out, result;
-    DNNL_OK(dnnl_ze_interop_memory_create(&mid, &x.md, x.engine, 0, NULL));
-    DNNL_OK(dnnl_ze_interop_memory_create(&out, &x.md, x.engine, 0, NULL));
-    DNNL_OK(dnnl_ze_interop_memory_create(&result, &x.md, x.engine, 0, NULL));
+    DNNL_OK(dnnl_ze_interop_memory_create(&mid, &x.md, x.engine, 1, &allocate));
+    DNNL_OK(dnnl_ze_interop_memory_create(&out, &x.md, x.engine, 1, &allocate));
+    DNNL_OK(dnnl_ze_interop_memory_create(&result, &x.md, x.engine, 1, &allocate));
     ze_event_handle_t first = relu(&x, a, x.src, mid, NULL);
     relu(&x, a, mid, out, NULL);
     ze_event_handle_t read = relu(&x, b, out, result, first); /* reported, and it runs */
