@@ -109,6 +109,8 @@ static int run_child(const char *name)
     ze_device_handle_t device = NULL;
     ze_context_handle_t context = NULL;
     ze_module_handle_t module = NULL;
+    static uint8_t bytes[1 << 20];
+    size_t size = 0;
     uint32_t n = 1;
     ze_context_desc_t context_desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0};
     if (zeInit(0) || zeDriverGet(&n, &driver) || !n || (n = 1, zeDeviceGet(driver, &n, &device)) ||
@@ -119,8 +121,7 @@ static int run_child(const char *name)
     if (w->needs_module) {
         const char *path = getenv("ZEIL_TEST_KERNELS");
         FILE *f = path ? fopen(path, "rb") : NULL;
-        static uint8_t bytes[1 << 20];
-        size_t size = f ? fread(bytes, 1, sizeof bytes, f) : 0;
+        size = f ? fread(bytes, 1, sizeof bytes, f) : 0;
         if (f)
             fclose(f);
         ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
@@ -138,6 +139,7 @@ static int run_child(const char *name)
     for (int i = 0; i < TP_THREADS; i++) {
         threads[i] = (tp_thread_t){.index = i, .driver = driver, .device = device,
                                    .context = context, .module = module,
+                                   .module_bytes = bytes, .module_size = size,
                                    .iterations = rounds};
         if (pthread_create(&ids[i], NULL, thread_main, &threads[i]) != 0)
             return 2;
