@@ -26,6 +26,7 @@ typedef enum rd_magic {
     RD_MAGIC_MODULE = 0x7264d009u,
     RD_MAGIC_BUILD_LOG = 0x7264d00au,
     RD_MAGIC_KERNEL = 0x7264d00bu,
+    RD_MAGIC_PHYSICAL_MEM = 0x7264d00cu,
     RD_MAGIC_DEAD = 0x7264deadu,
 } rd_magic_t;
 

@@ -22,7 +22,7 @@
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-#define KINDS (RD_MAGIC_KERNEL - RD_MAGIC_DRIVER + 1)
+#define KINDS (RD_MAGIC_PHYSICAL_MEM - RD_MAGIC_DRIVER + 1)
 #define KEPT_PER_KIND 4096u /* more deleted objects than that go back to the heap */
 #define TAG_BYTES 8u
 
@@ -49,7 +49,7 @@ static void deleted_init(void)
 
 static int kind_index(rd_magic_t magic)
 {
-    return magic >= RD_MAGIC_DRIVER && magic <= RD_MAGIC_KERNEL ? (int)(magic - RD_MAGIC_DRIVER)
+    return magic >= RD_MAGIC_DRIVER && magic <= RD_MAGIC_PHYSICAL_MEM ? (int)(magic - RD_MAGIC_DRIVER)
                                                                 : -1;
 }
 
