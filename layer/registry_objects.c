@@ -129,7 +129,8 @@ zeil_obj_t *registry_insert(const zeil_obj_t *proto)
     return NULL;
 }
 
-/* Frees the objects that left the ring more than GRACE_NS ago. Under the
+/* Takes the objects that left the ring more than GRACE_NS ago off the limbo
+ * list, for the caller to free once it released the lock. Under the
  * tombstones lock. */
 static zeil_obj_t *take_expired_limbo(uint64_t now)
 {
