@@ -5,7 +5,8 @@
  * bounded ring so later misuse can name where they came from.
  *
  * Objects are never freed while alive. A tombstone is freed only after the
- * ring evicted it and a grace period (a second) passed since: a pointer
+ * ring evicted it and a grace period passed since (a second, or 4096 more
+ * evictions if they come faster): a pointer
  * returned by registry_find stays readable for a long while even if another
  * thread destroys the object and the driver gives its handle to a new one
  * meanwhile (registry_objects.c says why that is enough).
