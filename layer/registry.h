@@ -136,6 +136,8 @@ int registry_find_alloc(const void *ptr, zeil_alloc_t *out);
 typedef struct registry_free {
     uintptr_t base;
     uint64_t created_call;            /* which allocation of that base */
+    uint64_t call;                    /* the free */
+    uint32_t thread;
 } registry_free_t;
 int registry_begin_free(const void *base, uint64_t call, uint32_t thread,
                         registry_free_t *freeing);

@@ -738,7 +738,8 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
         e.threads = (e.threads & 0xffffffffu) | (uint64_t)thread << 32;
         set_freeing(k, at, &e, 1);
         write_end();
-        *freeing = (registry_free_t){.base = base, .created_call = e.created_call};
+        *freeing = (registry_free_t){.base = base, .created_call = e.created_call,
+                                     .call = call, .thread = thread};
     }
     pthread_mutex_unlock(&allocs_lock);
     return at >= 0;
@@ -753,18 +754,24 @@ int registry_end_free(const registry_free_t *freeing, int driver_freed)
     /* Not the allocation this free began with: a new allocation at the same
      * base already buried it (registry_add_alloc), or a racing free of the
      * same pointer (the program's double free) did. */
-    if (at < 0 || e.created_call != freeing->created_call ||
-        !(meta_flags(e.meta) & F_FREEING)) {
+    if (at < 0 || e.created_call != freeing->created_call) {
         pthread_mutex_unlock(&allocs_lock);
         return 1;
     }
-    if (!driver_freed) { /* still live: the driver refused the free */
-        write_begin();
-        set_freeing(k, at, &e, 0);
-        write_end();
+    if (!driver_freed) { /* still live: the driver refused this free */
+        /* The mark is another free's if one marked it since (a racing double
+         * free): that one decides. */
+        if (e.freed_call == freeing->call) {
+            write_begin();
+            set_freeing(k, at, &e, 0);
+            write_end();
+        }
         pthread_mutex_unlock(&allocs_lock);
         return 1;
     }
+    /* The tombstone names the free the driver accepted. */
+    e.freed_call = freeing->call;
+    e.threads = (e.threads & 0xffffffffu) | (uint64_t)freeing->thread << 32;
     int kept = table_reserve(&ix.dead, k) == 0;
     write_begin();
     /* table_reserve of the dead index leaves the live tables alone: at holds. */

@@ -87,6 +87,30 @@ START_TEST(free_refused_by_the_driver_stays_live)
 }
 END_TEST
 
+/* Two frees of one pointer at once (the program's bug): the driver accepts
+ * one and refuses the other, in either order; the accepted one buries it. */
+START_TEST(racing_double_free)
+{
+    for (int refused_first = 0; refused_first < 2; refused_first++) {
+        uintptr_t base = 0x40000 + 0x1000 * (uintptr_t)refused_first;
+        add_alloc(base, 64, 1);
+        registry_free_t a, b;
+        ck_assert_int_eq(registry_begin_free((void *)base, 2, 5, &a), 1);
+        ck_assert_int_eq(registry_begin_free((void *)base, 3, 6, &b), 1);
+        if (refused_first) {
+            ck_assert_int_eq(registry_end_free(&a, 0), 1);
+            ck_assert_int_eq(registry_end_free(&b, 1), 1);
+        } else {
+            ck_assert_int_eq(registry_end_free(&b, 0), 1);
+            ck_assert_int_eq(registry_end_free(&a, 1), 1);
+        }
+        zeil_alloc_t dead = find_alloc(base, 2);
+        ck_assert_uint_eq(dead.freed_call, refused_first ? 3 : 2);
+        ck_assert_uint_eq(dead.freed_thread, refused_first ? 6 : 5);
+    }
+}
+END_TEST
+
 static zeil_obj_t *insert(uintptr_t handle, uint64_t call)
 {
     zeil_obj_t *obj = registry_insert(&(zeil_obj_t){.handle = (void *)handle,
@@ -202,6 +226,7 @@ int main(void)
     tcase_add_test(tc, free_racing_an_allocation_of_the_same_address);
     tcase_add_test(tc, free_racing_an_allocation_inside_the_freed_range);
     tcase_add_test(tc, free_refused_by_the_driver_stays_live);
+    tcase_add_test(tc, racing_double_free);
     tcase_add_test(tc, destroy_racing_a_creation_of_the_same_handle);
     tcase_add_test(tc, missed_destruction_becomes_a_tombstone);
     tcase_add_test(tc, threads_reusing_handles_at_once);
