@@ -75,8 +75,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeContextDestroy(const zeil_next_t *next,
     zeil_obj_t *context;
     ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
     CHECK_KEEP_FIRST(r, check_context_children(&call, context));
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, context);
         r = NEXT(ze_context_dditable_t, pfnDestroy)(hContext);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, context);
     return CALLS_END(&call, r, "hContext=%p", (void *)hContext);
@@ -120,8 +122,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueDestroy(const zeil_next_t *next,
     zeil_obj_t *queue;
     ze_result_t r = check_handle(&call, "hCommandQueue", hCommandQueue,
                                  ZEIL_KIND_COMMAND_QUEUE, &queue);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, queue);
         r = NEXT(ze_command_queue_dditable_t, pfnDestroy)(hCommandQueue);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, queue);
     return CALLS_END(&call, r, "hCommandQueue=%p", (void *)hCommandQueue);
@@ -177,8 +181,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeFenceDestroy(const zeil_next_t *next, ze_fenc
     calls_begin(&call, "zeFenceDestroy");
     zeil_obj_t *fence;
     ze_result_t r = check_handle(&call, "hFence", hFence, ZEIL_KIND_FENCE, &fence);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, fence);
         r = NEXT(ze_fence_dditable_t, pfnDestroy)(hFence);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, fence);
     return CALLS_END(&call, r, "hFence=%p", (void *)hFence);

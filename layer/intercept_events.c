@@ -45,8 +45,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventPoolDestroy(const zeil_next_t *next,
     zeil_obj_t *pool;
     ze_result_t r = check_handle(&call, "hEventPool", hEventPool, ZEIL_KIND_EVENT_POOL, &pool);
     CHECK_KEEP_FIRST(r, check_pool_events(&call, pool));
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, pool);
         r = NEXT(ze_event_pool_dditable_t, pfnDestroy)(hEventPool);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, pool);
     return CALLS_END(&call, r, "hEventPool=%p", (void *)hEventPool);
@@ -79,8 +81,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventPoolCloseIpcHandle(const zeil_next_t *ne
     calls_begin(&call, "zeEventPoolCloseIpcHandle");
     zeil_obj_t *pool;
     ze_result_t r = check_handle(&call, "hEventPool", hEventPool, ZEIL_KIND_EVENT_POOL, &pool);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, pool);
         r = NEXT(ze_event_pool_dditable_t, pfnCloseIpcHandle)(hEventPool);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, pool);
     return CALLS_END(&call, r, "hEventPool=%p", (void *)hEventPool);
@@ -120,8 +124,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventDestroy(const zeil_next_t *next, ze_even
     calls_begin(&call, "zeEventDestroy");
     zeil_obj_t *event;
     ze_result_t r = check_handle(&call, "hEvent", hEvent, ZEIL_KIND_EVENT, &event);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, event);
         r = NEXT(ze_event_dditable_t, pfnDestroy)(hEvent);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, event);
     return CALLS_END(&call, r, "hEvent=%p", (void *)hEvent);

@@ -86,8 +86,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListDestroy(const zeil_next_t *next,
                                  &list);
     if (r == ZE_RESULT_SUCCESS && list)
         timing_list_destroyed(list);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, list);
         r = NEXT(ze_command_list_dditable_t, pfnDestroy)(hCommandList);
+    }
     if (r == ZE_RESULT_SUCCESS && list) {
         records_list_destroyed(list->records);
         intercept_retire(&call, list);

@@ -70,8 +70,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeModuleDestroy(const zeil_next_t *next,
     zeil_obj_t *module;
     ze_result_t r = check_handle(&call, "hModule", hModule, ZEIL_KIND_MODULE, &module);
     CHECK_KEEP_FIRST(r, check_module_kernels(&call, module));
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, module);
         r = NEXT(ze_module_dditable_t, pfnDestroy)(hModule);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, module);
     return CALLS_END(&call, r, "hModule=%p", (void *)hModule);
@@ -128,8 +130,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeKernelDestroy(const zeil_next_t *next,
     calls_begin(&call, "zeKernelDestroy");
     zeil_obj_t *kernel;
     ze_result_t r = check_handle(&call, "hKernel", hKernel, ZEIL_KIND_KERNEL, &kernel);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, kernel);
         r = NEXT(ze_kernel_dditable_t, pfnDestroy)(hKernel);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, kernel);
     return CALLS_END(&call, r, "hKernel=%p", (void *)hKernel);
