@@ -55,6 +55,28 @@ dnnl_status_t compat_primitive_info(const_dnnl_primitive_t primitive,
     return dnnl_success;
 }
 
+int compat_arg_is_written(int arg, int forward_training)
+{
+    if (arg >= DNNL_ARG_DST_0 && arg < DNNL_ARG_WEIGHTS_0)
+        return 1;
+    if (arg >= DNNL_ARG_DIFF_DST_0 && arg < DNNL_ARG_DIFF_WEIGHTS_0)
+        return 0; /* the gradient coming in */
+    if (arg >= DNNL_ARG_DIFF_SRC_0 && arg <= DNNL_ARG_DIFF_SHIFT)
+        return 1;
+    if (arg >= DNNL_ARG_MULTIPLE_DST && arg < DNNL_ARG_ATTR_ZERO_POINTS)
+        return 1;
+    return arg == DNNL_ARG_SCRATCHPAD || (arg == DNNL_ARG_WORKSPACE && forward_training);
+}
+
+int compat_is_forward_training(const_dnnl_primitive_t primitive)
+{
+    const_dnnl_primitive_desc_t pd = NULL;
+    dnnl_prop_kind_t prop = dnnl_prop_kind_undef;
+    return dnnl_primitive_get_primitive_desc(primitive, &pd) == dnnl_success
+           && dnnl_primitive_desc_query(pd, dnnl_query_prop_kind, 0, &prop) == dnnl_success
+           && prop == dnnl_forward_training;
+}
+
 void compat_dnnl_version(compat_version_t *version)
 {
     const dnnl_version_t *v = dnnl_version();

@@ -37,6 +37,14 @@ typedef struct compat_primitive_info {
 dnnl_status_t compat_primitive_info(const_dnnl_primitive_t primitive,
                                     compat_primitive_info_t *info);
 
+/* Whether an execution argument is written (the hazard checks): DST*,
+ * DIFF_* but DIFF_DST*, MULTIPLE_DST, the scratchpad, and the workspace when
+ * forward_training; everything else is read. */
+int compat_arg_is_written(int arg, int forward_training);
+/* 1 when the primitive propagates forward for training (0 when it has no
+ * propagation kind: reorders, sums, concats). */
+int compat_is_forward_training(const_dnnl_primitive_t primitive);
+
 /* The running oneDNN's version. */
 typedef struct compat_version {
     uint32_t major, minor, patch;

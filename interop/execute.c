@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "export.h"
 #include "forward.h"
+#include "hazard_accesses.h"
 #include "interpose.h"
 #include "rules.h"
 #include "stream.h"
@@ -164,6 +165,7 @@ static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *s
                                           info->impl, info->memory_args};
         ze_group_count_t one_group = {1, 1, 1};
         zeil_attribution_push(&attribution);
+        hazard_accesses_declare(primitive, nargs, args);
         result = zeCommandListAppendLaunchKernel(stream->list, stream->kernel, &one_group,
                                                  packet->event, (uint32_t)ndeps,
                                                  (ze_event_handle_t *)deps);

@@ -48,9 +48,12 @@ static size_t extra_rule_count;
 static pthread_mutex_t extra_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char *const groups[] = {"handles", "contexts", "usm",     "lists",  "events",
-                                     "kernels", "lifetime", "leaks",   "loading", "memory"};
+                                     "kernels", "lifetime", "leaks",   "loading", "memory",
+                                     "hazards"};
 #define GROUP_COUNT (sizeof groups / sizeof groups[0])
-static uint32_t disabled_groups;
+/* hazards is off until ZEIL_CHECKS names it (env.c reads the same list). */
+#define HAZARDS_GROUP_BIT (1u << 10)
+static uint32_t disabled_groups = HAZARDS_GROUP_BIT;
 static pthread_once_t groups_once = PTHREAD_ONCE_INIT;
 
 static int group_index(const char *name, size_t len)

@@ -86,6 +86,20 @@ static uint32_t parse_records(const char *value)
     return (uint32_t)n;
 }
 
+/* The hazard checks are off unless ZEIL_CHECKS names them ("hazards",
+ * "+hazards" or "all"; "-hazards" or "none" after that switch them off):
+ * read here once, so the hooks cost one branch on a plain flag. */
+static void note_hazards_item(const char *item, size_t len, void *user)
+{
+    int *on = user;
+    if ((len == 3 && memcmp(item, "all", 3) == 0) || (len == 7 && memcmp(item, "hazards", 7) == 0)
+        || (len == 8 && memcmp(item, "+hazards", 8) == 0))
+        *on = 1;
+    else if ((len == 4 && memcmp(item, "none", 4) == 0)
+             || (len == 8 && memcmp(item, "-hazards", 8) == 0))
+        *on = 0;
+}
+
 static int settings_copy_failed;
 
 /* A copy of a setting; out of memory the environment's own string, which
@@ -176,6 +190,7 @@ static void read_settings(void)
     zeil_settings_data.abort_on_error = on_error && strcmp(on_error, "abort") == 0;
     const char *checks = getenv("ZEIL_CHECKS");
     zeil_settings_data.checks = copy_setting(checks);
+    env_foreach_item(checks, note_hazards_item, &zeil_settings_data.hazards);
     zeil_settings_data.records = parse_records(getenv("ZEIL_RECORDS"));
     const char *timing = getenv("ZEIL_TIMING");
     zeil_settings_data.timing = timing && strcmp(timing, "1") == 0;

@@ -24,6 +24,7 @@ typedef struct zeil_settings {
     const char *summary_file;/* ZEIL_SUMMARY */
     int rank;                /* PMI_RANK, OMPI_COMM_WORLD_RANK or SLURM_PROCID;
                                 -1 when none is set (%r in paths is then 0) */
+    int hazards;             /* ZEIL_CHECKS switched the group hazards on */
 } zeil_settings_t;
 
 #define ZEIL_DEFAULT_RECORDS 4096u

@@ -7,6 +7,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "hazards/hazards.h"
 #include "records.h"
 #include "timing.h"
 
@@ -65,6 +66,9 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
                                                                  NULL});
         else
             records_release(records);
+        if (r == ZE_RESULT_SUCCESS)
+            HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH,
+                             .kernel = kernel);
         return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s) groups=%ux%ux%u",
                          (void *)hCommandList, (void *)hKernel, kernel->name,
                          groups->groupCountX, groups->groupCountY, groups->groupCountZ);
@@ -88,6 +92,10 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
         }
         if (r == ZE_RESULT_SUCCESS)
             note_signal(signal, &call);
+        if (r == ZE_RESULT_SUCCESS)
+            HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH,
+                             .kernel = kernel, .signal = hSignalEvent,
+                             .num_waits = numWaitEvents, .waits = phWaitEvents);
     }
     return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s) groups=%ux%ux%u hSignalEvent=%p "
                      "numWaitEvents=%u",
@@ -139,6 +147,9 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernelIndirect(
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, &call, kernel, NULL, 0,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH,
+                         .kernel = kernel, .signal = hSignalEvent, .num_waits = numWaitEvents,
+                         .waits = phWaitEvents);
     }
     return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s)", (void *)hCommandList,
                      (void *)hKernel, kernel ? kernel->name : "?");
@@ -163,6 +174,9 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopy(
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, &call, NULL, NULL, size,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_COPY,
+                         .dst = dstptr, .src = srcptr, .size = size, .signal = hSignalEvent,
+                         .num_waits = numWaitEvents, .waits = phWaitEvents);
     }
     return CALLS_END(&call, r, "hCommandList=%p dstptr=%p srcptr=%p size=%zu",
                      (void *)hCommandList, dstptr, srcptr, size);
@@ -187,6 +201,9 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryFill(
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_FILL, &call, NULL, NULL, size,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_FILL, .dst = ptr,
+                         .size = size, .signal = hSignalEvent, .num_waits = numWaitEvents,
+                         .waits = phWaitEvents);
     }
     return CALLS_END(&call, r, "hCommandList=%p ptr=%p pattern_size=%zu size=%zu",
                      (void *)hCommandList, ptr, pattern_size, size);
@@ -208,6 +225,9 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendBarrier(
         note_signal(signal, &call);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, &call, NULL, NULL, 0,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_BARRIER,
+                         .signal = hSignalEvent, .num_waits = numWaitEvents,
+                         .waits = phWaitEvents);
     }
     return CALLS_END(&call, r, "hCommandList=%p hSignalEvent=%p numWaitEvents=%u",
                      (void *)hCommandList, (void *)hSignalEvent, numWaitEvents);
@@ -223,8 +243,11 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendSignalEvent(const zeil_next_
     ze_result_t r = check_append(&call, hCommandList, &list, hEvent, &signal, 0, NULL);
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnAppendSignalEvent)(hCommandList, hEvent);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
         note_signal(signal, &call);
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_SIGNAL,
+                         .signal = hEvent);
+    }
     return CALLS_END(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
 }
 
@@ -239,6 +262,9 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendWaitOnEvents(
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnAppendWaitOnEvents)(hCommandList, numEvents,
                                                                     phEvents);
+    if (r == ZE_RESULT_SUCCESS)
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_WAIT,
+                         .num_waits = numEvents, .waits = phEvents);
     return CALLS_END(&call, r, "hCommandList=%p numEvents=%u", (void *)hCommandList, numEvents);
 }
 
@@ -257,5 +283,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendEventReset(const zeil_next_t
         r = NEXT(ze_command_list_dditable_t, pfnAppendEventReset)(hCommandList, hEvent);
     if (r == ZE_RESULT_SUCCESS && event)
         atomic_store_explicit(&event->signalled_by_call, 0, memory_order_release);
+    if (r == ZE_RESULT_SUCCESS)
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_RESET,
+                         .signal = hEvent);
     return CALLS_END(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
 }

@@ -6,6 +6,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "hazards/hazards.h"
 #include "records.h"
 
 static size_t region_bytes(const ze_copy_region_t *region, uint32_t pitch)
@@ -38,6 +39,11 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopyRegion(
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, &call, NULL, NULL,
                                                region_bytes(dstRegion, dstPitch), hSignalEvent,
                                                numWaitEvents, phWaitEvents});
+        /* Regions start at their origin's offset: the ranges from the
+         * pointers on are an over-estimate, clipped to the allocations. */
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_COPY,
+                         .dst = dstptr, .src = srcptr, .size = SIZE_MAX, .signal = hSignalEvent,
+                         .num_waits = numWaitEvents, .waits = phWaitEvents);
     }
     return CALLS_END(&call, r, "hCommandList=%p dstptr=%p srcptr=%p", (void *)hCommandList,
                      dstptr, srcptr);
@@ -62,6 +68,9 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryRangesBarrier(
             atomic_store(&signal->signalled_by_call, call.number);
         records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, &call, NULL, NULL, 0,
                                                hSignalEvent, numWaitEvents, phWaitEvents});
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_BARRIER,
+                         .signal = hSignalEvent, .num_waits = numWaitEvents,
+                         .waits = phWaitEvents);
     }
     return CALLS_END(&call, r, "hCommandList=%p numRanges=%u", (void *)hCommandList, numRanges);
 }
@@ -81,6 +90,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendWriteGlobalTimestamp(
             hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
     if (r == ZE_RESULT_SUCCESS && signal)
         atomic_store(&signal->signalled_by_call, call.number);
+    if (r == ZE_RESULT_SUCCESS)
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_FILL,
+                         .dst = dstptr, .size = sizeof *dstptr, .signal = hSignalEvent,
+                         .num_waits = numWaitEvents, .waits = phWaitEvents);
     return CALLS_END(&call, r, "hCommandList=%p dstptr=%p", (void *)hCommandList,
                      (void *)dstptr);
 }
@@ -103,5 +116,9 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendQueryKernelTimestamps(
             phWaitEvents);
     if (r == ZE_RESULT_SUCCESS && signal)
         atomic_store(&signal->signalled_by_call, call.number);
+    if (r == ZE_RESULT_SUCCESS)
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_SIGNAL,
+                         .signal = hSignalEvent, .num_waits = numWaitEvents,
+                         .waits = phWaitEvents);
     return CALLS_END(&call, r, "hCommandList=%p numEvents=%u", (void *)hCommandList, numEvents);
 }

@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "hazards/hazards.h"
 #include "out_of_memory.h"
 
 #include <stdio.h>
@@ -23,8 +24,16 @@ zeil_obj_t *intercept_register(const zeil_call_t *call, const zeil_next_t *next,
     return obj;
 }
 
+void intercept_destroying(const zeil_call_t *call, zeil_obj_t *obj)
+{
+    if (obj)
+        registry_destroying(obj, call->number, calls_thread_number());
+}
+
 void intercept_retire(const zeil_call_t *call, zeil_obj_t *obj)
 {
+    if (obj && hazards_active())
+        hazards_retired(obj);
     if (obj)
         registry_retire(obj, call->number, calls_thread_number());
 }

@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "hazards/hazards.h"
 #include "out_of_memory.h"
 
 #include <stdlib.h>
@@ -74,8 +75,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeContextDestroy(const zeil_next_t *next,
     zeil_obj_t *context;
     ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
     CHECK_KEEP_FIRST(r, check_context_children(&call, context));
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, context);
         r = NEXT(ze_context_dditable_t, pfnDestroy)(hContext);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, context);
     return CALLS_END(&call, r, "hContext=%p", (void *)hContext);
@@ -104,6 +107,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueCreate(const zeil_next_t *next,
                                          .ordinal = desc->ordinal,
                                          .is_in_order = !!(desc->flags &
                                                            ZE_COMMAND_QUEUE_FLAG_IN_ORDER)});
+    if (r == ZE_RESULT_SUCCESS && phCommandQueue && desc && hazards_active())
+        hazards_queue_mode(*phCommandQueue, desc->mode);
     return CALLS_END(&call, r, "hContext=%p hDevice=%p ordinal=%u -> %p", (void *)hContext,
                      (void *)hDevice, desc ? desc->ordinal : 0,
                      phCommandQueue && r == ZE_RESULT_SUCCESS ? (void *)*phCommandQueue : NULL);
@@ -117,8 +122,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueDestroy(const zeil_next_t *next,
     zeil_obj_t *queue;
     ze_result_t r = check_handle(&call, "hCommandQueue", hCommandQueue,
                                  ZEIL_KIND_COMMAND_QUEUE, &queue);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, queue);
         r = NEXT(ze_command_queue_dditable_t, pfnDestroy)(hCommandQueue);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, queue);
     return CALLS_END(&call, r, "hCommandQueue=%p", (void *)hCommandQueue);
@@ -137,6 +144,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueExecuteCommandLists(
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_queue_dditable_t, pfnExecuteCommandLists)(
             hCommandQueue, numCommandLists, phCommandLists, hFence);
+    if (r == ZE_RESULT_SUCCESS && queue && hazards_active())
+        hazards_executed(&call, queue, numCommandLists, phCommandLists, hFence);
     return CALLS_END(&call, r, "hCommandQueue=%p numCommandLists=%u first=%p hFence=%p",
                      (void *)hCommandQueue, numCommandLists,
                      phCommandLists && numCommandLists ? (void *)phCommandLists[0] : NULL,
@@ -172,8 +181,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeFenceDestroy(const zeil_next_t *next, ze_fenc
     calls_begin(&call, "zeFenceDestroy");
     zeil_obj_t *fence;
     ze_result_t r = check_handle(&call, "hFence", hFence, ZEIL_KIND_FENCE, &fence);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, fence);
         r = NEXT(ze_fence_dditable_t, pfnDestroy)(hFence);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, fence);
     return CALLS_END(&call, r, "hFence=%p", (void *)hFence);

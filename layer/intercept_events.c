@@ -2,6 +2,9 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "hazards/hazards.h"
+
+#include <string.h>
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventPoolCreate(const zeil_next_t *next,
                                                    ze_context_handle_t hContext,
@@ -42,8 +45,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventPoolDestroy(const zeil_next_t *next,
     zeil_obj_t *pool;
     ze_result_t r = check_handle(&call, "hEventPool", hEventPool, ZEIL_KIND_EVENT_POOL, &pool);
     CHECK_KEEP_FIRST(r, check_pool_events(&call, pool));
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, pool);
         r = NEXT(ze_event_pool_dditable_t, pfnDestroy)(hEventPool);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, pool);
     return CALLS_END(&call, r, "hEventPool=%p", (void *)hEventPool);
@@ -76,8 +81,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventPoolCloseIpcHandle(const zeil_next_t *ne
     calls_begin(&call, "zeEventPoolCloseIpcHandle");
     zeil_obj_t *pool;
     ze_result_t r = check_handle(&call, "hEventPool", hEventPool, ZEIL_KIND_EVENT_POOL, &pool);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, pool);
         r = NEXT(ze_event_pool_dditable_t, pfnCloseIpcHandle)(hEventPool);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, pool);
     return CALLS_END(&call, r, "hEventPool=%p", (void *)hEventPool);
@@ -102,6 +109,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventCreate(const zeil_next_t *next,
                                          .context = pool ? pool->context : NULL,
                                          .parent = hEventPool,
                                          .pool_flags = pool ? pool->pool_flags : 0});
+    /* Another process may signal the events of a pool it shared. */
+    if (r == ZE_RESULT_SUCCESS && phEvent && pool && hazards_active() &&
+        strcmp(pool->created_by, "zeEventPoolOpenIpcHandle") == 0)
+        hazards_event_external(registry_find(*phEvent));
     return CALLS_END(&call, r, "hEventPool=%p index=%u -> %p", (void *)hEventPool,
                      desc ? desc->index : 0,
                      phEvent && r == ZE_RESULT_SUCCESS ? (void *)*phEvent : NULL);
@@ -113,8 +124,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventDestroy(const zeil_next_t *next, ze_even
     calls_begin(&call, "zeEventDestroy");
     zeil_obj_t *event;
     ze_result_t r = check_handle(&call, "hEvent", hEvent, ZEIL_KIND_EVENT, &event);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, event);
         r = NEXT(ze_event_dditable_t, pfnDestroy)(hEvent);
+    }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, event);
     return CALLS_END(&call, r, "hEvent=%p", (void *)hEvent);
@@ -130,6 +143,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventHostReset(const zeil_next_t *next, ze_ev
         r = NEXT(ze_event_dditable_t, pfnHostReset)(hEvent);
     if (r == ZE_RESULT_SUCCESS && event)
         atomic_store_explicit(&event->signalled_by_call, 0, memory_order_release);
+    if (r == ZE_RESULT_SUCCESS && event && hazards_active())
+        hazards_event_host_reset(event);
     return CALLS_END(&call, r, "hEvent=%p", (void *)hEvent);
 }
 
@@ -141,6 +156,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventHostSignal(const zeil_next_t *next, ze_e
     ze_result_t r = check_handle(&call, "hEvent", hEvent, ZEIL_KIND_EVENT, &event);
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_event_dditable_t, pfnHostSignal)(hEvent);
+    if (r == ZE_RESULT_SUCCESS && event && hazards_active())
+        hazards_event_host_signalled(event);
     return CALLS_END(&call, r, "hEvent=%p", (void *)hEvent);
 }
 
@@ -152,8 +169,12 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventHostSynchronize(const zeil_next_t *next,
     calls_begin_unnumbered(&call, "zeEventHostSynchronize");
     zeil_obj_t *event;
     ze_result_t r = check_handle(&call, "hEvent", hEvent, ZEIL_KIND_EVENT, &event);
+    if (r == ZE_RESULT_SUCCESS && event && hazards_active())
+        hazards_event_sync_before(&call, event, timeout);
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_event_dditable_t, pfnHostSynchronize)(hEvent, timeout);
+    if (event && hazards_active())
+        hazards_event_synced(&call, event, timeout, r);
     return CALLS_END(&call, r, "hEvent=%p timeout=%llu", (void *)hEvent,
                      (unsigned long long)timeout);
 }

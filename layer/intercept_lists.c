@@ -3,6 +3,7 @@
 
 #include "checks.h"
 #include "names.h"
+#include "hazards/hazards.h"
 #include "records.h"
 #include "timing.h"
 
@@ -68,6 +69,8 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListCreateImmediate(
     if (r == ZE_RESULT_SUCCESS && phCommandList && altdesc)
         register_list(&call, next, context, hContext, hDevice, *phCommandList, 1,
                       altdesc->ordinal, altdesc->index, !!(altdesc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER));
+    if (r == ZE_RESULT_SUCCESS && phCommandList && altdesc && hazards_active())
+        hazards_list_mode(*phCommandList, altdesc->mode);
     return CALLS_END(&call, r, "hContext=%p hDevice=%p -> %p", (void *)hContext,
                      (void *)hDevice,
                      phCommandList && r == ZE_RESULT_SUCCESS ? (void *)*phCommandList : NULL);
@@ -83,8 +86,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListDestroy(const zeil_next_t *next,
                                  &list);
     if (r == ZE_RESULT_SUCCESS && list)
         timing_list_destroyed(list);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        intercept_destroying(&call, list);
         r = NEXT(ze_command_list_dditable_t, pfnDestroy)(hCommandList);
+    }
     if (r == ZE_RESULT_SUCCESS && list) {
         records_list_destroyed(list->records);
         intercept_retire(&call, list);
@@ -121,5 +126,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListReset(const zeil_next_t *next,
         r = NEXT(ze_command_list_dditable_t, pfnReset)(hCommandList);
     if (r == ZE_RESULT_SUCCESS && list)
         atomic_store(&list->is_closed, 0);
+    if (r == ZE_RESULT_SUCCESS && list && hazards_active())
+        hazards_list_reset(list);
     return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
 }

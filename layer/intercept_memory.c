@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "hazards/hazards.h"
 #include "out_of_memory.h"
 
 #include <stdio.h>
@@ -21,9 +22,17 @@ static void register_alloc(const zeil_call_t *call, void *base, size_t size,
     oom_dropped(OOM_ALLOCATION, 1, call->name, doing);
 }
 
-static void forget_alloc(const zeil_call_t *call, void *ptr)
+/* A free marks its allocation before the driver frees it and buries that
+ * same allocation afterwards: by the time the driver returns, another thread
+ * may have the address again, for a new allocation that must stay live. */
+static int begin_free(const zeil_call_t *call, void *ptr, registry_free_t *freeing)
 {
-    if (registry_free_alloc(ptr, call->number, calls_thread_number()) == 2)
+    return ptr && registry_begin_free(ptr, call->number, calls_thread_number(), freeing);
+}
+
+static void end_free(const zeil_call_t *call, const registry_free_t *freeing, ze_result_t r)
+{
+    if (registry_end_free(freeing, r == ZE_RESULT_SUCCESS) == 2)
         oom_dropped(OOM_OTHER, 1, call->name, "keeping the history of a freed USM allocation");
 }
 
@@ -95,10 +104,14 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemFree(const zeil_next_t *next, ze_context_h
     zeil_obj_t *context;
     ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
     CHECK_KEEP_FIRST(r, check_usm_free(&call, hContext, ptr));
+    if (r == ZE_RESULT_SUCCESS && hazards_active())
+        r = hazards_free_before(&call, ptr);
+    registry_free_t freeing;
+    int marked = r == ZE_RESULT_SUCCESS && begin_free(&call, ptr, &freeing);
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_mem_dditable_t, pfnFree)(hContext, ptr);
-    if (r == ZE_RESULT_SUCCESS && ptr)
-        forget_alloc(&call, ptr);
+    if (marked)
+        end_free(&call, &freeing, r);
     return CALLS_END(&call, r, "hContext=%p ptr=%p", (void *)hContext, ptr);
 }
 
@@ -112,9 +125,13 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemFreeExt(const zeil_next_t *next,
     zeil_obj_t *context;
     ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
     CHECK_KEEP_FIRST(r, check_usm_free(&call, hContext, ptr));
+    if (r == ZE_RESULT_SUCCESS && hazards_active())
+        r = hazards_free_before(&call, ptr);
+    registry_free_t freeing;
+    int marked = r == ZE_RESULT_SUCCESS && begin_free(&call, ptr, &freeing);
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_mem_dditable_t, pfnFreeExt)(hContext, pMemFreeDesc, ptr);
-    if (r == ZE_RESULT_SUCCESS && ptr)
-        forget_alloc(&call, ptr);
+    if (marked)
+        end_free(&call, &freeing, r);
     return CALLS_END(&call, r, "hContext=%p ptr=%p", (void *)hContext, ptr);
 }

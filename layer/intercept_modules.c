@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "hazards/hazards.h"
 #include "zeil_hooks.h"
 #include "module_origin.h"
 #include "out_of_memory.h"
@@ -63,7 +64,10 @@ ze_result_t zeil_pre_zeModuleDestroy(zeil_call_t *call, const zeil_next_t *next,
                                     zeil_obj_t *const *objs, ze_module_handle_t hModule)
 {
     (void)next, (void)hModule;
-    return check_module_kernels(call, objs[0]);
+    ze_result_t r = check_module_kernels(call, objs[0]);
+    if (r == ZE_RESULT_SUCCESS)
+        intercept_destroying(call, objs[0]);
+    return r;
 }
 
 void zeil_post_zeModuleDestroy(zeil_call_t *call, const zeil_next_t *next, zeil_obj_t *const *objs,
@@ -109,6 +113,14 @@ void zeil_post_zeKernelCreate(zeil_call_t *call, const zeil_next_t *next, zeil_o
                                          .arg_count = kernel_arg_count(next, *phKernel)});
 }
 
+ze_result_t zeil_pre_zeKernelDestroy(zeil_call_t *call, const zeil_next_t *next,
+                                    zeil_obj_t *const *objs, ze_kernel_handle_t hKernel)
+{
+    (void)next, (void)hKernel;
+    intercept_destroying(call, objs[0]);
+    return ZE_RESULT_SUCCESS;
+}
+
 void zeil_post_zeKernelDestroy(zeil_call_t *call, const zeil_next_t *next, zeil_obj_t *const *objs,
                                ze_result_t result, ze_kernel_handle_t hKernel)
 {
@@ -147,7 +159,11 @@ void zeil_post_zeKernelSetArgumentValue(zeil_call_t *call, const zeil_next_t *ne
                                         ze_kernel_handle_t hKernel, uint32_t argIndex,
                                         size_t argSize, const void *pArgValue)
 {
-    (void)call, (void)next, (void)hKernel, (void)argSize, (void)pArgValue;
-    if (result == ZE_RESULT_SUCCESS && objs[0] && argIndex < 64)
+    (void)call, (void)next, (void)hKernel;
+    if (result != ZE_RESULT_SUCCESS || !objs[0])
+        return;
+    if (argIndex < 64)
         atomic_fetch_or_explicit(&objs[0]->args_set, 1ull << argIndex, memory_order_relaxed);
+    if (hazards_active())
+        hazards_kernel_argument(objs[0], argIndex, argSize, pArgValue);
 }

@@ -35,5 +35,11 @@ extern const zeil_intercepts_t zeil_hooked_intercepts __attribute__((visibility(
  * unknown and the call goes on as if zeil were not there. */
 zeil_obj_t *intercept_register(const zeil_call_t *call, const zeil_next_t *next,
                                zeil_obj_t *proto);
+/* A destroying intercept calls intercept_destroying(obj) right before it
+ * forwards and intercept_retire(obj) when the driver succeeded: both on the
+ * object its check found, never on a lookup made after the driver returned
+ * (by then the driver may have given the handle to another thread's new
+ * object). */
+void intercept_destroying(const zeil_call_t *call, zeil_obj_t *obj);
 void intercept_retire(const zeil_call_t *call, zeil_obj_t *obj);
 #endif

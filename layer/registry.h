@@ -4,9 +4,12 @@
  * lookups read a lock-free index and take no lock at all). Destroyed objects stay as tombstones in a
  * bounded ring so later misuse can name where they came from.
  *
- * Objects are never freed while alive; a tombstone is freed only when the
- * ring evicts it, so a pointer returned by registry_find stays readable for a
- * long while even if another thread destroys the object meanwhile.
+ * Objects are never freed while alive. A tombstone is freed only after the
+ * ring evicted it and a grace period passed since (a second, or 4096 more
+ * evictions if they come faster): a pointer
+ * returned by registry_find stays readable for a long while even if another
+ * thread destroys the object and the driver gives its handle to a new one
+ * meanwhile (registry_objects.c says why that is enough).
  */
 #ifndef ZEIL_REGISTRY_H
 #define ZEIL_REGISTRY_H
@@ -46,7 +49,14 @@ typedef struct zeil_obj {
     const char *created_by;           /* API call */
     uint64_t created_call, destroyed_call;
     uint32_t created_thread, destroyed_thread;
-    uint32_t tombstone_slot;
+    /* Set before the destroying call reaches the driver: if the driver gives
+     * the handle to a new object before that call returns, the creation
+     * retires this one in its name. */
+    _Atomic uint64_t destroying_call;
+    _Atomic uint32_t destroying_thread;
+    _Atomic int retire_claimed;       /* the one retirement (registry_retire) */
+    struct zeil_obj *limbo_next;      /* evicted, waiting to be freed */
+    uint64_t evicted_ns;
 
     /* contexts: the devices given at creation; 0 means all of the driver's */
     uint32_t device_count;
@@ -70,17 +80,25 @@ typedef struct zeil_obj {
     _Atomic uint32_t group_size[3];
     _Atomic uint64_t args_set;        /* bit i: argument i was set */
     uint32_t arg_count;
+    void *hazard;                     /* layer/hazards state, owned there */
 } zeil_obj_t;
 
 /* Publishes a new object (a copy of *proto, which hands over its devices and
- * kernel_names arrays) and returns it; replaces a tombstone of the same
- * handle value. The call fields come from the caller. Out of memory: returns
- * null with the arrays freed and the handle unknown to the registry (no old
- * entry of the same value left); the caller counts the loss. */
+ * kernel_names arrays) and returns it. An old entry of the same handle value
+ * leaves the index: a tombstone stays in the ring; a live object (its
+ * destruction still on its way back from the driver, or missed) is retired,
+ * in the name of the destroying call if one is under way. The call fields
+ * come from the caller. Out of memory: returns null with the arrays freed and
+ * the handle unknown to the registry (no old entry of the same value left);
+ * the caller counts the loss. */
 zeil_obj_t *registry_insert(const zeil_obj_t *proto);
 /* registry_find(handle): the live object or tombstone of handle, or null
  * (inline, lock-free: registry_index.h). */
-/* Turns a live object into a tombstone. */
+/* Before a destroying call goes to the driver: marks the exact object it
+ * destroys (see destroying_call). */
+void registry_destroying(zeil_obj_t *obj, uint64_t call, uint32_t thread);
+/* Turns a live object into a tombstone; once per object (a second call, from
+ * a creation that reused its handle or from the destroyer, does nothing). */
 void registry_retire(zeil_obj_t *obj, uint64_t call, uint32_t thread);
 
 /* Calls fn for every live object (under each shard's read lock: fn must not
@@ -107,8 +125,25 @@ int registry_add_alloc(const zeil_alloc_t *proto);
 /* Copies the live allocation containing ptr into *out (1), else the newest
  * tombstone covering it (2), else 0. O(1) expected, lock-free. */
 int registry_find_alloc(const void *ptr, zeil_alloc_t *out);
-/* Marks the live allocation with this base freed: 1, or 2 when its
- * tombstone could not be kept (out of memory); 0 if there was none. */
+/* A free in two steps around the driver's call, both on the exact
+ * allocation found before it (the driver may give the address to another
+ * thread's new allocation as soon as it freed it):
+ * registry_begin_free marks the live allocation with this base as being
+ * freed by call (1), or finds none (0); registry_end_free then makes it a
+ * tombstone if the driver freed it (1, or 2 when the tombstone could not be
+ * kept: out of memory) or clears the mark if the driver refused (1). If a
+ * new allocation took the base in between, registry_add_alloc buried the
+ * old one already and registry_end_free leaves the new one alone. */
+typedef struct registry_free {
+    uintptr_t base;
+    uint64_t created_call;            /* which allocation of that base */
+    uint64_t call;                    /* the free */
+    uint32_t thread;
+} registry_free_t;
+int registry_begin_free(const void *base, uint64_t call, uint32_t thread,
+                        registry_free_t *freeing);
+int registry_end_free(const registry_free_t *freeing, int driver_freed);
+/* Both steps at once (no driver in between): 1, 2 or 0 as above. */
 int registry_free_alloc(const void *base, uint64_t call, uint32_t thread);
 /* Live allocations (and their bytes) for which keep says 1 (all when keep is
  * null). keep must not touch the allocations' index. */

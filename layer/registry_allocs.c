@@ -98,6 +98,7 @@
 /* meta: type | creator << 32 | flags << 40 | FIFO place << 48 */
 #define F_SECOND 1u     /* the copy under the block of the last byte */
 #define F_ZERO_SIZE 2u  /* size 0, looked up as 1 byte */
+#define F_FREEING 4u    /* live, its free on its way to the driver */
 _Static_assert(ZEIL_TOMBSTONES <= 65536u, "a FIFO place takes 16 bits");
 _Static_assert(LEVELS <= 32u, "the levels in use are a 32-bit mask");
 
@@ -586,6 +587,26 @@ static void drop_all_dead_overlapping(uintptr_t lo, uintptr_t span)
     }
 }
 
+/* In a write section, after table_reserve(&ix.dead, k). */
+static void bury(entry_t *e, unsigned k);
+
+/* Under the lock: a live allocation being freed (F_FREEING) that holds the
+ * first or the last byte of [base, base + span), copied into *e, or 0. */
+static int freeing_overlap(uintptr_t base, uintptr_t span, entry_t *e)
+{
+    uintptr_t ends[2] = {base, base + span - 1};
+    for (int n = 0; n < 2; n++) {
+        const slot_t *s = entries_find(&ix.live, ends[n]);
+        if (!s || !(meta_flags(LOAD(s->meta)) & F_FREEING))
+            continue;
+        slot_load(s, e);
+        if (meta_flags(e->meta) & F_SECOND) /* bury the allocation, not the copy */
+            e->meta = meta_with(e->meta, meta_flags(e->meta) & ~F_SECOND, meta_place(e->meta));
+        return 1;
+    }
+    return 0;
+}
+
 int registry_add_alloc(const zeil_alloc_t *proto)
 {
     uintptr_t base = (uintptr_t)proto->base;
@@ -594,6 +615,25 @@ int registry_add_alloc(const zeil_alloc_t *proto)
         span = UINTPTR_MAX - base; /* cut at the top of the address space */
     unsigned k = level_of(span);
     pthread_mutex_lock(&allocs_lock);
+    /* Memory of an allocation being freed on another thread: the driver
+     * freed it and gave it out again before that free came back. The old
+     * allocation gets its tombstone here, in its free's name
+     * (registry_end_free then finds nothing left to do); left live, it would
+     * shadow the new one and be taken for it. */
+    entry_t old;
+    while (span && freeing_overlap(base, span, &old)) {
+        unsigned old_level = level_of(old.span);
+        int kept = table_reserve(&ix.dead, old_level) == 0;
+        write_begin();
+        entries_del(&ix.live, old_level, old.base, old.span, -1);
+        old.meta = meta_with(old.meta, meta_flags(old.meta) & ~F_FREEING, 0);
+        if (kept)
+            bury(&old, old_level);
+        else
+            drop_dead_overlapping(old_level, old.base, old.span);
+        write_end();
+        table_maybe_shrink(&ix.live, old_level);
+    }
     unsigned stale_level = 0;
     entry_t stale;
     int missed_free = live_with_base(base, &stale_level, &stale) >= 0;
@@ -666,26 +706,81 @@ static void bury(entry_t *e, unsigned k)
     }
 }
 
-int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)
+/* In a write section: the live allocation e, first copy at slot `at` of
+ * level k, with the F_FREEING flag set or cleared (both copies). */
+static void set_freeing(unsigned k, ptrdiff_t at, entry_t *e, int on)
+{
+    table_t *t = LOAD(ix.live.tables[k]);
+    unsigned shift = level_shift(k);
+    unsigned flags = on ? meta_flags(e->meta) | F_FREEING : meta_flags(e->meta) & ~F_FREEING;
+    e->meta = meta_with(e->meta, flags, meta_place(e->meta));
+    slot_store(&t->slots[at], e);
+    uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
+    ptrdiff_t i = last != first ? table_find(t, last, e->base, F_SECOND) : -1;
+    if (i >= 0) {
+        entry_t second = *e;
+        second.meta = meta_with(e->meta, flags | F_SECOND, meta_place(e->meta));
+        slot_store(&t->slots[i], &second);
+    }
+}
+
+int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
+                        registry_free_t *freeing)
 {
     uintptr_t base = (uintptr_t)ptr;
     unsigned k = 0;
     entry_t e;
     pthread_mutex_lock(&allocs_lock);
     ptrdiff_t at = live_with_base(base, &k, &e);
-    if (at < 0) {
-        pthread_mutex_unlock(&allocs_lock);
-        return 0;
-    }
-    int kept = table_reserve(&ix.dead, k) == 0;
-    write_begin();
-    entries_del(&ix.live, k, base, e.span, at);
-    if (kept) {
+    if (at >= 0) {
+        write_begin();
         e.freed_call = call;
         e.threads = (e.threads & 0xffffffffu) | (uint64_t)thread << 32;
+        set_freeing(k, at, &e, 1);
+        write_end();
+        *freeing = (registry_free_t){.base = base, .created_call = e.created_call,
+                                     .call = call, .thread = thread};
+    }
+    pthread_mutex_unlock(&allocs_lock);
+    return at >= 0;
+}
+
+int registry_end_free(const registry_free_t *freeing, int driver_freed)
+{
+    unsigned k = 0;
+    entry_t e;
+    pthread_mutex_lock(&allocs_lock);
+    ptrdiff_t at = live_with_base(freeing->base, &k, &e);
+    /* Not the allocation this free began with: a new allocation at the same
+     * base already buried it (registry_add_alloc), or a racing free of the
+     * same pointer (the program's double free) did. */
+    if (at < 0 || e.created_call != freeing->created_call) {
+        pthread_mutex_unlock(&allocs_lock);
+        return 1;
+    }
+    if (!driver_freed) { /* still live: the driver refused this free */
+        /* The mark is another free's if one marked it since (a racing double
+         * free): that one decides. */
+        if (e.freed_call == freeing->call) {
+            write_begin();
+            set_freeing(k, at, &e, 0);
+            write_end();
+        }
+        pthread_mutex_unlock(&allocs_lock);
+        return 1;
+    }
+    /* The tombstone names the free the driver accepted. */
+    e.freed_call = freeing->call;
+    e.threads = (e.threads & 0xffffffffu) | (uint64_t)freeing->thread << 32;
+    int kept = table_reserve(&ix.dead, k) == 0;
+    write_begin();
+    /* table_reserve of the dead index leaves the live tables alone: at holds. */
+    entries_del(&ix.live, k, freeing->base, e.span, at);
+    if (kept) {
+        e.meta = meta_with(e.meta, meta_flags(e.meta) & ~F_FREEING, 0);
         bury(&e, k);
     } else { /* no tombstone, but none older that says otherwise either */
-        drop_dead_overlapping(k, base, e.span);
+        drop_dead_overlapping(k, freeing->base, e.span);
     }
     write_end();
     table_maybe_shrink(&ix.live, k);
@@ -693,6 +788,14 @@ int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)
     after_write();
     pthread_mutex_unlock(&allocs_lock);
     return kept ? 1 : 2;
+}
+
+int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)
+{
+    registry_free_t freeing;
+    if (!registry_begin_free(ptr, call, thread, &freeing))
+        return 0;
+    return registry_end_free(&freeing, 1);
 }
 
 /* ---- readers ---- */

@@ -139,6 +139,25 @@ typedef struct zeil_attribution {
 void zeil_attribution_push(const zeil_attribution_t *attr);
 void zeil_attribution_pop(void);
 
+/* ---- memory accesses (hazard checks) ---------------------------------- */
+
+/* 1 when the hazard checks are on (ZEIL_CHECKS names the group hazards):
+ * only then do declared accesses matter. */
+int zeil_hazards_enabled(void);
+
+typedef struct zeil_access {
+    const void *ptr;          /* into a USM allocation; other pointers are ignored */
+    size_t size;              /* bytes from ptr */
+    int written;              /* 0: read; 1: written (read too, in place) */
+} zeil_access_t;
+
+/* Thread-local: the next kernel launch this thread appends at the current
+ * attribution depth reads and writes exactly these (copied; at most 16),
+ * instead of what zeil would guess from the kernel's pointer arguments. The
+ * interop library declares a primitive's arguments between
+ * zeil_attribution_push and its launch. */
+void zeil_declare_accesses(const zeil_access_t *accesses, size_t count);
+
 /* ---- submission records ----------------------------------------------- */
 
 typedef enum zeil_record_kind {

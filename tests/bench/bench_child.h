@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 typedef struct bench_child_args {
-    const char *mode;     /* "calls", "lookup", "rss" or "launches" */
+    const char *mode;     /* "calls", "lookup", "rss", "launches" or "hazards" */
     const char *config;   /* the configuration's name, the COLUMN of "calls" */
     double scale;         /* iteration counts are multiplied by this (--quick: < 1) */
     uint64_t launches;    /* rss and launches: how many launches in total */
@@ -32,5 +32,7 @@ int bench_child_lookup(const bench_child_args_t *args);
 int bench_child_rss(const bench_child_args_t *args);
 /* Exactly args->launches appends and nothing timed: the callgrind runs. */
 int bench_child_launches(const bench_child_args_t *args);
+/* two_stream_launch_ns of config zeil or zeil_hazards (hazard_overhead_ns). */
+int bench_child_hazards(const bench_child_args_t *args);
 
 #endif

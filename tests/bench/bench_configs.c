@@ -21,6 +21,8 @@ const bench_config_t bench_call_configs[BENCH_CALL_CONFIGS] = {
 };
 const bench_config_t bench_config_driver = {"driver", 0, 0, NULL};
 const bench_config_t bench_config_zeil = {"zeil", 1, 0, NULL};
+static const char *const hazards_env[] = {"ZEIL_CHECKS=hazards", NULL};
+const bench_config_t bench_config_zeil_hazards = {"zeil_hazards", 1, 0, hazards_env};
 
 /* Settings of the caller's shell that would change what a child measures. */
 static int inherited_setting(const char *entry)

@@ -29,6 +29,7 @@ typedef struct bench_config {
 extern const bench_config_t bench_call_configs[BENCH_CALL_CONFIGS];
 extern const bench_config_t bench_config_driver;
 extern const bench_config_t bench_config_zeil;
+extern const bench_config_t bench_config_zeil_hazards; /* ZEIL_CHECKS=hazards */
 
 /* A fresh environment for a child: the caller's environment without any
  * Level Zero, zeil or preload setting, then the reference driver, the test

@@ -144,6 +144,13 @@ static void write_body(FILE *f, const bench_run_t *run)
     median_or_null(f, r, "matmul_ratio", "interop_over_direct");
     fputs(",\n \"rss_growth_mb\": ", f);
     median_or_null(f, r, "rss_growth_mb", "zeil");
+    bench_summary_t zeil, hazards;
+    fputs(",\n \"hazard_overhead_ns\": ", f);
+    if (bench_results_summary(r, "two_stream_launch_ns", "zeil", &zeil) &&
+        bench_results_summary(r, "two_stream_launch_ns", "zeil_hazards", &hazards))
+        number(f, hazards.median - zeil.median);
+    else
+        fputs("null", f);
     fprintf(f, ",\n \"rounds\": %d, \"machine\": ", run->rounds);
     string(f, run->machine);
     fputs(",\n \"callgrind_instructions_per_launch\": ", f);

@@ -34,7 +34,7 @@
 #define QUICK_SCALE 0.01
 
 typedef struct options {
-    int quick, callgrind, rounds, only_interop;
+    int quick, callgrind, rounds, only_interop, only_hazards;
     const char *json;
     bench_child_args_t child;
     int is_child;
@@ -49,7 +49,7 @@ static void usage(void) __attribute__((noreturn));
 static void usage(void)
 {
     fprintf(stderr, "usage: zeil_bench [--quick] [--rounds N] [--callgrind] [--json FILE] "
-                    "[--only interop]\n");
+                    "[--only interop|hazards]\n");
     exit(2);
 }
 
@@ -74,9 +74,13 @@ static options_t parse(int argc, char **argv)
         else if (strcmp(a, "--json") == 0)
             o.json = value_of(argc, argv, &i);
         else if (strcmp(a, "--only") == 0) {
-            if (strcmp(value_of(argc, argv, &i), "interop") != 0)
+            const char *only = value_of(argc, argv, &i);
+            if (strcmp(only, "interop") == 0)
+                o.only_interop = 1;
+            else if (strcmp(only, "hazards") == 0)
+                o.only_hazards = 1;
+            else
                 usage();
-            o.only_interop = 1;
         }
         else if (strcmp(a, "--child") == 0)
             o.is_child = 1, o.child.mode = value_of(argc, argv, &i);
@@ -95,7 +99,7 @@ static options_t parse(int argc, char **argv)
         o.rounds = o.quick ? QUICK_ROUNDS : FULL_ROUNDS;
     if (o.rounds < 1 || o.rounds > BENCH_MAX_ROUNDS)
         usage();
-    if (o.only_interop)
+    if (o.only_interop || o.only_hazards)
         o.callgrind = 0; /* scripts/bench asks for it by default; it counts launches only */
     return o;
 }
@@ -112,6 +116,8 @@ static int run_child(const bench_child_args_t *args)
         return bench_child_rss(args);
     if (strcmp(args->mode, "launches") == 0)
         return bench_child_launches(args);
+    if (strcmp(args->mode, "hazards") == 0)
+        return bench_child_hazards(args);
     usage();
 }
 
@@ -155,9 +161,25 @@ static void child(parent_t *p, const bench_config_t *config, const char *tag,
         p->run->failed_children++;
 }
 
+static void hazard_children(parent_t *p, int round)
+{
+    const bench_config_t *hazards[] = {&bench_config_zeil, &bench_config_zeil_hazards};
+    for (int h = 0; h < 2; h++) {
+        char tag[64];
+        snprintf(tag, sizeof tag, "hazards-%s-r%d", hazards[h]->name, round);
+        char *argv[] = {(char *)p->paths.self, "--child", "hazards", "--config",
+                        (char *)hazards[h]->name, "--scale", p->scale, NULL};
+        child(p, hazards[h], tag, argv);
+    }
+}
+
 static void round_of_children(parent_t *p, int round, int only_interop)
 {
     char tag[64];
+    if (p->run->only_hazards) {
+        hazard_children(p, round);
+        return;
+    }
     for (int c = 0; c < BENCH_CALL_CONFIGS && !only_interop; c++) {
         const bench_config_t *config = &bench_call_configs[c];
         snprintf(tag, sizeof tag, "calls-%s-r%d", config->name, round);
@@ -170,6 +192,7 @@ static void round_of_children(parent_t *p, int round, int only_interop)
         char *lookup[] = {(char *)p->paths.self, "--child", "lookup", "--config", "zeil",
                           "--scale", p->scale, NULL};
         child(p, &bench_config_zeil, tag, lookup);
+        hazard_children(p, round);
     }
     if (!p->paths.interop_exe)
         return;
@@ -241,6 +264,7 @@ static int run_parent(const options_t *o)
     run.quick = o->quick;
     run.interop_built = p.paths.interop_exe != NULL;
     run.only_interop = o->only_interop;
+    run.only_hazards = o->only_hazards;
     if (o->only_interop && !run.interop_built)
         return fprintf(stderr, "zeil_bench: --only interop: the interop library was not built\n"), 2;
     describe_machine(run.machine, sizeof run.machine);
@@ -249,7 +273,7 @@ static int run_parent(const options_t *o)
         fprintf(stderr, "zeil_bench: round %d of %d\n", r + 1, o->rounds);
         round_of_children(&p, r, o->only_interop);
     }
-    if (!o->only_interop) {
+    if (!o->only_interop && !o->only_hazards) {
         fprintf(stderr, "zeil_bench: resident memory over %s launches\n",
                 o->quick ? "200 000" : "10 000 000");
         rss_children(&p, o->quick);

@@ -76,6 +76,19 @@ static void interop_figures(FILE *out, const bench_run_t *run)
     row(out, "matmul_ratio", "interop/direct", have_ratio ? &ratio : NULL, "", "-");
 }
 
+static void hazard_figure(FILE *out, const bench_results_t *r)
+{
+    bench_summary_t zeil, hazards;
+    int have_zeil = bench_results_summary(r, "two_stream_launch_ns", "zeil", &zeil);
+    int have_hazards = bench_results_summary(r, "two_stream_launch_ns", "zeil_hazards", &hazards);
+    char relative[64] = "-";
+    if (have_zeil && have_hazards)
+        snprintf(relative, sizeof relative, "hazard_overhead_ns %+.1f",
+                 hazards.median - zeil.median);
+    row(out, "two_stream_launch_ns", "zeil", have_zeil ? &zeil : NULL, "ns", "-");
+    row(out, "", "zeil_hazards", have_hazards ? &hazards : NULL, "ns", relative);
+}
+
 static void rss_figure(FILE *out, const bench_results_t *r)
 {
     bench_summary_t zeil, driver;
@@ -124,10 +137,13 @@ void bench_report_print(const bench_run_t *run, FILE *out)
             "overhead over driver", "min .. max");
     if (run->only_interop) {
         interop_figures(out, run);
+    } else if (run->only_hazards) {
+        hazard_figure(out, &run->results);
     } else {
         for (size_t i = 0; i < sizeof call_figures / sizeof *call_figures; i++)
             call_figure(out, &run->results, call_figures[i]);
         lookup_figure(out, &run->results);
+        hazard_figure(out, &run->results);
         interop_figures(out, run);
         rss_figure(out, &run->results);
         callgrind_figure(out, &run->callgrind);

@@ -16,6 +16,7 @@ typedef struct bench_run {
     int quick;
     int interop_built;          /* 0: the interop figures are n/a */
     int only_interop;           /* --only interop: no other figure was measured */
+    int only_hazards;           /* --only hazards: likewise */
     char machine[256];
     double load_before, load_after; /* 1-minute load averages */
     bench_callgrind_t callgrind;    /* measured == 0 when not run */

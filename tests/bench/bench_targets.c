@@ -76,6 +76,10 @@ int bench_targets_judge(const bench_results_t *r, bench_target_t *targets)
     at_most(&targets[n++], "execute overhead interop - direct <= 10 us", known, b - a, 10, "us");
     known = median_of(r, "matmul_ratio", "interop_over_direct", &v);
     at_most(&targets[n++], "matmul_ratio <= 1.05", known, v, 1.05, "x");
+    known = median_of(r, "two_stream_launch_ns", "zeil", &a) &&
+            median_of(r, "two_stream_launch_ns", "zeil_hazards", &b);
+    at_most(&targets[n++], "hazard_overhead_ns (two streams) <= 100 ns", known, b - a, 100,
+            "ns");
     known = median_of(r, "rss_growth_mb", "zeil", &v);
     at_most(&targets[n++], "rss_growth_mb (zeil on) <= 64", known, v, 64, "MB");
     return n;

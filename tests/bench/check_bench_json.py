@@ -61,6 +61,7 @@ def main():
         elif value is not None:
             fail("%s is %r although the interop library is not built" % (where, value))
     measured("rss_growth_mb", data.get("rss_growth_mb"))
+    measured("hazard_overhead_ns", data.get("hazard_overhead_ns"))
     if data.get("rounds") != 3:
         fail("rounds is %r, --quick runs 3" % data.get("rounds"))
     if not isinstance(data.get("machine"), str) or not data["machine"]:

@@ -46,6 +46,7 @@ static const expected_failure_t expected_failures[] = {
 static misuse_case_list_t (*const case_groups[])(void) = {
     misuse_layer_handle_cases, misuse_layer_usm_cases, misuse_layer_list_cases,
     misuse_thread_cases,       misuse_interop_cases,     misuse_interop_blob_cases,
+    misuse_hazard_cases,       misuse_hazard_interop_cases,
 };
 #define GROUP_COUNT (sizeof case_groups / sizeof case_groups[0])
 

@@ -106,7 +106,7 @@ static ze_result_t cmdlist_new(ze_context_handle_t hContext, ze_device_handle_t 
     RD_TRY(rd_context_check_device(hContext, hDevice));
     if (ordinal >= RD_QUEUE_GROUPS)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    rd_cmdlist_t *list = calloc(1, sizeof *list);
+    rd_cmdlist_t *list = rd_object_new(RD_MAGIC_CMDLIST, sizeof *list);
     if (!list)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     list->context = (rd_context_t *)(void *)hContext;
@@ -161,7 +161,7 @@ ze_result_t ZE_APICALL rd_zeCommandListCreateImmediate(ze_context_handle_t hCont
     if (!list->worker) {
         pthread_cond_destroy(&list->idle);
         pthread_mutex_destroy(&list->lock);
-        free(list);
+        rd_object_delete(list, RD_MAGIC_CMDLIST, sizeof *list);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     list->ordinal = altdesc->ordinal;
@@ -182,7 +182,7 @@ ze_result_t ZE_APICALL rd_zeCommandListDestroy(ze_command_list_handle_t hCommand
     free(list->commands);
     pthread_cond_destroy(&list->idle);
     pthread_mutex_destroy(&list->lock);
-    free(list);
+    rd_object_delete(list, RD_MAGIC_CMDLIST, sizeof *list);
     return ZE_RESULT_SUCCESS;
 }
 

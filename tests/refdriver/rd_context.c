@@ -34,7 +34,7 @@ static ze_result_t context_create(rd_driver_t *d, const ze_context_desc_t *desc,
         if (dev->driver != d)
             return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    rd_context_t *ctx = calloc(1, sizeof *ctx);
+    rd_context_t *ctx = rd_object_new(RD_MAGIC_CONTEXT, sizeof *ctx);
     if (!ctx)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     ctx->driver = d;
@@ -71,8 +71,7 @@ ze_result_t ZE_APICALL rd_zeContextCreateEx(ze_driver_handle_t hDriver, const ze
 ze_result_t ZE_APICALL rd_zeContextDestroy(ze_context_handle_t hContext)
 {
     RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
-    ctx->magic = RD_MAGIC_DEAD;
-    free(ctx);
+    rd_object_delete(ctx, RD_MAGIC_CONTEXT, sizeof *ctx);
     return ZE_RESULT_SUCCESS;
 }
 

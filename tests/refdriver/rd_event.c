@@ -102,10 +102,10 @@ ze_result_t ZE_APICALL rd_zeEventPoolCreate(ze_context_handle_t hContext, const 
         if (!rd_context_has_device(ctx, dev))
             return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    rd_event_pool_t *pool = calloc(1, sizeof *pool);
+    rd_event_pool_t *pool = rd_object_new(RD_MAGIC_EVENT_POOL, sizeof *pool);
     rd_event_t **slots = calloc(desc->count, sizeof *slots);
     if (!pool || !slots) {
-        free(pool);
+        rd_object_delete(pool, RD_MAGIC_EVENT_POOL, sizeof *pool);
         free(slots);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
@@ -134,7 +134,7 @@ ze_result_t ZE_APICALL rd_zeEventPoolDestroy(ze_event_pool_handle_t hEventPool)
     pthread_cond_destroy(&pool->cond);
     pthread_mutex_destroy(&pool->lock);
     free(pool->slots);
-    free(pool);
+    rd_object_delete(pool, RD_MAGIC_EVENT_POOL, sizeof *pool);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -148,13 +148,13 @@ ze_result_t ZE_APICALL rd_zeEventCreate(ze_event_pool_handle_t hEventPool, const
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     if (desc->index >= pool->count)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    rd_event_t *event = calloc(1, sizeof *event);
+    rd_event_t *event = rd_object_new(RD_MAGIC_EVENT, sizeof *event);
     if (!event)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     pthread_mutex_lock(&pool->lock);
     if (pool->slots[desc->index]) { /* one event per index at a time */
         pthread_mutex_unlock(&pool->lock);
-        free(event);
+        rd_object_delete(event, RD_MAGIC_EVENT, sizeof *event);
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
     event->pool = pool;
@@ -176,7 +176,7 @@ ze_result_t ZE_APICALL rd_zeEventDestroy(ze_event_handle_t hEvent)
     pool->live_events--;
     event->magic = RD_MAGIC_DEAD;
     pthread_mutex_unlock(&pool->lock);
-    free(event);
+    rd_object_delete(event, RD_MAGIC_EVENT, sizeof *event);
     return ZE_RESULT_SUCCESS;
 }
 

@@ -30,7 +30,7 @@ ze_result_t ZE_APICALL rd_zeFenceCreate(ze_command_queue_handle_t hCommandQueue,
     RD_NOT_NULL(phFence);
     if (desc->flags > ZE_FENCE_FLAG_SIGNALED)
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-    rd_fence_t *fence = calloc(1, sizeof *fence);
+    rd_fence_t *fence = rd_object_new(RD_MAGIC_FENCE, sizeof *fence);
     if (!fence)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     fence->queue = queue;
@@ -55,7 +55,7 @@ ze_result_t ZE_APICALL rd_zeFenceDestroy(ze_fence_handle_t hFence)
     fence->magic = RD_MAGIC_DEAD;
     pthread_cond_destroy(&fence->cond);
     pthread_mutex_destroy(&fence->lock);
-    free(fence);
+    rd_object_delete(fence, RD_MAGIC_FENCE, sizeof *fence);
     return ZE_RESULT_SUCCESS;
 }
 

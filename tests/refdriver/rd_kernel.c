@@ -25,7 +25,7 @@ ze_result_t ZE_APICALL rd_zeKernelCreate(ze_module_handle_t hModule, const ze_ke
     const zeil_cpu_kernel_t *abi = rd_module_find_kernel(m, desc->pKernelName);
     if (!abi)
         return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
-    rd_kernel_t *k = calloc(1, sizeof *k);
+    rd_kernel_t *k = rd_object_new(RD_MAGIC_KERNEL, sizeof *k);
     uint32_t n = abi->num_args;
     size_t bytes = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -41,7 +41,7 @@ ze_result_t ZE_APICALL rd_zeKernelCreate(ze_module_handle_t hModule, const ze_ke
             free(k->arg_states);
             free(k->arg_values);
         }
-        free(k);
+        rd_object_delete(k, RD_MAGIC_KERNEL, sizeof *k);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     for (uint32_t i = 1; i < n; i++)
@@ -64,7 +64,7 @@ ze_result_t ZE_APICALL rd_zeKernelDestroy(ze_kernel_handle_t hKernel)
     free(k->arg_offsets);
     free(k->arg_states);
     free(k->arg_values);
-    free(k);
+    rd_object_delete(k, RD_MAGIC_KERNEL, sizeof *k);
     return ZE_RESULT_SUCCESS;
 }
 

@@ -1,8 +1,10 @@
 /*
  * Unified shared memory: device, host and shared allocations (all host
- * memory underneath), their table, and the property and range queries.
+ * memory underneath, from the driver's own arena: rd_arena.h), their table,
+ * and the property and range queries.
  */
 #include "rd_api.h"
+#include "rd_arena.h"
 #include "rd_context.h"
 #include "rd_memory.h"
 
@@ -81,13 +83,14 @@ static ze_result_t allocate(rd_context_t *ctx, rd_device_t *dev, ze_memory_type_
         return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
     if (alignment < RD_DEFAULT_ALIGNMENT)
         alignment = RD_DEFAULT_ALIGNMENT;
-    void *mem = NULL;
-    if (posix_memalign(&mem, alignment, size) != 0)
+    size_t block = 0;
+    void *mem = rd_arena_alloc(size, alignment, &block);
+    if (!mem)
         return type == ZE_MEMORY_TYPE_DEVICE ? ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY
                                              : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    rd_alloc_t alloc = {(uintptr_t)mem, size, type, 0, ctx, dev};
+    rd_alloc_t alloc = {(uintptr_t)mem, size, type, 0, ctx, dev, block};
     if (!table_insert(&ctx->driver->allocs, &alloc)) {
-        free(mem);
+        rd_arena_free(mem, block);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     *pptr = mem;
@@ -151,10 +154,11 @@ ze_result_t ZE_APICALL rd_zeMemFree(ze_context_handle_t hContext, void *ptr)
         pthread_mutex_unlock(&t->lock);
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
+    size_t block = t->items[i].block;
     memmove(&t->items[i], &t->items[i + 1], (t->count - (size_t)i - 1) * sizeof *t->items);
     t->count--;
     pthread_mutex_unlock(&t->lock);
-    free(ptr);
+    rd_arena_free(ptr, block);
     return ZE_RESULT_SUCCESS;
 }
 

@@ -1,7 +1,7 @@
 /*
  * rd_memory.h: the driver's table of USM allocations.
  *
- * Every allocation is host memory; the table records what kind the
+ * Every allocation is host memory from the driver's arena (rd_arena.h); the table records what kind the
  * application asked for, on which context and device, so that
  * zeMemGetAllocProperties and zeMemGetAddressRange can answer for any
  * pointer, including one inside an allocation (binary search over the
@@ -26,6 +26,7 @@ typedef struct rd_alloc {
     uint64_t id;
     struct rd_context *context;
     struct rd_device *device; /* null for host allocations */
+    size_t block;             /* the arena block holding it */
 } rd_alloc_t;
 
 typedef struct rd_alloc_table {

@@ -36,7 +36,7 @@ static ze_result_t log_create(ze_module_build_log_handle_t *phBuildLog, const ch
     if (!phBuildLog)
         return ZE_RESULT_SUCCESS;
     *phBuildLog = NULL;
-    rd_build_log_t *log = calloc(1, sizeof *log);
+    rd_build_log_t *log = rd_object_new(RD_MAGIC_BUILD_LOG, sizeof *log);
     if (!log)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     va_list ap;
@@ -44,7 +44,7 @@ static ze_result_t log_create(ze_module_build_log_handle_t *phBuildLog, const ch
     int n = vasprintf(&log->text, fmt, ap);
     va_end(ap);
     if (n < 0) {
-        free(log);
+        rd_object_delete(log, RD_MAGIC_BUILD_LOG, sizeof *log);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     log->magic = RD_MAGIC_BUILD_LOG;
@@ -130,7 +130,7 @@ static void module_free(rd_module_t *m)
     if (m->fd >= 0)
         close(m->fd);
     free(m->binary);
-    free(m);
+    rd_object_delete(m, RD_MAGIC_MODULE, sizeof *m);
 }
 
 void rd_module_retain(rd_module_t *module)
@@ -174,7 +174,7 @@ ze_result_t ZE_APICALL rd_zeModuleCreate(ze_context_handle_t hContext, ze_device
         RD_TRY(log_create(phBuildLog, "%s", spirv_refused));
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
-    rd_module_t *m = calloc(1, sizeof *m);
+    rd_module_t *m = rd_object_new(RD_MAGIC_MODULE, sizeof *m);
     if (!m)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     m->fd = -1;
@@ -218,7 +218,7 @@ ze_result_t ZE_APICALL rd_zeModuleBuildLogDestroy(ze_module_build_log_handle_t h
     RD_HANDLE(rd_build_log_t, log, hModuleBuildLog, RD_MAGIC_BUILD_LOG);
     log->magic = RD_MAGIC_DEAD;
     free(log->text);
-    free(log);
+    rd_object_delete(log, RD_MAGIC_BUILD_LOG, sizeof *log);
     return ZE_RESULT_SUCCESS;
 }
 

@@ -11,6 +11,7 @@
 
 #include <level_zero/ze_api.h>
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum rd_magic {
@@ -25,8 +26,16 @@ typedef enum rd_magic {
     RD_MAGIC_MODULE = 0x7264d009u,
     RD_MAGIC_BUILD_LOG = 0x7264d00au,
     RD_MAGIC_KERNEL = 0x7264d00bu,
+    RD_MAGIC_PHYSICAL_MEM = 0x7264d00cu,
     RD_MAGIC_DEAD = 0x7264deadu,
 } rd_magic_t;
+
+/* A zeroed object of size bytes for a handle of kind magic (its tag is the
+ * caller's to set), or null when out of memory; rd_objects.c. In the reuse
+ * mode (rd_arena.h) the most recently deleted object of the kind first. */
+void *rd_object_new(rd_magic_t magic, size_t size);
+/* Overwrites the tag with RD_MAGIC_DEAD and gives the memory back. */
+void rd_object_delete(void *object, rd_magic_t magic, size_t size);
 
 /* Null: ZE_RESULT_ERROR_INVALID_NULL_HANDLE; another kind of object (or a
  * destroyed one whose memory is still mapped): ZE_RESULT_ERROR_INVALID_ARGUMENT.

@@ -39,12 +39,12 @@ ze_result_t ZE_APICALL rd_zeCommandQueueCreate(ze_context_handle_t hContext, ze_
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     if (!rd_context_has_device(ctx, dev) || desc->ordinal >= RD_QUEUE_GROUPS || desc->index >= RD_QUEUES_PER_GROUP)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    rd_queue_t *queue = calloc(1, sizeof *queue);
+    rd_queue_t *queue = rd_object_new(RD_MAGIC_QUEUE, sizeof *queue);
     if (!queue)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     queue->worker = rd_worker_create();
     if (!queue->worker) {
-        free(queue);
+        rd_object_delete(queue, RD_MAGIC_QUEUE, sizeof *queue);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     queue->context = ctx;
@@ -63,7 +63,7 @@ ze_result_t ZE_APICALL rd_zeCommandQueueDestroy(ze_command_queue_handle_t hComma
         return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
     queue->magic = RD_MAGIC_DEAD;
     rd_worker_destroy(queue->worker); /* runs what is queued first */
-    free(queue);
+    rd_object_delete(queue, RD_MAGIC_QUEUE, sizeof *queue);
     return ZE_RESULT_SUCCESS;
 }
 

@@ -2,8 +2,10 @@
  * zeil_demo_net: a small oneDNN network on Level Zero through the interop C
  * API (include/zeil/dnnl_ze.h), the program scripts/demo runs under zeil.
  *
- *     zeil_demo_net [ITERATIONS]      (1..16, default 8)
+ *     zeil_demo_net [ITERATIONS] [--drop-wait]      (1..16, default 8)
  *
+ * --drop-wait removes stream B's wait on A's ReLU: the race the hazard checks
+ * (ZEIL_CHECKS=hazards) report, naming both primitives (a misuse case).
  * Each iteration pushes a batch of images through
  *     convolution (3 -> 16 channels, 3x3, padding 1) -> ReLU -> inner product (10)
  * on two oneDNN streams, each bound to its own in-order immediate command
@@ -359,7 +361,7 @@ static void destroy_device_data(device_data_t *dev, const level_zero_t *ze, int 
  * product after A's ReLU. Returns B's last event; nothing waits on the host. */
 static ze_event_handle_t run_network(const network_t *net, const device_data_t *dev,
                                      dnnl_stream_t stream_a, dnnl_stream_t stream_b,
-                                     ze_event_handle_t uploaded, int iterations)
+                                     ze_event_handle_t uploaded, int iterations, int drop_wait)
 {
     ze_event_handle_t ip_done = NULL;
     for (int it = 0; it < iterations; it++) {
@@ -379,16 +381,18 @@ static ze_event_handle_t run_network(const network_t *net, const device_data_t *
                                                      it == 0 ? 1 : 0, &uploaded, NULL));
         DNNL_CHECK(dnnl_ze_interop_primitive_execute(net->relu, stream_a, 2, relu_args, 0, NULL,
                                                      &relu_done));
-        DNNL_CHECK(dnnl_ze_interop_primitive_execute(net->ip, stream_b, 4, ip_args, 1,
-                                                     &relu_done, &ip_done));
+        DNNL_CHECK(dnnl_ze_interop_primitive_execute(net->ip, stream_b, 4, ip_args,
+                                                     drop_wait ? 0 : 1, &relu_done, &ip_done));
     }
     return ip_done;
 }
 
-static int parse_iterations(int argc, char **argv)
+static int parse_iterations(int argc, char **argv, int *drop_wait)
 {
+    *drop_wait = argc > 1 && strcmp(argv[argc - 1], "--drop-wait") == 0;
+    argc -= *drop_wait;
     if (argc > 2)
-        fail("usage: " PROG " [ITERATIONS] (1..%d)", MAX_ITERATIONS);
+        fail("usage: " PROG " [ITERATIONS] [--drop-wait] (ITERATIONS 1..%d)", MAX_ITERATIONS);
     if (argc < 2)
         return DEFAULT_ITERATIONS;
     char *end = NULL;
@@ -418,7 +422,8 @@ static double worst_error(const host_data_t *host, int iterations)
 
 int main(int argc, char **argv)
 {
-    const int iterations = parse_iterations(argc, argv);
+    int drop_wait = 0;
+    const int iterations = parse_iterations(argc, argv, &drop_wait);
     static host_data_t host;
     static device_data_t dev;
     fill_host_data(&host, iterations);
@@ -442,7 +447,9 @@ int main(int argc, char **argv)
     create_device_data(&dev, &ze, transfer, engine, &net, &host, iterations);
 
     ze_event_handle_t computed = run_network(&net, &dev, stream_a, stream_b, ze.uploaded,
-                                             iterations);
+                                             iterations, drop_wait);
+    if (drop_wait) /* B's events no longer cover A's work: wait for A itself */
+        DNNL_CHECK(dnnl_stream_wait(stream_a));
     /* The read-back waits on B's last event (B is in order: all of it). */
     for (int it = 0; it < iterations; it++)
         copy_floats(transfer, host.output[it], dev.output[it], OUTPUT_N,

@@ -1,0 +1,101 @@
+/*
+ * hazards.h: the hazard checker's hooks (layer/hazards/README.md). Races
+ * between lists, frees of memory in flight and hangs, found from the order
+ * Level Zero guarantees (per-timeline vector clocks) and the memory each
+ * submission uses.
+ *
+ * Off unless ZEIL_CHECKS switches the group `hazards` on. Every intercept
+ * calls a hook behind hazards_active(): one predictable branch on a setting
+ * read once, so with the checks off the hooks cost nothing else.
+ * Hooks named *_before run ahead of the driver call; the others after it
+ * succeeded (they are given the result where it matters).
+ */
+#ifndef ZEIL_HAZARDS_H
+#define ZEIL_HAZARDS_H
+
+#include "calls.h"
+#include "registry.h"
+
+static inline int hazards_active(void)
+{
+    return __builtin_expect(zeil_settings_data.hazards, 0);
+}
+
+/* ---- appends ---------------------------------------------------------- */
+typedef enum hazards_append_kind {
+    HAZARDS_LAUNCH = 1, /* kernel: declared accesses (zeil.h) or its pointer arguments */
+    HAZARDS_COPY,       /* dst written, src read, size bytes each */
+    HAZARDS_FILL,       /* dst written */
+    HAZARDS_BARRIER,
+    HAZARDS_SIGNAL,     /* zeCommandListAppendSignalEvent: signal only */
+    HAZARDS_WAIT,       /* zeCommandListAppendWaitOnEvents: waits only */
+    HAZARDS_RESET       /* zeCommandListAppendEventReset: signal is the event reset */
+} hazards_append_kind_t;
+
+typedef struct hazards_append {
+    const zeil_call_t *call;
+    zeil_obj_t *list;              /* the intercept's (null: zeil does not know it) */
+    hazards_append_kind_t kind;
+    const zeil_obj_t *kernel;
+    void *dst;
+    const void *src;
+    size_t size;
+    ze_event_handle_t signal;
+    uint32_t num_waits;
+    const ze_event_handle_t *waits;
+} hazards_append_t;
+
+/* After the driver accepted an append (immediate lists: applied now; regular
+ * lists: recorded, applied by each execution). Races are reported, never
+ * refused (E090, W091); a wait cycle it closes is E093. */
+void hazards_appended(const hazards_append_t *append);
+/* The one line an intercept adds: HAZARDS_APPENDED(.call = &call, ...). */
+#define HAZARDS_APPENDED(...)                                              \
+    do {                                                                   \
+        if (hazards_active())                                              \
+            hazards_appended(&(hazards_append_t){__VA_ARGS__});            \
+    } while (0)
+
+/* ---- command lists, queues, fences ------------------------------------ */
+/* Immediate lists and queues: the mode (synchronous work is done on return). */
+void hazards_list_mode(ze_command_list_handle_t list, ze_command_queue_mode_t mode);
+void hazards_queue_mode(ze_command_queue_handle_t queue, ze_command_queue_mode_t mode);
+void hazards_list_reset(zeil_obj_t *list);
+void hazards_executed(const zeil_call_t *call, zeil_obj_t *queue, uint32_t count,
+                      const ze_command_list_handle_t *lists, ze_fence_handle_t fence);
+/* Host synchronizations. _before: a hang check when timeout is UINT64_MAX
+ * (E094, not refused); after: what the host learns on success, the hang
+ * check on a finite timeout that expired (W095, once per event). */
+void hazards_queue_sync_before(const zeil_call_t *call, zeil_obj_t *queue, uint64_t timeout);
+void hazards_queue_synced(const zeil_call_t *call, zeil_obj_t *queue, uint64_t timeout,
+                          ze_result_t result);
+void hazards_fence_sync_before(const zeil_call_t *call, zeil_obj_t *fence, uint64_t timeout);
+void hazards_fence_synced(const zeil_call_t *call, zeil_obj_t *fence, uint64_t timeout,
+                          ze_result_t result);
+/* For zeCommandListHostSynchronize (API 1.6+): the list's work so far. */
+void hazards_list_sync_before(const zeil_call_t *call, zeil_obj_t *list, uint64_t timeout);
+void hazards_list_synced(const zeil_call_t *call, zeil_obj_t *list, uint64_t timeout,
+                         ze_result_t result);
+
+/* ---- events ----------------------------------------------------------- */
+void hazards_event_sync_before(const zeil_call_t *call, zeil_obj_t *event, uint64_t timeout);
+void hazards_event_synced(const zeil_call_t *call, zeil_obj_t *event, uint64_t timeout,
+                          ze_result_t result);
+/* zeEventQueryStatus: ready (ZE_RESULT_SUCCESS) is a host synchronization. */
+void hazards_event_queried(zeil_obj_t *event, ze_result_t result);
+void hazards_event_host_signalled(zeil_obj_t *event);
+void hazards_event_host_reset(zeil_obj_t *event);
+/* Events of pools opened from another process: never judged unsignalled. */
+void hazards_event_external(zeil_obj_t *event);
+
+/* ---- memory and kernels ----------------------------------------------- */
+/* zeMemFree: E092 (refused) when a submission not known to be complete uses
+ * the allocation; otherwise its history is forgotten. */
+ze_result_t hazards_free_before(const zeil_call_t *call, const void *ptr);
+void hazards_kernel_argument(zeil_obj_t *kernel, uint32_t index, size_t size,
+                             const void *value);
+
+/* Any object zeil retires (intercept_retire): its hazard state goes. */
+void hazards_retired(zeil_obj_t *obj);
+
+#endif

@@ -1,0 +1,392 @@
+/*
+ * The hooks the intercepts call (hazards.h): each turns its call into ops,
+ * host knowledge or a hang check, under hz_lock, and says its findings after
+ * the lock is given back.
+ */
+#include "hz_state.h"
+
+#include "diag.h"
+#include "records.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- accesses declared through zeil.h ----------------------------------- */
+
+static _Thread_local hz_access_t declared[HZ_OP_ACCESSES];
+static _Thread_local uint32_t declared_count;
+/* The attribution depth they were declared at, plus one (0: none). An append
+ * refused before it reached zeil's hook leaves them behind; the next execute
+ * declares anew, and a plain append at another depth does not take them. */
+static _Thread_local unsigned declared_depth;
+
+int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out)
+{
+    zeil_alloc_t a;
+    if (!ptr || registry_find_alloc(ptr, &a) != 1)
+        return 0; /* host memory zeil does not track, or not USM at all */
+    uintptr_t base = (uintptr_t)a.base, end = base + a.size;
+    uintptr_t lo = guess ? base : (uintptr_t)ptr;
+    uintptr_t hi = guess || size > end - (uintptr_t)ptr ? end : (uintptr_t)ptr + size;
+    *out = (hz_access_t){.base = base, .lo = lo, .hi = hi, .write = (uint8_t)!!write,
+                         .guess = (uint8_t)guess};
+    return 1;
+}
+
+int zeil_hazards_enabled(void)
+{
+    return zeil_settings()->hazards;
+}
+
+void zeil_declare_accesses(const zeil_access_t *accesses, size_t count)
+{
+    declared_count = 0;
+    declared_depth = 0;
+    if (!zeil_settings()->hazards || !accesses)
+        return;
+    for (size_t i = 0; i < count && declared_count < HZ_OP_ACCESSES; i++)
+        if (hz_access_of(accesses[i].ptr, accesses[i].size, accesses[i].written, 0,
+                         &declared[declared_count]))
+            declared_count++;
+    declared_depth = records_attribution_depth + 1;
+}
+
+static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
+{
+    if (declared_depth && declared_depth == records_attribution_depth + 1) {
+        memcpy(op->access, declared, declared_count * sizeof declared[0]);
+        op->naccess = declared_count;
+        declared_depth = 0;
+        return;
+    }
+    const hz_kernel_t *k = kernel ? kernel->hazard : NULL;
+    for (uint64_t bits = k ? k->pointer_args : 0; bits && op->naccess < HZ_OP_ACCESSES;
+         bits &= bits - 1)
+        op->access[op->naccess++] = k->arg[__builtin_ctzll(bits)];
+}
+
+/* ---- appends ------------------------------------------------------------ */
+
+static void who_of(hz_who_t *who, const zeil_call_t *call, const zeil_obj_t *list,
+                   const zeil_obj_t *kernel)
+{
+    const zeil_attribution_t *attr = records_current_attribution();
+    *who = (hz_who_t){.call = call->number, .call_name = call->name, .list = list->handle,
+                      .stream_id = atomic_load_explicit(&((zeil_obj_t *)list)->stream_id,
+                                                        memory_order_relaxed),
+                      .what = kernel ? kernel->name : NULL};
+    if (attr && attr->primitive) {
+        who->what = attr->primitive;
+        who->is_primitive = 1;
+        if (attr->stream_id)
+            who->stream_id = attr->stream_id;
+    }
+}
+
+static int keep_program_op(hz_timeline_t *t, const hz_op_t *op)
+{
+    if (op->many_waits) { /* rare; an op without its waits would invent races */
+        hz_degraded = 1;
+        return -1;
+    }
+    if (t->count == t->capacity) {
+        size_t capacity = t->capacity ? 2 * t->capacity : 64;
+        hz_op_t *grown = realloc(t->program, capacity * sizeof *grown);
+        if (!grown) {
+            hz_lost("recording a regular command list's submissions for the hazard checks");
+            return -1;
+        }
+        t->program = grown;
+        t->capacity = capacity;
+    }
+    t->program[t->count++] = *op;
+    return 0;
+}
+
+void hazards_appended(const hazards_append_t *a)
+{
+    zeil_obj_t *list = a->list;
+    if (!list || list->kind != ZEIL_KIND_COMMAND_LIST)
+        return;
+    hz_op_t op;
+    op.kind = a->kind == HAZARDS_BARRIER ? HZ_OP_BARRIER
+              : a->kind == HAZARDS_SIGNAL ? HZ_OP_SIGNAL
+              : a->kind == HAZARDS_WAIT   ? HZ_OP_WAIT
+              : a->kind == HAZARDS_RESET  ? HZ_OP_RESET
+                                          : HZ_OP_WORK;
+    who_of(&op.who, a->call, list, a->kernel);
+    op.naccess = 0;
+    if (a->kind == HAZARDS_COPY || a->kind == HAZARDS_FILL)
+        op.naccess += (uint32_t)hz_access_of(a->dst, a->size, 1, 0, &op.access[op.naccess]);
+    if (a->kind == HAZARDS_COPY)
+        op.naccess += (uint32_t)hz_access_of(a->src, a->size, 0, 0, &op.access[op.naccess]);
+    op.nwaits = a->waits ? a->num_waits : 0;
+    op.many_waits = op.nwaits > HZ_OP_WAITS ? a->waits : NULL;
+    for (uint32_t i = 0; i < op.nwaits && !op.many_waits; i++)
+        op.waits[i] = a->waits[i];
+    op.signal = a->kind == HAZARDS_RESET ? NULL : a->signal;
+    op.reset = a->kind == HAZARDS_RESET ? a->signal : NULL;
+
+    hz_findings_t findings;
+    findings.count = 0; /* the texts are written only when found */
+    if (!hz_enter())
+        return;
+    if (a->kind == HAZARDS_LAUNCH) /* the kernel's arguments are guarded by the lock */
+        launch_accesses(a->kernel, &op);
+    hz_timeline_t *t = hz_timeline_of(list);
+    if (t && t->is_regular)
+        keep_program_op(t, &op); /* out of memory: this op goes unchecked */
+    else if (t)
+        hz_apply(t, &op, &findings);
+    hz_unlock();
+    hz_findings_say(&findings, a->call->name);
+}
+
+void hazards_executed(const zeil_call_t *call, zeil_obj_t *queue, uint32_t count,
+                      const ze_command_list_handle_t *lists, ze_fence_handle_t fence)
+{
+    hz_findings_t findings;
+    findings.count = 0; /* the texts are written only when found */
+    if (!hz_enter())
+        return;
+    hz_timeline_t *q = hz_timeline_of(queue);
+    for (uint32_t i = 0; q && lists && i < count; i++) {
+        zeil_obj_t *list = registry_find(lists[i]);
+        hz_timeline_t *t = list && list->kind == ZEIL_KIND_COMMAND_LIST ? list->hazard : NULL;
+        for (size_t n = 0; t && t->is_regular && n < t->count; n++)
+            hz_apply(q, &t->program[n], &findings);
+    }
+    zeil_obj_t *fence_obj = fence ? registry_find(fence) : NULL;
+    if (q && fence_obj && fence_obj->kind == ZEIL_KIND_FENCE) {
+        hz_fence_t *f = fence_obj->hazard;
+        if (!f && !(f = fence_obj->hazard = calloc(1, sizeof *f)))
+            hz_lost("keeping the hazard state of a fence");
+        if (f) {
+            f->slot = q->slot;
+            f->epoch = q->last_epoch;
+            f->clock = q->clock;
+            f->valid = 1;
+            f->timeout_warned = 0;
+        }
+    }
+    if (q && q->synchronous)
+        hz_host_learns(&q->clock);
+    hz_unlock();
+    hz_findings_say(&findings, call->name);
+}
+
+/* ---- host synchronizations ------------------------------------------------ */
+
+static void say_dead_wait(const zeil_call_t *call, int rule, const char *what, const void *handle,
+                          const char *path)
+{
+    if (rule == ZEIL_RULE_E094)
+        diag_report(ZEIL_RULE_E094, call->name,
+                    "waits for ever on %s %p: %s; unless another thread signals it "
+                    "(zeEventHostSignal), this never returns",
+                    what, handle, path);
+    else
+        diag_report(ZEIL_RULE_W095, call->name,
+                    "timed out waiting on %s %p: %s; waiting again will not help unless "
+                    "something signals it",
+                    what, handle, path);
+}
+
+/* Which op a host wait on obj waits for: 0 when none is pending. */
+static int waited_op(zeil_obj_t *obj, uint32_t *slot, uint64_t *epoch, int **warned)
+{
+    if (obj->kind == ZEIL_KIND_FENCE) {
+        hz_fence_t *f = obj->hazard;
+        if (!f || !f->valid)
+            return 0;
+        *slot = f->slot, *epoch = f->epoch;
+        *warned = &f->timeout_warned;
+        return 1;
+    }
+    hz_timeline_t *t = obj->hazard;
+    if (!t || t->slot == HZ_NO_SLOT)
+        return 0;
+    *slot = t->slot, *epoch = t->last_epoch;
+    *warned = &t->timeout_warned;
+    return 1;
+}
+
+static void check_wait(const zeil_call_t *call, zeil_obj_t *obj, int rule)
+{
+    char path[512];
+    int dead = 0;
+    const char *what = obj->kind == ZEIL_KIND_EVENT ? "event"
+                       : obj->kind == ZEIL_KIND_FENCE ? "fence"
+                       : obj->kind == ZEIL_KIND_COMMAND_QUEUE ? "command queue" : "command list";
+    if (!hz_enter())
+        return;
+    if (obj->kind == ZEIL_KIND_EVENT) {
+        hz_event_t *e = hz_event_obj(obj);
+        if (e && (rule == ZEIL_RULE_E094 || !e->timeout_warned)) {
+            dead = hz_hang_dead_event(obj->handle, path, sizeof path);
+            if (dead && rule == ZEIL_RULE_W095)
+                e->timeout_warned = 1;
+        }
+    } else {
+        uint32_t slot;
+        uint64_t epoch;
+        int *warned;
+        if (waited_op(obj, &slot, &epoch, &warned)) {
+            if (rule == ZEIL_RULE_E094 || !*warned) {
+                dead = hz_hang_dead_op(slot, epoch, path, sizeof path);
+                if (dead && rule == ZEIL_RULE_W095)
+                    *warned = 1;
+            }
+        }
+    }
+    hz_unlock();
+    if (dead)
+        say_dead_wait(call, rule, what, obj->handle, path);
+}
+
+static void host_learns_from(zeil_obj_t *obj)
+{
+    if (!hz_enter())
+        return;
+    if (obj->kind == ZEIL_KIND_EVENT) {
+        hz_event_t *e = hz_event_obj(obj);
+        if (e && e->state != HZ_EV_NONE)
+            hz_host_learns(&e->clock);
+    } else if (obj->kind == ZEIL_KIND_FENCE) {
+        hz_fence_t *f = obj->hazard;
+        if (f && f->valid)
+            hz_host_learns(&f->clock);
+    } else if (obj->hazard) {
+        hz_timeline_t *t = obj->hazard;
+        if (!t->is_regular) {
+            hz_clock_t done = t->clock;
+            hz_join(&done, &t->all);
+            if (t->slot < HZ_SLOTS)
+                done.at[t->slot] = t->last_epoch;
+            hz_host_learns(&done);
+        }
+    }
+    hz_unlock();
+}
+
+static void before_wait(const zeil_call_t *call, zeil_obj_t *obj, uint64_t timeout)
+{
+    if (obj && timeout == UINT64_MAX)
+        check_wait(call, obj, ZEIL_RULE_E094);
+}
+
+static void after_wait(const zeil_call_t *call, zeil_obj_t *obj, uint64_t timeout,
+                       ze_result_t result)
+{
+    if (!obj)
+        return;
+    if (result == ZE_RESULT_SUCCESS)
+        host_learns_from(obj);
+    else if (result == ZE_RESULT_NOT_READY && timeout != UINT64_MAX && timeout != 0)
+        check_wait(call, obj, ZEIL_RULE_W095);
+}
+
+void hazards_event_sync_before(const zeil_call_t *call, zeil_obj_t *event, uint64_t timeout)
+{
+    before_wait(call, event, timeout);
+}
+
+void hazards_event_synced(const zeil_call_t *call, zeil_obj_t *event, uint64_t timeout,
+                          ze_result_t result)
+{
+    after_wait(call, event, timeout, result);
+}
+
+void hazards_event_queried(zeil_obj_t *event, ze_result_t result)
+{
+    if (event && result == ZE_RESULT_SUCCESS)
+        host_learns_from(event);
+}
+
+void hazards_queue_sync_before(const zeil_call_t *call, zeil_obj_t *queue, uint64_t timeout)
+{
+    before_wait(call, queue, timeout);
+}
+
+void hazards_queue_synced(const zeil_call_t *call, zeil_obj_t *queue, uint64_t timeout,
+                          ze_result_t result)
+{
+    after_wait(call, queue, timeout, result);
+}
+
+void hazards_fence_sync_before(const zeil_call_t *call, zeil_obj_t *fence, uint64_t timeout)
+{
+    before_wait(call, fence, timeout);
+}
+
+void hazards_fence_synced(const zeil_call_t *call, zeil_obj_t *fence, uint64_t timeout,
+                          ze_result_t result)
+{
+    after_wait(call, fence, timeout, result);
+}
+
+void hazards_list_sync_before(const zeil_call_t *call, zeil_obj_t *list, uint64_t timeout)
+{
+    before_wait(call, list, timeout);
+}
+
+void hazards_list_synced(const zeil_call_t *call, zeil_obj_t *list, uint64_t timeout,
+                         ze_result_t result)
+{
+    after_wait(call, list, timeout, result);
+}
+
+/* ---- host signals and resets ---------------------------------------------- */
+
+void hazards_event_host_signalled(zeil_obj_t *event)
+{
+    if (!hz_enter())
+        return;
+    hz_event_t *e = hz_event_obj(event);
+    if (e) {
+        e->state = HZ_EV_HOST;
+        memcpy(e->clock.at, hz_host.at, hz_width * sizeof e->clock.at[0]);
+        /* Waits recorded before any signal are satisfied now. */
+        for (uint32_t s = 0; s < hz_width && e->unresolved; s++) {
+            hz_timeline_t *t = hz_slot_owner[s];
+            uint32_t kept = 0;
+            for (uint32_t i = 0; t && i < t->nwaits; i++)
+                if (t->waits[i].event != event->handle || t->waits[i].sig_slot != HZ_NO_SLOT)
+                    t->waits[kept++] = t->waits[i];
+            if (t)
+                t->nwaits = kept;
+        }
+        e->unresolved = 0;
+    }
+    hz_unlock();
+}
+
+void hazards_event_host_reset(zeil_obj_t *event)
+{
+    if (!hz_enter())
+        return;
+    hz_event_t *e = hz_event_obj(event);
+    if (e)
+        e->state = HZ_EV_NONE;
+    hz_unlock();
+}
+
+/* ---- frees --------------------------------------------------------------- */
+
+ze_result_t hazards_free_before(const zeil_call_t *call, const void *ptr)
+{
+    zeil_alloc_t a;
+    if (!ptr || registry_find_alloc(ptr, &a) != 1 || a.base != ptr)
+        return ZE_RESULT_SUCCESS; /* the USM rules' to judge */
+    char text[512];
+    if (!hz_enter())
+        return ZE_RESULT_SUCCESS;
+    int in_flight = hz_access_in_flight((uintptr_t)a.base, text, sizeof text);
+    if (!in_flight)
+        hz_access_forget((uintptr_t)a.base);
+    hz_unlock();
+    if (!in_flight)
+        return ZE_RESULT_SUCCESS;
+    return diag_report(ZEIL_RULE_E092, call->name, "%s", text);
+}

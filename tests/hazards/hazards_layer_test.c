@@ -1,0 +1,471 @@
+/*
+ * The hazard checks (layer/hazards) through the real loader and reference
+ * driver, with ZEIL_CHECKS=hazards: correct programs that are easy to get
+ * wrong stay silent; races, frees in flight and hangs are reported with both
+ * sides and their path, and only the free is refused.
+ */
+#include "zl.h"
+
+#include "test_kernels.h"
+
+#include <zeil/zeil.h>
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef ZE_COMMAND_QUEUE_FLAG_IN_ORDER
+#define ZE_COMMAND_QUEUE_FLAG_IN_ORDER ZE_BIT(1)
+#endif
+
+enum { BYTES = 4096 };
+
+static ze_command_list_handle_t in_order_list(const zt_env_t *env)
+{
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
+                                    ZE_COMMAND_QUEUE_FLAG_IN_ORDER,
+                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_list_handle_t list = NULL;
+    ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
+    return list;
+}
+
+static void fill(ze_command_list_handle_t list, void *ptr, ze_event_handle_t signal,
+                 uint32_t nwaits, ze_event_handle_t *waits)
+{
+    static const uint32_t pattern = 0x5a5a5a5a;
+    ZT_OK(zeCommandListAppendMemoryFill(list, ptr, &pattern, sizeof pattern, BYTES, signal,
+                                        nwaits, waits));
+}
+
+static void copy(ze_command_list_handle_t list, void *dst, const void *src,
+                 ze_event_handle_t signal, uint32_t nwaits, ze_event_handle_t *waits)
+{
+    ZT_OK(zeCommandListAppendMemoryCopy(list, dst, src, BYTES, signal, nwaits, waits));
+}
+
+static const uint64_t forever = UINT64_MAX;
+
+typedef struct two_lists {
+    zl_fixture_t f;
+    ze_command_list_handle_t a, b;
+    void *x, *y;
+    void *extra; /* freed with x and y when set */
+} two_lists_t;
+
+static void open_two(two_lists_t *t)
+{
+    zl_open(&t->f);
+    t->a = in_order_list(&t->f.env);
+    t->b = in_order_list(&t->f.env);
+    t->x = zt_usm_alloc(&t->f.env, ZT_USM_DEVICE, BYTES, 64);
+    t->y = zt_usm_alloc(&t->f.env, ZT_USM_DEVICE, BYTES, 64);
+    t->extra = NULL;
+}
+
+/* Ends with every list synchronized, so the frees are correct. */
+static void close_two(two_lists_t *t)
+{
+    ze_event_handle_t done[2] = {t->f.event[6], t->f.event[7]};
+    ZT_OK(zeEventHostReset(done[0]));
+    ZT_OK(zeEventHostReset(done[1]));
+    ZT_OK(zeCommandListAppendBarrier(t->a, done[0], 0, NULL));
+    ZT_OK(zeCommandListAppendBarrier(t->b, done[1], 0, NULL));
+    ZT_OK(zeEventHostSynchronize(done[0], forever));
+    ZT_OK(zeEventHostSynchronize(done[1], forever));
+    ZT_OK(zeMemFree(t->f.env.context, t->x));
+    ZT_OK(zeMemFree(t->f.env.context, t->y));
+    if (t->extra)
+        ZT_OK(zeMemFree(t->f.env.context, t->extra));
+    ZT_OK(zeCommandListDestroy(t->a));
+    ZT_OK(zeCommandListDestroy(t->b));
+    zl_close(&t->f);
+}
+
+START_TEST(checks_are_on)
+{
+    ck_assert_int_eq(zeil_hazards_enabled(), 1);
+}
+END_TEST
+
+/* ---- correct programs: silent ---------------------------------------- */
+
+START_TEST(event_between_lists_is_silent)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    fill(t.a, t.x, t.f.event[0], 0, NULL);
+    copy(t.b, t.y, t.x, NULL, 1, &t.f.event[0]);
+    close_two(&t);
+    zl_assert_silent(mark);
+}
+END_TEST
+
+START_TEST(host_signalled_waits_are_silent)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    /* Both lists wait for the host; the host signals after the appends. */
+    ze_event_handle_t go = t.f.event[2];
+    fill(t.a, t.x, t.f.event[0], 1, &go);
+    copy(t.b, t.y, t.x, t.f.event[1], 1, &t.f.event[0]);
+    ZT_OK(zeEventHostSignal(go));
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ZT_OK(zeMemFree(t.f.env.context, t.y)); /* known done through both lists */
+    t.y = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+    close_two(&t);
+    zl_assert_silent(mark);
+}
+END_TEST
+
+START_TEST(event_reused_after_reset_is_silent)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    for (int i = 0; i < 4; i++) {
+        fill(t.a, t.x, t.f.event[0], 0, NULL);
+        copy(t.b, t.y, t.x, t.f.event[1], 1, &t.f.event[0]);
+        ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+        ZT_OK(zeEventHostReset(t.f.event[0]));
+        ZT_OK(zeEventHostReset(t.f.event[1]));
+    }
+    /* The same with the resets appended to the lists; the host waits for
+     * both resets, so no signal of the last round is taken for this one's. */
+    for (int i = 0; i < 3; i++) {
+        fill(t.a, t.x, t.f.event[0], 0, NULL);
+        copy(t.b, t.y, t.x, t.f.event[1], 1, &t.f.event[0]);
+        ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+        ZT_OK(zeCommandListAppendEventReset(t.a, t.f.event[0]));
+        ZT_OK(zeCommandListAppendEventReset(t.b, t.f.event[1]));
+        ZT_OK(zeCommandListAppendBarrier(t.a, t.f.event[2], 0, NULL));
+        ZT_OK(zeCommandListAppendBarrier(t.b, t.f.event[3], 0, NULL));
+        ZT_OK(zeEventHostSynchronize(t.f.event[2], forever));
+        ZT_OK(zeEventHostSynchronize(t.f.event[3], forever));
+        ZT_OK(zeEventHostReset(t.f.event[2]));
+        ZT_OK(zeEventHostReset(t.f.event[3]));
+    }
+    close_two(&t);
+    zl_assert_silent(mark);
+}
+END_TEST
+
+START_TEST(in_order_list_without_events_is_silent)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    fill(t.a, t.x, NULL, 0, NULL);
+    copy(t.a, t.y, t.x, NULL, 0, NULL);
+    copy(t.a, t.x, t.y, NULL, 0, NULL);
+    fill(t.a, t.y, t.f.event[0], 0, NULL);
+    ZT_OK(zeEventHostSynchronize(t.f.event[0], forever));
+    /* The last append's event covers all of an in-order list. */
+    ZT_OK(zeMemFree(t.f.env.context, t.x));
+    t.x = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+    close_two(&t);
+    zl_assert_silent(mark);
+}
+END_TEST
+
+START_TEST(regular_list_through_queue_and_fence_is_silent)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_command_list_handle_t regular = zt_regular_list(&t.f.env);
+    ze_command_queue_handle_t queue = zt_queue(&t.f.env, 0);
+    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
+    ze_fence_handle_t fence;
+    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    fill(regular, t.x, NULL, 0, NULL);
+    copy(regular, t.y, t.x, NULL, 0, NULL);
+    ZT_OK(zeCommandListClose(regular));
+    ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
+    ZT_OK(zeFenceHostSynchronize(fence, forever));
+    copy(t.b, t.x, t.y, t.f.event[0], 0, NULL); /* after the fence: ordered */
+    ZT_OK(zeEventHostSynchronize(t.f.event[0], forever)); /* before the list runs again */
+    ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, NULL));
+    ZT_OK(zeCommandQueueSynchronize(queue, forever));
+    ZT_OK(zeFenceDestroy(fence));
+    ZT_OK(zeCommandQueueDestroy(queue));
+    ZT_OK(zeCommandListDestroy(regular));
+    close_two(&t);
+    zl_assert_silent(mark);
+}
+END_TEST
+
+START_TEST(fence_polled_until_ready_is_silent)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_command_list_handle_t regular = zt_regular_list(&t.f.env);
+    ze_command_queue_handle_t queue = zt_queue(&t.f.env, 0);
+    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
+    ze_fence_handle_t fence;
+    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    fill(regular, t.x, NULL, 0, NULL);
+    ZT_OK(zeCommandListClose(regular));
+    ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
+    while (zeFenceQueryStatus(fence) == ZE_RESULT_NOT_READY)
+        sched_yield();
+    ZT_OK(zeMemFree(t.f.env.context, t.x)); /* ready: the fill is done */
+    t.x = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+    ZT_OK(zeFenceDestroy(fence));
+    ZT_OK(zeCommandQueueDestroy(queue));
+    ZT_OK(zeCommandListDestroy(regular));
+    close_two(&t);
+    zl_assert_silent(mark);
+}
+END_TEST
+
+START_TEST(synchronous_list_is_silent)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    size_t mark = zl_log_mark();
+    void *x = zt_usm_alloc(&f.env, ZT_USM_DEVICE, BYTES, 64);
+    fill(f.list, x, NULL, 0, NULL); /* done when the append returns */
+    ZT_OK(zeMemFree(f.env.context, x));
+    zl_close(&f);
+    zl_assert_silent(mark);
+}
+END_TEST
+
+/* ---- misuses: reported ------------------------------------------------ */
+
+START_TEST(race_between_lists_names_both_sides)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    /* The fill is held back until the copy is done: a race to Level Zero's
+     * order, yet not one the driver runs (TSan would see that one). */
+    ze_event_handle_t go = t.f.event[2];
+    fill(t.a, t.x, NULL, 1, &go);
+    uint64_t fill_call = zeil_call_number();
+    copy(t.b, t.y, t.x, t.f.event[1], 0, NULL); /* no event: a race, yet the copy runs */
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ZT_OK(zeEventHostSignal(go));
+    char written[64], at[64];
+    snprintf(written, sizeof written, "reads %p+%d", t.x, BYTES);
+    snprintf(at, sizeof at, "(call #%llu)", (unsigned long long)fill_call);
+    zl_assert_one_finding(mark, "ZEIL-E090", "zeCommandListAppendMemoryCopy", written,
+                          "written by zeCommandListAppendMemoryFill on list", at,
+                          "with no event between them", NULL);
+    close_two(&t);
+}
+END_TEST
+
+START_TEST(free_in_flight_is_refused)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_event_handle_t go = t.f.event[2];
+    fill(t.a, t.x, t.f.event[0], 1, &go); /* cannot run before the host says go */
+    ZT_RESULT(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE, zeMemFree(t.f.env.context, t.x));
+    zl_assert_one_finding(mark, "ZEIL-E092", "zeMemFree", "is written by",
+                          "not known to be complete", NULL);
+    ZT_OK(zeEventHostSignal(go));
+    ZT_OK(zeEventHostSynchronize(t.f.event[0], forever));
+    /* The driver never saw the free: the fill reached the memory. */
+    uint32_t *seen = zt_usm_alloc(&t.f.env, ZT_USM_HOST, BYTES, 64);
+    copy(t.a, seen, t.x, t.f.event[1], 0, NULL);
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ck_assert_uint_eq(seen[BYTES / 4 - 1], 0x5a5a5a5a);
+    ZT_OK(zeMemFree(t.f.env.context, seen));
+    mark = zl_log_mark();
+    close_two(&t); /* the free now succeeds */
+    zl_assert_silent(mark);
+}
+END_TEST
+
+START_TEST(two_list_cycle_is_reported_at_the_closing_append)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_event_handle_t e1 = t.f.event[0], e2 = t.f.event[1];
+    ZT_OK(zeCommandListAppendBarrier(t.a, e1, 1, &e2));
+    zl_assert_silent(mark);
+    ZT_OK(zeCommandListAppendBarrier(t.b, e2, 1, &e1)); /* not refused */
+    zl_assert_one_finding(mark, "ZEIL-E093", "zeCommandListAppendBarrier", "wait cycle",
+                          "which only this call signals", NULL);
+    /* The host breaks the cycle. */
+    ZT_OK(zeEventHostSignal(e2));
+    ZT_OK(zeEventHostSynchronize(e1, forever));
+    close_two(&t);
+}
+END_TEST
+
+typedef struct late_signal {
+    ze_event_handle_t event;
+    const char *rule;
+} late_signal_t;
+
+/* Signals the event once zeil has said the rule: the host thread blocked
+ * in the wait zeil warned about is let go. */
+static void *signal_when_reported(void *arg)
+{
+    late_signal_t *s = arg;
+    for (int i = 0; i < 6000 && zeil_rule_count(s->rule) == 0; i++) {
+        struct timespec tick = {0, 1000 * 1000};
+        nanosleep(&tick, NULL);
+    }
+    zeEventHostSignal(s->event);
+    return NULL;
+}
+
+START_TEST(infinite_wait_on_unsignalled_event_is_reported_before_blocking)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_event_handle_t never = t.f.event[2], done = t.f.event[0];
+    fill(t.a, t.x, done, 1, &never);
+    late_signal_t s = {never, "ZEIL-E094"};
+    pthread_t helper;
+    ck_assert_int_eq(pthread_create(&helper, NULL, signal_when_reported, &s), 0);
+    ZT_OK(zeEventHostSynchronize(done, forever)); /* returns once the helper signals */
+    pthread_join(helper, NULL);
+    char path[96];
+    snprintf(path, sizeof path, "on event %p, which nothing pending signals", (void *)never);
+    zl_assert_one_finding(mark, "ZEIL-E094", "zeEventHostSynchronize", path,
+                          "unless another thread signals it", NULL);
+    close_two(&t);
+}
+END_TEST
+
+START_TEST(finite_wait_that_times_out_is_warned_once)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_event_handle_t never = t.f.event[2], done = t.f.event[0];
+    fill(t.a, t.x, done, 1, &never);
+    for (int i = 0; i < 3; i++)
+        ZT_RESULT(ZE_RESULT_NOT_READY, zeEventHostSynchronize(done, 1000 * 1000));
+    zl_assert_one_finding(mark, "ZEIL-W095", "zeEventHostSynchronize", "timed out",
+                          "which nothing pending signals", NULL);
+    ZT_OK(zeEventHostSignal(never));
+    ZT_OK(zeEventHostSynchronize(done, forever));
+    close_two(&t);
+}
+END_TEST
+
+START_TEST(queue_and_fence_waits_on_unsignalled_event_are_reported)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    void *x = zt_usm_alloc(&f.env, ZT_USM_DEVICE, BYTES, 64);
+    ze_command_list_handle_t regular = zt_regular_list(&f.env);
+    ze_command_queue_handle_t queue = zt_queue(&f.env, 0);
+    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
+    ze_fence_handle_t fence;
+    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    ze_event_handle_t never = f.event[2];
+    fill(regular, x, NULL, 1, &never);
+    ZT_OK(zeCommandListClose(regular));
+    size_t mark = zl_log_mark();
+    ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
+    for (int i = 0; i < 2; i++)
+        ZT_RESULT(ZE_RESULT_NOT_READY, zeFenceHostSynchronize(fence, 1000 * 1000));
+    zl_assert_one_finding(mark, "ZEIL-W095", "zeFenceHostSynchronize", "timed out waiting on fence",
+                          "its work waits (call #", "which nothing pending signals", NULL);
+    mark = zl_log_mark();
+    late_signal_t s = {never, "ZEIL-E094"};
+    pthread_t helper;
+    ck_assert_int_eq(pthread_create(&helper, NULL, signal_when_reported, &s), 0);
+    ZT_OK(zeCommandQueueSynchronize(queue, forever));
+    pthread_join(helper, NULL);
+    zl_assert_one_finding(mark, "ZEIL-E094", "zeCommandQueueSynchronize",
+                          "waits for ever on command queue", "its work waits (call #",
+                          "unless another thread signals it", NULL);
+    mark = zl_log_mark();
+    ZT_OK(zeMemFree(f.env.context, x)); /* the queue's work is known done */
+    ZT_OK(zeFenceDestroy(fence));
+    ZT_OK(zeCommandQueueDestroy(queue));
+    ZT_OK(zeCommandListDestroy(regular));
+    zl_close(&f);
+    zl_assert_silent(mark);
+}
+END_TEST
+
+START_TEST(kernel_pointer_argument_race_is_a_warning)
+{
+    two_lists_t t;
+    open_two(&t);
+    ze_kernel_handle_t k = zt_kernel(t.f.module, TK_STAMP);
+    uint64_t *stamp = zt_usm_alloc(&t.f.env, ZT_USM_HOST, BYTES, 64);
+    ZT_ARG(k, 0, stamp);
+    ZT_OK(zeKernelSetGroupSize(k, 1, 1, 1));
+    size_t mark = zl_log_mark();
+    static const uint32_t zero = 0;
+    ze_event_handle_t go = t.f.event[2]; /* the fill waits for the launch to be done */
+    ZT_OK(zeCommandListAppendMemoryFill(t.a, stamp, &zero, sizeof zero, BYTES, NULL, 1, &go));
+    ze_group_count_t one = {1, 1, 1};
+    ZT_OK(zeCommandListAppendLaunchKernel(t.b, k, &one, t.f.event[1], 0, NULL));
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ZT_OK(zeEventHostSignal(go));
+    zl_assert_one_finding(mark, "ZEIL-W091", "zeCommandListAppendLaunchKernel",
+                          "kernel 'stamp' on list", "may read or write",
+                          "written by zeCommandListAppendMemoryFill", NULL);
+    t.extra = stamp;
+    close_two(&t);
+}
+END_TEST
+
+START_TEST(more_lists_than_slots_stops_the_checks)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    enum { LISTS = 65 };
+    ze_command_list_handle_t lists[LISTS];
+    size_t mark = zl_log_mark();
+    for (int i = 0; i < LISTS; i++) {
+        lists[i] = zt_immediate_list(&f.env, 1);
+        ZT_OK(zeCommandListAppendBarrier(lists[i], NULL, 0, NULL));
+    }
+    zl_assert_one_finding(mark, "ZEIL-W096", "zeCommandListAppendBarrier", "the hazard checks stop",
+                          "the 65th command list or queue", NULL);
+    for (int i = 0; i < LISTS; i++)
+        ZT_OK(zeCommandListDestroy(lists[i]));
+    zl_close(&f);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("hazards_layer");
+    /* A hang shows as the test that hung, not as the suite's timeout. */
+    TCase *silent = tcase_create("correct programs");
+    tcase_set_timeout(silent, 60);
+    tcase_add_test(silent, checks_are_on);
+    tcase_add_test(silent, event_between_lists_is_silent);
+    tcase_add_test(silent, host_signalled_waits_are_silent);
+    tcase_add_test(silent, event_reused_after_reset_is_silent);
+    tcase_add_test(silent, in_order_list_without_events_is_silent);
+    tcase_add_test(silent, regular_list_through_queue_and_fence_is_silent);
+    tcase_add_test(silent, fence_polled_until_ready_is_silent);
+    tcase_add_test(silent, synchronous_list_is_silent);
+    suite_add_tcase(s, silent);
+    TCase *misuse = tcase_create("misuses");
+    tcase_set_timeout(misuse, 60);
+    tcase_add_test(misuse, race_between_lists_names_both_sides);
+    tcase_add_test(misuse, free_in_flight_is_refused);
+    tcase_add_test(misuse, two_list_cycle_is_reported_at_the_closing_append);
+    tcase_add_test(misuse, infinite_wait_on_unsignalled_event_is_reported_before_blocking);
+    tcase_add_test(misuse, finite_wait_that_times_out_is_warned_once);
+    tcase_add_test(misuse, queue_and_fence_waits_on_unsignalled_event_are_reported);
+    tcase_add_test(misuse, kernel_pointer_argument_race_is_a_warning);
+    tcase_add_test(misuse, more_lists_than_slots_stops_the_checks);
+    suite_add_tcase(s, misuse);
+    return zt_run_suite(s);
+}
