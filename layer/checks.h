@@ -86,6 +86,14 @@ static inline ze_result_t check_list_open(const zeil_call_t *call, const zeil_ob
 ze_result_t check_append(const zeil_call_t *call, ze_command_list_handle_t list,
                          zeil_obj_t **list_obj, ze_event_handle_t signal, zeil_obj_t **signal_obj,
                          uint32_t num_waits, const ze_event_handle_t *waits);
+/* After a successful append that signals an event: its signal is pending
+ * until a reset (what check_append's reset-between-signals rule reads). The
+ * one place every append, generated or hand-tuned, notes it. */
+static inline void check_note_signal(zeil_obj_t *signal, const zeil_call_t *call)
+{
+    if (signal)
+        atomic_store_explicit(&signal->signalled_by_call, call->number, memory_order_relaxed);
+}
 ze_result_t check_execute(const zeil_call_t *call, const zeil_obj_t *queue, uint32_t count,
                           const ze_command_list_handle_t *lists, ze_fence_handle_t fence);
 

@@ -10,13 +10,7 @@
 #include "hazards/hazards.h"
 #include "records.h"
 #include "timing.h"
-
-/* After a successful append: the event's signal is pending until a reset. */
-static void note_signal(zeil_obj_t *signal, const zeil_call_t *call)
-{
-    if (signal)
-        atomic_store_explicit(&signal->signalled_by_call, call->number, memory_order_relaxed);
-}
+#include "zeil_hooks.h"
 
 static inline int alive(const zeil_obj_t *obj)
 {
@@ -91,7 +85,7 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
                 records_add(list, &s);
         }
         if (r == ZE_RESULT_SUCCESS)
-            note_signal(signal, &call);
+            check_note_signal(signal, &call);
         if (r == ZE_RESULT_SUCCESS)
             HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH,
                              .kernel = kernel, .signal = hSignalEvent,
@@ -125,166 +119,157 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchCooperativeKernel(
                   phWaitEvents);
 }
 
+/*
+ * The other appends are generated (check_append on the list and its events,
+ * the signal noted); their hooks check the memory they touch, then record
+ * the work and tell the hazard checks.
+ */
+#define APPEND_HOOK_PARAMS zeil_call_t *call, const zeil_next_t *next, zeil_obj_t *const *objs
+
 /* The group count lives in device memory: recorded as zero. */
-ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernelIndirect(
-    const zeil_next_t *next, ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+ze_result_t zeil_pre_zeCommandListAppendLaunchKernelIndirect(
+    APPEND_HOOK_PARAMS, ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
     const ze_group_count_t *pLaunchArgumentsBuffer, ze_event_handle_t hSignalEvent,
     uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandListAppendLaunchKernelIndirect");
-    zeil_obj_t *list, *kernel, *signal;
-    ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,
-                                 numWaitEvents, phWaitEvents);
-    CHECK_KEEP_FIRST(r, check_launch_kernel(&call, list, hKernel, &kernel));
-    CHECK_KEEP_FIRST(r, check_usm_range(&call, list, "pLaunchArgumentsBuffer",
+    (void)next, (void)hCommandList, (void)hSignalEvent, (void)numWaitEvents, (void)phWaitEvents;
+    zeil_obj_t *kernel;
+    ze_result_t r = check_launch_kernel(call, objs[0], hKernel, &kernel);
+    CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "pLaunchArgumentsBuffer",
                                         pLaunchArgumentsBuffer, sizeof(ze_group_count_t)));
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_list_dditable_t, pfnAppendLaunchKernelIndirect)(
-            hCommandList, hKernel, pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents,
-            phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS) {
-        note_signal(signal, &call);
-        records_add(list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, &call, kernel, NULL, 0,
-                                               hSignalEvent, numWaitEvents, phWaitEvents});
-        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH,
-                         .kernel = kernel, .signal = hSignalEvent, .num_waits = numWaitEvents,
-                         .waits = phWaitEvents);
-    }
-    return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s)", (void *)hCommandList,
-                     (void *)hKernel, kernel ? kernel->name : "?");
+    return r;
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopy(
-    const zeil_next_t *next, ze_command_list_handle_t hCommandList, void *dstptr,
+void zeil_post_zeCommandListAppendLaunchKernelIndirect(
+    APPEND_HOOK_PARAMS, ze_result_t result, ze_command_list_handle_t hCommandList,
+    ze_kernel_handle_t hKernel, const ze_group_count_t *pLaunchArgumentsBuffer,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+    (void)next, (void)hCommandList, (void)pLaunchArgumentsBuffer;
+    if (result != ZE_RESULT_SUCCESS)
+        return;
+    zeil_obj_t *kernel = objs[2];
+    records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call, kernel, NULL, 0,
+                                              hSignalEvent, numWaitEvents, phWaitEvents});
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_LAUNCH, .kernel = kernel,
+                     .signal = hSignalEvent, .num_waits = numWaitEvents, .waits = phWaitEvents);
+    (void)hKernel;
+}
+
+ze_result_t zeil_pre_zeCommandListAppendMemoryCopy(
+    APPEND_HOOK_PARAMS, ze_command_list_handle_t hCommandList, void *dstptr, const void *srcptr,
+    size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents)
+{
+    (void)next, (void)hCommandList, (void)hSignalEvent, (void)numWaitEvents, (void)phWaitEvents;
+    ze_result_t r = check_usm_range(call, objs[0], "dstptr", dstptr, size);
+    CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "srcptr", srcptr, size));
+    return r;
+}
+
+void zeil_post_zeCommandListAppendMemoryCopy(
+    APPEND_HOOK_PARAMS, ze_result_t result, ze_command_list_handle_t hCommandList, void *dstptr,
     const void *srcptr, size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
     ze_event_handle_t *phWaitEvents)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandListAppendMemoryCopy");
-    zeil_obj_t *list, *signal;
-    ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,
-                                 numWaitEvents, phWaitEvents);
-    CHECK_KEEP_FIRST(r, check_usm_range(&call, list, "dstptr", dstptr, size));
-    CHECK_KEEP_FIRST(r, check_usm_range(&call, list, "srcptr", srcptr, size));
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_list_dditable_t, pfnAppendMemoryCopy)(
-            hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents, phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS) {
-        note_signal(signal, &call);
-        records_add(list, &(zeil_submission_t){ZEIL_RECORD_COPY, &call, NULL, NULL, size,
-                                               hSignalEvent, numWaitEvents, phWaitEvents});
-        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_COPY,
-                         .dst = dstptr, .src = srcptr, .size = size, .signal = hSignalEvent,
-                         .num_waits = numWaitEvents, .waits = phWaitEvents);
-    }
-    return CALLS_END(&call, r, "hCommandList=%p dstptr=%p srcptr=%p size=%zu",
-                     (void *)hCommandList, dstptr, srcptr, size);
+    (void)next, (void)hCommandList;
+    if (result != ZE_RESULT_SUCCESS)
+        return;
+    records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_COPY, call, NULL, NULL, size,
+                                              hSignalEvent, numWaitEvents, phWaitEvents});
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_COPY, .dst = dstptr,
+                     .src = srcptr, .size = size, .signal = hSignalEvent,
+                     .num_waits = numWaitEvents, .waits = phWaitEvents);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryFill(
-    const zeil_next_t *next, ze_command_list_handle_t hCommandList, void *ptr,
+ze_result_t zeil_pre_zeCommandListAppendMemoryFill(
+    APPEND_HOOK_PARAMS, ze_command_list_handle_t hCommandList, void *ptr, const void *pattern,
+    size_t pattern_size, size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents)
+{
+    (void)next, (void)hCommandList, (void)pattern, (void)pattern_size, (void)hSignalEvent,
+        (void)numWaitEvents, (void)phWaitEvents;
+    return check_usm_range(call, objs[0], "ptr", ptr, size);
+}
+
+void zeil_post_zeCommandListAppendMemoryFill(
+    APPEND_HOOK_PARAMS, ze_result_t result, ze_command_list_handle_t hCommandList, void *ptr,
     const void *pattern, size_t pattern_size, size_t size, ze_event_handle_t hSignalEvent,
     uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandListAppendMemoryFill");
-    zeil_obj_t *list, *signal;
-    ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,
-                                 numWaitEvents, phWaitEvents);
-    CHECK_KEEP_FIRST(r, check_usm_range(&call, list, "ptr", ptr, size));
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_list_dditable_t, pfnAppendMemoryFill)(
-            hCommandList, ptr, pattern, pattern_size, size, hSignalEvent, numWaitEvents,
-            phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS) {
-        note_signal(signal, &call);
-        records_add(list, &(zeil_submission_t){ZEIL_RECORD_FILL, &call, NULL, NULL, size,
-                                               hSignalEvent, numWaitEvents, phWaitEvents});
-        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_FILL, .dst = ptr,
-                         .size = size, .signal = hSignalEvent, .num_waits = numWaitEvents,
-                         .waits = phWaitEvents);
-    }
-    return CALLS_END(&call, r, "hCommandList=%p ptr=%p pattern_size=%zu size=%zu",
-                     (void *)hCommandList, ptr, pattern_size, size);
+    (void)next, (void)hCommandList, (void)pattern, (void)pattern_size;
+    if (result != ZE_RESULT_SUCCESS)
+        return;
+    records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_FILL, call, NULL, NULL, size,
+                                              hSignalEvent, numWaitEvents, phWaitEvents});
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_FILL, .dst = ptr,
+                     .size = size, .signal = hSignalEvent, .num_waits = numWaitEvents,
+                     .waits = phWaitEvents);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendBarrier(
-    const zeil_next_t *next, ze_command_list_handle_t hCommandList,
-    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+void zeil_post_zeCommandListAppendBarrier(APPEND_HOOK_PARAMS, ze_result_t result,
+                                          ze_command_list_handle_t hCommandList,
+                                          ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                          ze_event_handle_t *phWaitEvents)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandListAppendBarrier");
-    zeil_obj_t *list, *signal;
-    ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,
-                                 numWaitEvents, phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_list_dditable_t, pfnAppendBarrier)(hCommandList, hSignalEvent,
-                                                               numWaitEvents, phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS) {
-        note_signal(signal, &call);
-        records_add(list, &(zeil_submission_t){ZEIL_RECORD_BARRIER, &call, NULL, NULL, 0,
-                                               hSignalEvent, numWaitEvents, phWaitEvents});
-        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_BARRIER,
-                         .signal = hSignalEvent, .num_waits = numWaitEvents,
-                         .waits = phWaitEvents);
-    }
-    return CALLS_END(&call, r, "hCommandList=%p hSignalEvent=%p numWaitEvents=%u",
-                     (void *)hCommandList, (void *)hSignalEvent, numWaitEvents);
+    (void)next, (void)hCommandList;
+    if (result != ZE_RESULT_SUCCESS)
+        return;
+    records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_BARRIER, call, NULL, NULL, 0,
+                                              hSignalEvent, numWaitEvents, phWaitEvents});
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_BARRIER,
+                     .signal = hSignalEvent, .num_waits = numWaitEvents, .waits = phWaitEvents);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendSignalEvent(const zeil_next_t *next,
-                                                                ze_command_list_handle_t hCommandList,
-                                                                ze_event_handle_t hEvent)
+void zeil_post_zeCommandListAppendWaitOnEvents(APPEND_HOOK_PARAMS, ze_result_t result,
+                                               ze_command_list_handle_t hCommandList,
+                                               uint32_t numEvents, ze_event_handle_t *phEvents)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandListAppendSignalEvent");
-    zeil_obj_t *list, *signal;
-    ze_result_t r = check_append(&call, hCommandList, &list, hEvent, &signal, 0, NULL);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_list_dditable_t, pfnAppendSignalEvent)(hCommandList, hEvent);
-    if (r == ZE_RESULT_SUCCESS) {
-        note_signal(signal, &call);
-        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_SIGNAL,
-                         .signal = hEvent);
-    }
-    return CALLS_END(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
-}
-
-ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendWaitOnEvents(
-    const zeil_next_t *next, ze_command_list_handle_t hCommandList, uint32_t numEvents,
-    ze_event_handle_t *phEvents)
-{
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandListAppendWaitOnEvents");
-    zeil_obj_t *list, *signal;
-    ze_result_t r = check_append(&call, hCommandList, &list, NULL, &signal, numEvents, phEvents);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_list_dditable_t, pfnAppendWaitOnEvents)(hCommandList, numEvents,
-                                                                    phEvents);
-    if (r == ZE_RESULT_SUCCESS)
-        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_WAIT,
+    (void)next, (void)hCommandList;
+    if (result == ZE_RESULT_SUCCESS)
+        HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_WAIT,
                          .num_waits = numEvents, .waits = phEvents);
-    return CALLS_END(&call, r, "hCommandList=%p numEvents=%u", (void *)hCommandList, numEvents);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendEventReset(const zeil_next_t *next,
-                                                               ze_command_list_handle_t hCommandList,
-                                                               ze_event_handle_t hEvent)
+/* The event is checked as a signal event of the list (objs[1]: the event). */
+ze_result_t zeil_pre_zeCommandListAppendSignalEvent(APPEND_HOOK_PARAMS,
+                                                   ze_command_list_handle_t hCommandList,
+                                                   ze_event_handle_t hEvent)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandListAppendEventReset");
-    zeil_obj_t *list, *event;
-    /* A reset is no signal: check the event as a wait event would be. */
-    ze_result_t r = check_append(&call, hCommandList, &list, NULL, &event, 1, &hEvent);
-    if (r == ZE_RESULT_SUCCESS)
-        r = check_handle(&call, "hEvent", hEvent, ZEIL_KIND_EVENT, &event);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_list_dditable_t, pfnAppendEventReset)(hCommandList, hEvent);
-    if (r == ZE_RESULT_SUCCESS && event)
-        atomic_store_explicit(&event->signalled_by_call, 0, memory_order_release);
-    if (r == ZE_RESULT_SUCCESS)
-        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_RESET,
-                         .signal = hEvent);
-    return CALLS_END(&call, r, "hCommandList=%p hEvent=%p", (void *)hCommandList, (void *)hEvent);
+    (void)next, (void)objs;
+    zeil_obj_t *list, *signal;
+    return check_append(call, hCommandList, &list, hEvent, &signal, 0, NULL);
+}
+
+void zeil_post_zeCommandListAppendSignalEvent(APPEND_HOOK_PARAMS, ze_result_t result,
+                                              ze_command_list_handle_t hCommandList,
+                                              ze_event_handle_t hEvent)
+{
+    (void)next, (void)hCommandList;
+    if (result != ZE_RESULT_SUCCESS)
+        return;
+    check_note_signal(objs[1], call);
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_SIGNAL, .signal = hEvent);
+}
+
+/* A reset is no signal: the event is checked as a wait event would be. */
+ze_result_t zeil_pre_zeCommandListAppendEventReset(APPEND_HOOK_PARAMS,
+                                                  ze_command_list_handle_t hCommandList,
+                                                  ze_event_handle_t hEvent)
+{
+    (void)next, (void)objs;
+    zeil_obj_t *list, *none;
+    return check_append(call, hCommandList, &list, NULL, &none, 1, &hEvent);
+}
+
+void zeil_post_zeCommandListAppendEventReset(APPEND_HOOK_PARAMS, ze_result_t result,
+                                             ze_command_list_handle_t hCommandList,
+                                             ze_event_handle_t hEvent)
+{
+    (void)next, (void)hCommandList;
+    if (result != ZE_RESULT_SUCCESS)
+        return;
+    if (objs[1])
+        atomic_store_explicit(&objs[1]->signalled_by_call, 0, memory_order_release);
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_RESET, .signal = hEvent);
 }
