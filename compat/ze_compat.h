@@ -285,48 +285,49 @@
 /*
  * The function types of newer entries that zeil intercepts or the reference
  * driver implements, each where the installed headers lack it (by the version
- * that introduced it). The others are known by version and place only: they
+ * that introduced it), with the specification's parameter names (the calls
+ * log and the hooks use them). The others are known by version and place only: they
  * pass through, whatever their signature.
  */
 #if ZEIL_INSTALLED_API_VERSION < ZE_MAKE_VERSION(1, 6)
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListHostSynchronize_t)(
-    ze_command_list_handle_t,
-    uint64_t
+    ze_command_list_handle_t hCommandList,
+    uint64_t timeout
     );
 #endif
 
 #if ZEIL_INSTALLED_API_VERSION < ZE_MAKE_VERSION(1, 9)
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListGetDeviceHandle_t)(
-    ze_command_list_handle_t,
-    ze_device_handle_t*
+    ze_command_list_handle_t hCommandList,
+    ze_device_handle_t* phDevice
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListGetContextHandle_t)(
-    ze_command_list_handle_t,
-    ze_context_handle_t*
+    ze_command_list_handle_t hCommandList,
+    ze_context_handle_t* phContext
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListGetOrdinal_t)(
-    ze_command_list_handle_t,
-    uint32_t*
+    ze_command_list_handle_t hCommandList,
+    uint32_t* pOrdinal
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListImmediateGetIndex_t)(
-    ze_command_list_handle_t,
-    uint32_t*
+    ze_command_list_handle_t hCommandListImmediate,
+    uint32_t* pIndex
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListIsImmediate_t)(
-    ze_command_list_handle_t,
-    ze_bool_t*
+    ze_command_list_handle_t hCommandList,
+    ze_bool_t* pIsImmediate
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnEventGetEventPool_t)(
-    ze_event_handle_t,
-    ze_event_pool_handle_t*
+    ze_event_handle_t hEvent,
+    ze_event_pool_handle_t* phEventPool
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListImmediateAppendCommandListsExp_t)(
-    ze_command_list_handle_t,
-    uint32_t,
-    ze_command_list_handle_t*,
-    ze_event_handle_t,
-    uint32_t,
-    ze_event_handle_t*
+    ze_command_list_handle_t hCommandListImmediate,
+    uint32_t numCommandLists,
+    ze_command_list_handle_t* phCommandLists,
+    ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents
     );
 #endif
 
@@ -341,9 +342,9 @@ typedef struct _ze_init_driver_type_desc_t {
     ze_init_driver_type_flags_t flags;
 } ze_init_driver_type_desc_t;
 typedef ze_result_t (ZE_APICALL *ze_pfnInitDrivers_t)(
-    uint32_t*,
-    ze_driver_handle_t*,
-    ze_init_driver_type_desc_t*
+    uint32_t* pCount,
+    ze_driver_handle_t* phDrivers,
+    ze_init_driver_type_desc_t* desc
     );
 #endif
 
@@ -365,27 +366,27 @@ typedef struct _ze_group_size_t {
     uint32_t groupSizeZ;
 } ze_group_size_t;
 typedef ze_result_t (ZE_APICALL *ze_pfnDeviceSynchronize_t)(
-    ze_device_handle_t
+    ze_device_handle_t hDevice
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListAppendLaunchKernelWithParameters_t)(
-    ze_command_list_handle_t,
-    ze_kernel_handle_t,
-    const ze_group_count_t*,
-    const void*,
-    ze_event_handle_t,
-    uint32_t,
-    ze_event_handle_t*
+    ze_command_list_handle_t hCommandList,
+    ze_kernel_handle_t hKernel,
+    const ze_group_count_t* pGroupCounts,
+    const void* pNext,
+    ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListAppendLaunchKernelWithArguments_t)(
-    ze_command_list_handle_t,
-    ze_kernel_handle_t,
-    const ze_group_count_t,
-    const ze_group_size_t,
-    void**,
-    const void*,
-    ze_event_handle_t,
-    uint32_t,
-    ze_event_handle_t*
+    ze_command_list_handle_t hCommandList,
+    ze_kernel_handle_t hKernel,
+    const ze_group_count_t groupCounts,
+    const ze_group_size_t groupSizes,
+    void** pArguments,
+    const void* pNext,
+    ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents
     );
 #endif
 
@@ -399,72 +400,72 @@ typedef struct _ze_event_counter_based_desc_t {
     ze_event_scope_flags_t wait;
 } ze_event_counter_based_desc_t;
 typedef ze_result_t (ZE_APICALL *ze_pfnEventCounterBasedCreate_t)(
-    ze_context_handle_t,
-    ze_device_handle_t,
-    const ze_event_counter_based_desc_t*,
-    ze_event_handle_t*
+    ze_context_handle_t hContext,
+    ze_device_handle_t hDevice,
+    const ze_event_counter_based_desc_t* desc,
+    ze_event_handle_t* phEvent
     );
 #endif
 
 #if ZEIL_INSTALLED_API_VERSION < ZE_MAKE_VERSION(1, 16)
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListAppendMemoryCopyWithParameters_t)(
-    ze_command_list_handle_t,
-    void*,
-    const void*,
-    size_t,
-    const void*,
-    ze_event_handle_t,
-    uint32_t,
-    ze_event_handle_t*
+    ze_command_list_handle_t hCommandList,
+    void* dstptr,
+    const void* srcptr,
+    size_t size,
+    const void* pNext,
+    ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListAppendMemoryFillWithParameters_t)(
-    ze_command_list_handle_t,
-    void*,
-    const void*,
-    size_t,
-    size_t,
-    const void*,
-    ze_event_handle_t,
-    uint32_t,
-    ze_event_handle_t*
+    ze_command_list_handle_t hCommandList,
+    void* ptr,
+    const void* pattern,
+    size_t patternSize,
+    size_t size,
+    const void* pNext,
+    ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListImmediateAppendCommandListsWithParameters_t)(
-    ze_command_list_handle_t,
-    uint32_t,
-    ze_command_list_handle_t*,
-    const void*,
-    ze_event_handle_t,
-    uint32_t,
-    ze_event_handle_t*
+    ze_command_list_handle_t hCommandListImmediate,
+    uint32_t numCommandLists,
+    ze_command_list_handle_t* phCommandLists,
+    const void* pNext,
+    ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents
     );
 #endif
 
 #if ZEIL_INSTALLED_API_VERSION < ZE_MAKE_VERSION(1, 17)
 typedef void (ZE_APICALL *ze_host_function_callback_t)(void *pUserData);
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListGetFlags_t)(
-    ze_command_list_handle_t,
-    ze_command_list_flags_t*
+    ze_command_list_handle_t hCommandList,
+    ze_command_list_flags_t* pFlags
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListImmediateGetFlags_t)(
-    ze_command_list_handle_t,
-    ze_command_queue_flags_t*
+    ze_command_list_handle_t hCommandListImmediate,
+    ze_command_queue_flags_t* pFlags
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListImmediateGetMode_t)(
-    ze_command_list_handle_t,
-    ze_command_queue_mode_t*
+    ze_command_list_handle_t hCommandListImmediate,
+    ze_command_queue_mode_t* pMode
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListImmediateGetPriority_t)(
-    ze_command_list_handle_t,
-    ze_command_queue_priority_t*
+    ze_command_list_handle_t hCommandListImmediate,
+    ze_command_queue_priority_t* pPriority
     );
 typedef ze_result_t (ZE_APICALL *ze_pfnCommandListAppendHostFunction_t)(
-    ze_command_list_handle_t,
-    ze_host_function_callback_t,
-    void*,
-    const void*,
-    ze_event_handle_t,
-    uint32_t,
-    ze_event_handle_t*
+    ze_command_list_handle_t hCommandList,
+    ze_host_function_callback_t pHostFunction,
+    void* pUserData,
+    const void* pNext,
+    ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents
     );
 #endif
 

@@ -120,156 +120,115 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchCooperativeKernel(
 }
 
 /*
- * The other appends are generated (check_append on the list and its events,
- * the signal noted); their hooks check the memory they touch, then record
- * the work and tell the hazard checks.
+ * The other appends are generated (check_append on the list, objs[0], and
+ * its events, the signal event objs[1] noted on success); their hooks check
+ * the memory they touch, then record the work and tell the hazard checks.
  */
-#define APPEND_HOOK_PARAMS zeil_call_t *call, const zeil_next_t *next, zeil_obj_t *const *objs
 
 /* The group count lives in device memory: recorded as zero. */
-ze_result_t zeil_pre_zeCommandListAppendLaunchKernelIndirect(
-    APPEND_HOOK_PARAMS, ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
-    const ze_group_count_t *pLaunchArgumentsBuffer, ze_event_handle_t hSignalEvent,
-    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+ZEIL_PRE(zeCommandListAppendLaunchKernelIndirect)
 {
-    (void)next, (void)hCommandList, (void)hSignalEvent, (void)numWaitEvents, (void)phWaitEvents;
     zeil_obj_t *kernel;
-    ze_result_t r = check_launch_kernel(call, objs[0], hKernel, &kernel);
+    ze_result_t r = check_launch_kernel(call, objs[0], a->hKernel, &kernel);
     CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "pLaunchArgumentsBuffer",
-                                        pLaunchArgumentsBuffer, sizeof(ze_group_count_t)));
+                                        a->pLaunchArgumentsBuffer, sizeof(ze_group_count_t)));
     return r;
 }
 
-void zeil_post_zeCommandListAppendLaunchKernelIndirect(
-    APPEND_HOOK_PARAMS, ze_result_t result, ze_command_list_handle_t hCommandList,
-    ze_kernel_handle_t hKernel, const ze_group_count_t *pLaunchArgumentsBuffer,
-    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+ZEIL_POST(zeCommandListAppendLaunchKernelIndirect)
 {
-    (void)next, (void)hCommandList, (void)pLaunchArgumentsBuffer;
     if (result != ZE_RESULT_SUCCESS)
         return;
-    zeil_obj_t *kernel = objs[2];
-    records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call, kernel, NULL, 0,
-                                              hSignalEvent, numWaitEvents, phWaitEvents});
-    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_LAUNCH, .kernel = kernel,
-                     .signal = hSignalEvent, .num_waits = numWaitEvents, .waits = phWaitEvents);
-    (void)hKernel;
+    records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call, objs[2], NULL, 0,
+                                              a->hSignalEvent, a->numWaitEvents,
+                                              a->phWaitEvents});
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_LAUNCH, .kernel = objs[2],
+                     .signal = a->hSignalEvent, .num_waits = a->numWaitEvents,
+                     .waits = a->phWaitEvents);
 }
 
-ze_result_t zeil_pre_zeCommandListAppendMemoryCopy(
-    APPEND_HOOK_PARAMS, ze_command_list_handle_t hCommandList, void *dstptr, const void *srcptr,
-    size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-    ze_event_handle_t *phWaitEvents)
+ZEIL_PRE(zeCommandListAppendMemoryCopy)
 {
-    (void)next, (void)hCommandList, (void)hSignalEvent, (void)numWaitEvents, (void)phWaitEvents;
-    ze_result_t r = check_usm_range(call, objs[0], "dstptr", dstptr, size);
-    CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "srcptr", srcptr, size));
+    ze_result_t r = check_usm_range(call, objs[0], "dstptr", a->dstptr, a->size);
+    CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "srcptr", a->srcptr, a->size));
     return r;
 }
 
-void zeil_post_zeCommandListAppendMemoryCopy(
-    APPEND_HOOK_PARAMS, ze_result_t result, ze_command_list_handle_t hCommandList, void *dstptr,
-    const void *srcptr, size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-    ze_event_handle_t *phWaitEvents)
+ZEIL_POST(zeCommandListAppendMemoryCopy)
 {
-    (void)next, (void)hCommandList;
     if (result != ZE_RESULT_SUCCESS)
         return;
-    records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_COPY, call, NULL, NULL, size,
-                                              hSignalEvent, numWaitEvents, phWaitEvents});
-    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_COPY, .dst = dstptr,
-                     .src = srcptr, .size = size, .signal = hSignalEvent,
-                     .num_waits = numWaitEvents, .waits = phWaitEvents);
+    records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_COPY, call, NULL, NULL, a->size,
+                                              a->hSignalEvent, a->numWaitEvents,
+                                              a->phWaitEvents});
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_COPY, .dst = a->dstptr,
+                     .src = a->srcptr, .size = a->size, .signal = a->hSignalEvent,
+                     .num_waits = a->numWaitEvents, .waits = a->phWaitEvents);
 }
 
-ze_result_t zeil_pre_zeCommandListAppendMemoryFill(
-    APPEND_HOOK_PARAMS, ze_command_list_handle_t hCommandList, void *ptr, const void *pattern,
-    size_t pattern_size, size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-    ze_event_handle_t *phWaitEvents)
+ZEIL_PRE(zeCommandListAppendMemoryFill)
 {
-    (void)next, (void)hCommandList, (void)pattern, (void)pattern_size, (void)hSignalEvent,
-        (void)numWaitEvents, (void)phWaitEvents;
-    return check_usm_range(call, objs[0], "ptr", ptr, size);
+    return check_usm_range(call, objs[0], "ptr", a->ptr, a->size);
 }
 
-void zeil_post_zeCommandListAppendMemoryFill(
-    APPEND_HOOK_PARAMS, ze_result_t result, ze_command_list_handle_t hCommandList, void *ptr,
-    const void *pattern, size_t pattern_size, size_t size, ze_event_handle_t hSignalEvent,
-    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+ZEIL_POST(zeCommandListAppendMemoryFill)
 {
-    (void)next, (void)hCommandList, (void)pattern, (void)pattern_size;
     if (result != ZE_RESULT_SUCCESS)
         return;
-    records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_FILL, call, NULL, NULL, size,
-                                              hSignalEvent, numWaitEvents, phWaitEvents});
-    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_FILL, .dst = ptr,
-                     .size = size, .signal = hSignalEvent, .num_waits = numWaitEvents,
-                     .waits = phWaitEvents);
+    records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_FILL, call, NULL, NULL, a->size,
+                                              a->hSignalEvent, a->numWaitEvents,
+                                              a->phWaitEvents});
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_FILL, .dst = a->ptr,
+                     .size = a->size, .signal = a->hSignalEvent, .num_waits = a->numWaitEvents,
+                     .waits = a->phWaitEvents);
 }
 
-void zeil_post_zeCommandListAppendBarrier(APPEND_HOOK_PARAMS, ze_result_t result,
-                                          ze_command_list_handle_t hCommandList,
-                                          ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-                                          ze_event_handle_t *phWaitEvents)
+ZEIL_POST(zeCommandListAppendBarrier)
 {
-    (void)next, (void)hCommandList;
     if (result != ZE_RESULT_SUCCESS)
         return;
     records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_BARRIER, call, NULL, NULL, 0,
-                                              hSignalEvent, numWaitEvents, phWaitEvents});
+                                              a->hSignalEvent, a->numWaitEvents,
+                                              a->phWaitEvents});
     HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_BARRIER,
-                     .signal = hSignalEvent, .num_waits = numWaitEvents, .waits = phWaitEvents);
+                     .signal = a->hSignalEvent, .num_waits = a->numWaitEvents,
+                     .waits = a->phWaitEvents);
 }
 
-void zeil_post_zeCommandListAppendWaitOnEvents(APPEND_HOOK_PARAMS, ze_result_t result,
-                                               ze_command_list_handle_t hCommandList,
-                                               uint32_t numEvents, ze_event_handle_t *phEvents)
+ZEIL_POST(zeCommandListAppendWaitOnEvents)
 {
-    (void)next, (void)hCommandList;
     if (result == ZE_RESULT_SUCCESS)
         HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_WAIT,
-                         .num_waits = numEvents, .waits = phEvents);
+                         .num_waits = a->numEvents, .waits = a->phEvents);
 }
 
-/* The event is checked as a signal event of the list (objs[1]: the event). */
-ze_result_t zeil_pre_zeCommandListAppendSignalEvent(APPEND_HOOK_PARAMS,
-                                                   ze_command_list_handle_t hCommandList,
-                                                   ze_event_handle_t hEvent)
+/* The event is checked as the list's signal event (objs[1]: the event). */
+ZEIL_PRE(zeCommandListAppendSignalEvent)
 {
-    (void)next, (void)objs;
     zeil_obj_t *list, *signal;
-    return check_append(call, hCommandList, &list, hEvent, &signal, 0, NULL);
+    return check_append(call, a->hCommandList, &list, a->hEvent, &signal, 0, NULL);
 }
 
-void zeil_post_zeCommandListAppendSignalEvent(APPEND_HOOK_PARAMS, ze_result_t result,
-                                              ze_command_list_handle_t hCommandList,
-                                              ze_event_handle_t hEvent)
+ZEIL_POST(zeCommandListAppendSignalEvent)
 {
-    (void)next, (void)hCommandList;
     if (result != ZE_RESULT_SUCCESS)
         return;
     check_note_signal(objs[1], call);
-    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_SIGNAL, .signal = hEvent);
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_SIGNAL, .signal = a->hEvent);
 }
 
 /* A reset is no signal: the event is checked as a wait event would be. */
-ze_result_t zeil_pre_zeCommandListAppendEventReset(APPEND_HOOK_PARAMS,
-                                                  ze_command_list_handle_t hCommandList,
-                                                  ze_event_handle_t hEvent)
+ZEIL_PRE(zeCommandListAppendEventReset)
 {
-    (void)next, (void)objs;
     zeil_obj_t *list, *none;
-    return check_append(call, hCommandList, &list, NULL, &none, 1, &hEvent);
+    return check_append(call, a->hCommandList, &list, NULL, &none, 1, &a->hEvent);
 }
 
-void zeil_post_zeCommandListAppendEventReset(APPEND_HOOK_PARAMS, ze_result_t result,
-                                             ze_command_list_handle_t hCommandList,
-                                             ze_event_handle_t hEvent)
+ZEIL_POST(zeCommandListAppendEventReset)
 {
-    (void)next, (void)hCommandList;
     if (result != ZE_RESULT_SUCCESS)
         return;
     if (objs[1])
         atomic_store_explicit(&objs[1]->signalled_by_call, 0, memory_order_release);
-    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_RESET, .signal = hEvent);
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_RESET, .signal = a->hEvent);
 }

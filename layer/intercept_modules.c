@@ -33,47 +33,34 @@ static void learn_kernel_names(const zeil_next_t *next, ze_module_handle_t modul
     proto->kernel_name_count = count;
 }
 
-ze_result_t zeil_pre_zeModuleCreate(zeil_call_t *call, const zeil_next_t *next,
-                                   zeil_obj_t *const *objs, ze_context_handle_t hContext,
-                                   ze_device_handle_t hDevice, const ze_module_desc_t *desc,
-                                   ze_module_handle_t *phModule,
-                                   ze_module_build_log_handle_t *phBuildLog)
+ZEIL_PRE(zeModuleCreate)
 {
-    (void)next, (void)desc, (void)phModule, (void)phBuildLog, (void)hContext;
-    return check_device_in_context(call, objs[0], hDevice);
+    return check_device_in_context(call, objs[0], a->hDevice);
 }
 
-void zeil_post_zeModuleCreate(zeil_call_t *call, const zeil_next_t *next, zeil_obj_t *const *objs,
-                              ze_result_t result, ze_context_handle_t hContext,
-                              ze_device_handle_t hDevice, const ze_module_desc_t *desc,
-                              ze_module_handle_t *phModule, ze_module_build_log_handle_t *phBuildLog)
+ZEIL_POST(zeModuleCreate)
 {
-    (void)phBuildLog;
-    if (result != ZE_RESULT_SUCCESS || !phModule)
+    if (result != ZE_RESULT_SUCCESS || !a->phModule)
         return;
-    zeil_obj_t proto = {.handle = *phModule, .kind = ZEIL_KIND_MODULE,
-                        .driver = objs[0] ? objs[0]->driver : NULL, .device = hDevice,
-                        .context = hContext,
-                        .module_format = desc ? desc->format : ZE_MODULE_FORMAT_NATIVE,
+    zeil_obj_t proto = {.handle = *a->phModule, .kind = ZEIL_KIND_MODULE,
+                        .driver = objs[0] ? objs[0]->driver : NULL, .device = a->hDevice,
+                        .context = a->hContext,
+                        .module_format = a->desc ? a->desc->format : ZE_MODULE_FORMAT_NATIVE,
                         .origin = module_origin_of_caller()};
-    learn_kernel_names(next, *phModule, &proto);
+    learn_kernel_names(next, *a->phModule, &proto);
     intercept_register(call, next, &proto);
 }
 
-ze_result_t zeil_pre_zeModuleDestroy(zeil_call_t *call, const zeil_next_t *next,
-                                    zeil_obj_t *const *objs, ze_module_handle_t hModule)
+ZEIL_PRE(zeModuleDestroy)
 {
-    (void)next, (void)hModule;
     ze_result_t r = check_module_kernels(call, objs[0]);
     if (r == ZE_RESULT_SUCCESS)
         intercept_destroying(call, objs[0]);
     return r;
 }
 
-void zeil_post_zeModuleDestroy(zeil_call_t *call, const zeil_next_t *next, zeil_obj_t *const *objs,
-                               ze_result_t result, ze_module_handle_t hModule)
+ZEIL_POST(zeModuleDestroy)
 {
-    (void)next, (void)hModule;
     if (result == ZE_RESULT_SUCCESS)
         intercept_retire(call, objs[0]);
 }
@@ -95,75 +82,57 @@ static const char *kernel_name(const ze_kernel_desc_t *desc)
     return name ? name : "?";
 }
 
-void zeil_post_zeKernelCreate(zeil_call_t *call, const zeil_next_t *next, zeil_obj_t *const *objs,
-                              ze_result_t result, ze_module_handle_t hModule,
-                              const ze_kernel_desc_t *desc, ze_kernel_handle_t *phKernel)
+ZEIL_POST(zeKernelCreate)
 {
     const zeil_obj_t *module = objs[0];
-    if (result == ZE_RESULT_SUCCESS && phKernel)
+    if (result == ZE_RESULT_SUCCESS && a->phKernel)
         intercept_register(call, next,
-                           &(zeil_obj_t){.handle = *phKernel, .kind = ZEIL_KIND_KERNEL,
+                           &(zeil_obj_t){.handle = *a->phKernel, .kind = ZEIL_KIND_KERNEL,
                                          .driver = module ? module->driver : NULL,
                                          .device = module ? module->device : NULL,
                                          .context = module ? module->context : NULL,
-                                         .parent = hModule,
+                                         .parent = a->hModule,
                                          .origin = module ? module->origin : NULL,
-                                         .name = kernel_name(desc),
+                                         .name = kernel_name(a->desc),
                                          .group_size = {1, 1, 1},
-                                         .arg_count = kernel_arg_count(next, *phKernel)});
+                                         .arg_count = kernel_arg_count(next, *a->phKernel)});
 }
 
-ze_result_t zeil_pre_zeKernelDestroy(zeil_call_t *call, const zeil_next_t *next,
-                                    zeil_obj_t *const *objs, ze_kernel_handle_t hKernel)
+ZEIL_PRE(zeKernelDestroy)
 {
-    (void)next, (void)hKernel;
     intercept_destroying(call, objs[0]);
     return ZE_RESULT_SUCCESS;
 }
 
-void zeil_post_zeKernelDestroy(zeil_call_t *call, const zeil_next_t *next, zeil_obj_t *const *objs,
-                               ze_result_t result, ze_kernel_handle_t hKernel)
+ZEIL_POST(zeKernelDestroy)
 {
-    (void)next, (void)hKernel;
     if (result == ZE_RESULT_SUCCESS)
         intercept_retire(call, objs[0]);
 }
 
-void zeil_post_zeKernelSetGroupSize(zeil_call_t *call, const zeil_next_t *next,
-                                    zeil_obj_t *const *objs, ze_result_t result,
-                                    ze_kernel_handle_t hKernel, uint32_t groupSizeX,
-                                    uint32_t groupSizeY, uint32_t groupSizeZ)
+ZEIL_POST(zeKernelSetGroupSize)
 {
-    (void)call, (void)next, (void)hKernel;
     zeil_obj_t *kernel = objs[0];
     if (result != ZE_RESULT_SUCCESS || !kernel)
         return;
-    atomic_store_explicit(&kernel->group_size[0], groupSizeX, memory_order_relaxed);
-    atomic_store_explicit(&kernel->group_size[1], groupSizeY, memory_order_relaxed);
-    atomic_store_explicit(&kernel->group_size[2], groupSizeZ, memory_order_relaxed);
+    atomic_store_explicit(&kernel->group_size[0], a->groupSizeX, memory_order_relaxed);
+    atomic_store_explicit(&kernel->group_size[1], a->groupSizeY, memory_order_relaxed);
+    atomic_store_explicit(&kernel->group_size[2], a->groupSizeZ, memory_order_relaxed);
 }
 
-/* E-rules on the argument (size, freed USM) are warnings: the call goes on. */
-ze_result_t zeil_pre_zeKernelSetArgumentValue(zeil_call_t *call, const zeil_next_t *next,
-                                             zeil_obj_t *const *objs, ze_kernel_handle_t hKernel,
-                                             uint32_t argIndex, size_t argSize,
-                                             const void *pArgValue)
+/* The argument's rules (size, freed USM) are warnings: the call goes on. */
+ZEIL_PRE(zeKernelSetArgumentValue)
 {
-    (void)next, (void)hKernel;
-    check_kernel_argument(call, objs[0], argIndex, argSize, pArgValue);
+    check_kernel_argument(call, objs[0], a->argIndex, a->argSize, a->pArgValue);
     return ZE_RESULT_SUCCESS;
 }
 
-void zeil_post_zeKernelSetArgumentValue(zeil_call_t *call, const zeil_next_t *next,
-                                        zeil_obj_t *const *objs, ze_result_t result,
-                                        ze_kernel_handle_t hKernel, uint32_t argIndex,
-                                        size_t argSize, const void *pArgValue)
+ZEIL_POST(zeKernelSetArgumentValue)
 {
-    (void)call, (void)next, (void)hKernel;
     if (result != ZE_RESULT_SUCCESS || !objs[0])
         return;
-    if (argIndex < 64)
-        atomic_fetch_or_explicit(&objs[0]->args_set, 1ull << argIndex, memory_order_relaxed);
+    if (a->argIndex < 64)
+        atomic_fetch_or_explicit(&objs[0]->args_set, 1ull << a->argIndex, memory_order_relaxed);
     if (hazards_active())
-        hazards_kernel_argument(objs[0], argIndex, argSize, pArgValue);
+        hazards_kernel_argument(objs[0], a->argIndex, a->argSize, a->pArgValue);
 }
