@@ -42,6 +42,16 @@ static inline int launch_is_plain(const zeil_obj_t *list, const zeil_obj_t *kern
                                            memory_order_relaxed)) == 0;
 }
 
+/* Both launches log as the generated intercepts do, the kernel's name and
+ * the group count added. */
+#define LAUNCH_LOG_FMT "hCommandList=command_list:%p hKernel=kernel:%p (%s) pLaunchFuncArgs=%p " \
+                       "(%ux%ux%u) hSignalEvent=event:%p numWaitEvents=%u phWaitEvents=%p"
+#define LAUNCH_LOG_ARGS(kernel)                                                              \
+    (void *)hCommandList, (void *)hKernel, (kernel) ? (kernel)->name : "?", (const void *)groups, \
+        groups ? groups->groupCountX : 0, groups ? groups->groupCountY : 0,                   \
+        groups ? groups->groupCountZ : 0, (void *)hSignalEvent, numWaitEvents,                \
+        (const void *)phWaitEvents
+
 static ze_result_t launch(const zeil_next_t *next, const char *name,
                           ze_pfnCommandListAppendLaunchKernel_t forward,
                           ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
@@ -63,9 +73,7 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
         if (r == ZE_RESULT_SUCCESS)
             HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH,
                              .kernel = kernel);
-        return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s) groups=%ux%ux%u",
-                         (void *)hCommandList, (void *)hKernel, kernel->name,
-                         groups->groupCountX, groups->groupCountY, groups->groupCountZ);
+        return CALLS_END(&call, r, LAUNCH_LOG_FMT, LAUNCH_LOG_ARGS(kernel));
     }
     zeil_obj_t *signal;
     kernel = NULL;
@@ -91,11 +99,7 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
                              .kernel = kernel, .signal = hSignalEvent,
                              .num_waits = numWaitEvents, .waits = phWaitEvents);
     }
-    return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s) groups=%ux%ux%u hSignalEvent=%p "
-                     "numWaitEvents=%u",
-                     (void *)hCommandList, (void *)hKernel, kernel ? kernel->name : "?",
-                     groups ? groups->groupCountX : 0, groups ? groups->groupCountY : 0,
-                     groups ? groups->groupCountZ : 0, (void *)hSignalEvent, numWaitEvents);
+    return CALLS_END(&call, r, LAUNCH_LOG_FMT, LAUNCH_LOG_ARGS(kernel));
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernel(

@@ -12,6 +12,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "zeil_hooks.h"
 #include "records.h"
 
 /* One append in flight. */
@@ -68,8 +69,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernelWithParameters(
                             numWaitEvents, phWaitEvents),
                         ZEIL_RECORD_LAUNCH, pGroupCounts, 0, hSignalEvent, numWaitEvents,
                         phWaitEvents);
-    return CALLS_END(&a.call, r, "hCommandList=%p hKernel=%p (%s) pNext=%p", (void *)hCommandList,
-                     (void *)hKernel, a.kernel ? a.kernel->name : "?", pNext);
+    return CALLS_END(&a.call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernelWithParameters, ZEIL_ARGS_zeCommandListAppendLaunchKernelWithParameters);
 }
 
 /* API 1.14: the launch passes the kernel's arguments and group size itself,
@@ -101,9 +101,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernelWithArguments(
         atomic_store_explicit(&a.kernel->group_size[2], groupSizes.groupSizeZ,
                               memory_order_relaxed);
     }
-    return CALLS_END(&a.call, r, "hCommandList=%p hKernel=%p (%s) groups=%ux%ux%u",
-                     (void *)hCommandList, (void *)hKernel, a.kernel ? a.kernel->name : "?",
-                     groupCounts.groupCountX, groupCounts.groupCountY, groupCounts.groupCountZ);
+    return CALLS_END(&a.call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernelWithArguments, ZEIL_ARGS_zeCommandListAppendLaunchKernelWithArguments);
 }
 
 /* API 1.16: a copy with extensions in pNext. */
@@ -124,8 +122,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryCopyWithParameters(
                             hCommandList, dstptr, srcptr, size, pNext, hSignalEvent,
                             numWaitEvents, phWaitEvents),
                         ZEIL_RECORD_COPY, NULL, size, hSignalEvent, numWaitEvents, phWaitEvents);
-    return CALLS_END(&a.call, r, "hCommandList=%p dstptr=%p srcptr=%p size=%zu",
-                     (void *)hCommandList, dstptr, srcptr, size);
+    return CALLS_END(&a.call, r, ZEIL_ARGS_FMT_zeCommandListAppendMemoryCopyWithParameters, ZEIL_ARGS_zeCommandListAppendMemoryCopyWithParameters);
 }
 
 /* API 1.16: a fill with extensions in pNext. */
@@ -145,8 +142,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendMemoryFillWithParameters(
                             hCommandList, ptr, pattern, patternSize, size, pNext, hSignalEvent,
                             numWaitEvents, phWaitEvents),
                         ZEIL_RECORD_FILL, NULL, size, hSignalEvent, numWaitEvents, phWaitEvents);
-    return CALLS_END(&a.call, r, "hCommandList=%p ptr=%p patternSize=%zu size=%zu",
-                     (void *)hCommandList, ptr, patternSize, size);
+    return CALLS_END(&a.call, r, ZEIL_ARGS_FMT_zeCommandListAppendMemoryFillWithParameters, ZEIL_ARGS_zeCommandListAppendMemoryFillWithParameters);
 }
 
 /* API 1.17: a host function runs in the list's order; nothing of it is a
@@ -166,8 +162,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendHostFunction(
                             hCommandList, pHostFunction, pUserData, pNext, hSignalEvent,
                             numWaitEvents, phWaitEvents),
                         -1, NULL, 0, hSignalEvent, numWaitEvents, phWaitEvents);
-    return CALLS_END(&a.call, r, "hCommandList=%p pUserData=%p", (void *)hCommandList,
-                     pUserData);
+    return CALLS_END(&a.call, r, ZEIL_ARGS_FMT_zeCommandListAppendHostFunction, ZEIL_ARGS_zeCommandListAppendHostFunction);
 }
 
 /* The lists an immediate list runs: closed regular lists, as a queue runs
@@ -197,8 +192,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListImmediateAppendCommandListsExp(
                             hCommandListImmediate, numCommandLists, phCommandLists,
                             hSignalEvent, numWaitEvents, phWaitEvents),
                         -1, NULL, 0, hSignalEvent, numWaitEvents, phWaitEvents);
-    return CALLS_END(&a.call, r, "hCommandListImmediate=%p numCommandLists=%u",
-                     (void *)hCommandListImmediate, numCommandLists);
+    return CALLS_END(&a.call, r, ZEIL_ARGS_FMT_zeCommandListImmediateAppendCommandListsExp, ZEIL_ARGS_zeCommandListImmediateAppendCommandListsExp);
 }
 
 /* API 1.16: the same in the core table, with extensions in pNext. */
@@ -219,8 +213,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListImmediateAppendCommandListsWithPar
                             hCommandListImmediate, numCommandLists, phCommandLists, pNext,
                             hSignalEvent, numWaitEvents, phWaitEvents),
                         -1, NULL, 0, hSignalEvent, numWaitEvents, phWaitEvents);
-    return CALLS_END(&a.call, r, "hCommandListImmediate=%p numCommandLists=%u",
-                     (void *)hCommandListImmediate, numCommandLists);
+    return CALLS_END(&a.call, r, ZEIL_ARGS_FMT_zeCommandListImmediateAppendCommandListsWithParameters, ZEIL_ARGS_zeCommandListImmediateAppendCommandListsWithParameters);
 }
 
 /* API 1.15: an event of no pool; it belongs to the context and device. */
@@ -243,6 +236,5 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventCounterBasedCreate(const zeil_next_t *ne
                            &(zeil_obj_t){.handle = *phEvent, .kind = ZEIL_KIND_EVENT,
                                          .driver = context ? context->driver : NULL,
                                          .device = hDevice, .context = hContext});
-    return CALLS_END(&call, r, "hContext=%p hDevice=%p -> %p", (void *)hContext, (void *)hDevice,
-                     phEvent && r == ZE_RESULT_SUCCESS ? (void *)*phEvent : NULL);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeEventCounterBasedCreate, ZEIL_ARGS_zeEventCounterBasedCreate);
 }

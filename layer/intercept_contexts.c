@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "zeil_hooks.h"
 #include "hazards/hazards.h"
 #include "out_of_memory.h"
 
@@ -41,8 +42,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeContextCreate(const zeil_next_t *next,
         r = NEXT(ze_context_dditable_t, pfnCreate)(hDriver, desc, phContext);
     if (r == ZE_RESULT_SUCCESS && phContext)
         register_context(&call, next, hDriver, *phContext, 0, NULL);
-    return CALLS_END(&call, r, "hDriver=%p -> %p", (void *)hDriver,
-                     phContext && r == ZE_RESULT_SUCCESS ? (void *)*phContext : NULL);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeContextCreate, ZEIL_ARGS_zeContextCreate);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeContextCreateEx(const zeil_next_t *next,
@@ -63,8 +63,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeContextCreateEx(const zeil_next_t *next,
                                                      phContext);
     if (r == ZE_RESULT_SUCCESS && phContext)
         register_context(&call, next, hDriver, *phContext, numDevices, phDevices);
-    return CALLS_END(&call, r, "hDriver=%p numDevices=%u -> %p", (void *)hDriver, numDevices,
-                     phContext && r == ZE_RESULT_SUCCESS ? (void *)*phContext : NULL);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeContextCreateEx, ZEIL_ARGS_zeContextCreateEx);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeContextDestroy(const zeil_next_t *next,
@@ -81,7 +80,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeContextDestroy(const zeil_next_t *next,
     }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, context);
-    return CALLS_END(&call, r, "hContext=%p", (void *)hContext);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeContextDestroy, ZEIL_ARGS_zeContextDestroy);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueCreate(const zeil_next_t *next,
@@ -109,9 +108,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueCreate(const zeil_next_t *next,
                                                            ZE_COMMAND_QUEUE_FLAG_IN_ORDER)});
     if (r == ZE_RESULT_SUCCESS && phCommandQueue && desc && hazards_active())
         hazards_queue_mode(*phCommandQueue, desc->mode);
-    return CALLS_END(&call, r, "hContext=%p hDevice=%p ordinal=%u -> %p", (void *)hContext,
-                     (void *)hDevice, desc ? desc->ordinal : 0,
-                     phCommandQueue && r == ZE_RESULT_SUCCESS ? (void *)*phCommandQueue : NULL);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandQueueCreate, ZEIL_ARGS_zeCommandQueueCreate);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueDestroy(const zeil_next_t *next,
@@ -128,7 +125,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueDestroy(const zeil_next_t *next,
     }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, queue);
-    return CALLS_END(&call, r, "hCommandQueue=%p", (void *)hCommandQueue);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandQueueDestroy, ZEIL_ARGS_zeCommandQueueDestroy);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueExecuteCommandLists(
@@ -146,10 +143,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueExecuteCommandLists(
             hCommandQueue, numCommandLists, phCommandLists, hFence);
     if (r == ZE_RESULT_SUCCESS && queue && hazards_active())
         hazards_executed(&call, queue, numCommandLists, phCommandLists, hFence);
-    return CALLS_END(&call, r, "hCommandQueue=%p numCommandLists=%u first=%p hFence=%p",
-                     (void *)hCommandQueue, numCommandLists,
-                     phCommandLists && numCommandLists ? (void *)phCommandLists[0] : NULL,
-                     (void *)hFence);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandQueueExecuteCommandLists, ZEIL_ARGS_zeCommandQueueExecuteCommandLists);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeFenceCreate(const zeil_next_t *next,
@@ -171,8 +165,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeFenceCreate(const zeil_next_t *next,
                                          .device = queue ? queue->device : NULL,
                                          .context = queue ? queue->context : NULL,
                                          .parent = hCommandQueue});
-    return CALLS_END(&call, r, "hCommandQueue=%p -> %p", (void *)hCommandQueue,
-                     phFence && r == ZE_RESULT_SUCCESS ? (void *)*phFence : NULL);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeFenceCreate, ZEIL_ARGS_zeFenceCreate);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeFenceDestroy(const zeil_next_t *next, ze_fence_handle_t hFence)
@@ -187,5 +180,5 @@ ze_result_t ZE_APICALL zeil_icpt_zeFenceDestroy(const zeil_next_t *next, ze_fenc
     }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, fence);
-    return CALLS_END(&call, r, "hFence=%p", (void *)hFence);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeFenceDestroy, ZEIL_ARGS_zeFenceDestroy);
 }

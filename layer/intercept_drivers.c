@@ -5,6 +5,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "zeil_hooks.h"
 #include "coverage.h"
 #include "diag.h"
 
@@ -13,7 +14,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeInit(const zeil_next_t *next, ze_init_flags_t
     zeil_call_t call;
     calls_begin(&call, "zeInit");
     ze_result_t r = NEXT(ze_global_dditable_t, pfnInit)(flags);
-    return CALLS_END(&call, r, "flags=0x%x driver=%s", (unsigned)flags, next->path);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeInit, ZEIL_ARGS_zeInit);
 }
 
 /* The drivers zeDriverGet or zeInitDrivers returned: since API 1.10 a
@@ -43,7 +44,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeDriverGet(const zeil_next_t *next, uint32_t *
     ze_result_t r = NEXT(ze_driver_dditable_t, pfnGet)(pCount, phDrivers);
     if (r == ZE_RESULT_SUCCESS && pCount)
         register_drivers(&call, next, *pCount, phDrivers);
-    return CALLS_END(&call, r, "count=%u", pCount ? *pCount : 0);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeDriverGet, ZEIL_ARGS_zeDriverGet);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeInitDrivers(const zeil_next_t *next, uint32_t *pCount,
@@ -55,8 +56,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeInitDrivers(const zeil_next_t *next, uint32_t
     ze_result_t r = NEXT(ze_global_dditable_t, pfnInitDrivers)(pCount, phDrivers, desc);
     if (r == ZE_RESULT_SUCCESS && pCount)
         register_drivers(&call, next, *pCount, phDrivers);
-    return CALLS_END(&call, r, "count=%u flags=0x%x driver=%s", pCount ? *pCount : 0,
-                     desc ? (unsigned)desc->flags : 0u, next->path);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeInitDrivers, ZEIL_ARGS_zeInitDrivers);
 }
 
 /* A driver that claims DDI handles (ze_driver_ddi_handles_ext_properties_t
@@ -90,7 +90,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeDriverGetProperties(const zeil_next_t *next,
                         "loader keeps calling it through zeil's tables",
                         (void *)hDriver, next->path);
     }
-    return CALLS_END(&call, r, "hDriver=%p", (void *)hDriver);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeDriverGetProperties, ZEIL_ARGS_zeDriverGetProperties);
 }
 
 static void register_devices(const zeil_call_t *call, const zeil_next_t *next,
@@ -120,7 +120,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeDeviceGet(const zeil_next_t *next, ze_driver_
         r = NEXT(ze_device_dditable_t, pfnGet)(hDriver, pCount, phDevices);
     if (r == ZE_RESULT_SUCCESS && pCount)
         register_devices(&call, next, hDriver, NULL, *pCount, phDevices);
-    return CALLS_END(&call, r, "hDriver=%p count=%u", (void *)hDriver, pCount ? *pCount : 0);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeDeviceGet, ZEIL_ARGS_zeDeviceGet);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeDeviceGetSubDevices(const zeil_next_t *next,
@@ -137,5 +137,5 @@ ze_result_t ZE_APICALL zeil_icpt_zeDeviceGetSubDevices(const zeil_next_t *next,
     if (r == ZE_RESULT_SUCCESS && pCount)
         register_devices(&call, next, device ? device->driver : NULL, hDevice, *pCount,
                          phSubdevices);
-    return CALLS_END(&call, r, "hDevice=%p count=%u", (void *)hDevice, pCount ? *pCount : 0);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeDeviceGetSubDevices, ZEIL_ARGS_zeDeviceGetSubDevices);
 }

@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "zeil_hooks.h"
 #include "hazards/hazards.h"
 
 #include <string.h>
@@ -32,9 +33,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventPoolCreate(const zeil_next_t *next,
                                                                                 : NULL,
                                          .context = hContext,
                                          .pool_flags = desc ? desc->flags : 0});
-    return CALLS_END(&call, r, "hContext=%p count=%u flags=0x%x -> %p", (void *)hContext,
-                     desc ? desc->count : 0, desc ? (unsigned)desc->flags : 0,
-                     phEventPool && r == ZE_RESULT_SUCCESS ? (void *)*phEventPool : NULL);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeEventPoolCreate, ZEIL_ARGS_zeEventPoolCreate);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventPoolDestroy(const zeil_next_t *next,
@@ -51,7 +50,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventPoolDestroy(const zeil_next_t *next,
     }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, pool);
-    return CALLS_END(&call, r, "hEventPool=%p", (void *)hEventPool);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeEventPoolDestroy, ZEIL_ARGS_zeEventPoolDestroy);
 }
 
 /* Pools opened from another process's IPC handle are pools all the same. */
@@ -71,7 +70,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventPoolOpenIpcHandle(const zeil_next_t *nex
                            &(zeil_obj_t){.handle = *phEventPool, .kind = ZEIL_KIND_EVENT_POOL,
                                          .driver = context ? context->driver : NULL,
                                          .context = hContext});
-    return CALLS_END(&call, r, "hContext=%p", (void *)hContext);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeEventPoolOpenIpcHandle, ZEIL_ARGS_zeEventPoolOpenIpcHandle);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventPoolCloseIpcHandle(const zeil_next_t *next,
@@ -87,7 +86,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventPoolCloseIpcHandle(const zeil_next_t *ne
     }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, pool);
-    return CALLS_END(&call, r, "hEventPool=%p", (void *)hEventPool);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeEventPoolCloseIpcHandle, ZEIL_ARGS_zeEventPoolCloseIpcHandle);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventCreate(const zeil_next_t *next,
@@ -113,9 +112,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventCreate(const zeil_next_t *next,
     if (r == ZE_RESULT_SUCCESS && phEvent && pool && hazards_active() &&
         strcmp(pool->created_by, "zeEventPoolOpenIpcHandle") == 0)
         hazards_event_external(registry_find(*phEvent));
-    return CALLS_END(&call, r, "hEventPool=%p index=%u -> %p", (void *)hEventPool,
-                     desc ? desc->index : 0,
-                     phEvent && r == ZE_RESULT_SUCCESS ? (void *)*phEvent : NULL);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeEventCreate, ZEIL_ARGS_zeEventCreate);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventDestroy(const zeil_next_t *next, ze_event_handle_t hEvent)
@@ -130,7 +127,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventDestroy(const zeil_next_t *next, ze_even
     }
     if (r == ZE_RESULT_SUCCESS)
         intercept_retire(&call, event);
-    return CALLS_END(&call, r, "hEvent=%p", (void *)hEvent);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeEventDestroy, ZEIL_ARGS_zeEventDestroy);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventHostReset(const zeil_next_t *next, ze_event_handle_t hEvent)
@@ -145,7 +142,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventHostReset(const zeil_next_t *next, ze_ev
         atomic_store_explicit(&event->signalled_by_call, 0, memory_order_release);
     if (r == ZE_RESULT_SUCCESS && event && hazards_active())
         hazards_event_host_reset(event);
-    return CALLS_END(&call, r, "hEvent=%p", (void *)hEvent);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeEventHostReset, ZEIL_ARGS_zeEventHostReset);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventHostSignal(const zeil_next_t *next, ze_event_handle_t hEvent)
@@ -158,7 +155,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventHostSignal(const zeil_next_t *next, ze_e
         r = NEXT(ze_event_dditable_t, pfnHostSignal)(hEvent);
     if (r == ZE_RESULT_SUCCESS && event && hazards_active())
         hazards_event_host_signalled(event);
-    return CALLS_END(&call, r, "hEvent=%p", (void *)hEvent);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeEventHostSignal, ZEIL_ARGS_zeEventHostSignal);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeEventHostSynchronize(const zeil_next_t *next,
@@ -175,6 +172,5 @@ ze_result_t ZE_APICALL zeil_icpt_zeEventHostSynchronize(const zeil_next_t *next,
         r = NEXT(ze_event_dditable_t, pfnHostSynchronize)(hEvent, timeout);
     if (event && hazards_active())
         hazards_event_synced(&call, event, timeout, r);
-    return CALLS_END(&call, r, "hEvent=%p timeout=%llu", (void *)hEvent,
-                     (unsigned long long)timeout);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeEventHostSynchronize, ZEIL_ARGS_zeEventHostSynchronize);
 }

@@ -8,6 +8,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "zeil_hooks.h"
 
 
 /* The live list zeil knows, or null (then the driver answers). */
@@ -31,7 +32,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListIsImmediate(const zeil_next_t *nex
         *pIsImmediate = list->is_immediate ? 1 : 0;
     else if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnIsImmediate)(hCommandList, pIsImmediate);
-    return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListIsImmediate, ZEIL_ARGS_zeCommandListIsImmediate);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListGetDeviceHandle(
@@ -45,7 +46,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListGetDeviceHandle(
         *phDevice = list->device;
     else if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnGetDeviceHandle)(hCommandList, phDevice);
-    return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListGetDeviceHandle, ZEIL_ARGS_zeCommandListGetDeviceHandle);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListGetContextHandle(
@@ -60,7 +61,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListGetContextHandle(
         *phContext = list->context;
     else if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnGetContextHandle)(hCommandList, phContext);
-    return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListGetContextHandle, ZEIL_ARGS_zeCommandListGetContextHandle);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListGetOrdinal(const zeil_next_t *next,
@@ -75,5 +76,5 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListGetOrdinal(const zeil_next_t *next
         *pOrdinal = list->ordinal;
     else if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnGetOrdinal)(hCommandList, pOrdinal);
-    return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListGetOrdinal, ZEIL_ARGS_zeCommandListGetOrdinal);
 }

@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "zeil_hooks.h"
 #include "names.h"
 #include "hazards/hazards.h"
 #include "records.h"
@@ -50,9 +51,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListCreate(const zeil_next_t *next,
         register_list(&call, next, context, hContext, hDevice, *phCommandList, 0,
                       desc->commandQueueGroupOrdinal, 0,
                       !!(desc->flags & ZE_COMMAND_LIST_FLAG_IN_ORDER));
-    return CALLS_END(&call, r, "hContext=%p hDevice=%p -> %p", (void *)hContext,
-                     (void *)hDevice,
-                     phCommandList && r == ZE_RESULT_SUCCESS ? (void *)*phCommandList : NULL);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListCreate, ZEIL_ARGS_zeCommandListCreate);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListCreateImmediate(
@@ -71,9 +70,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListCreateImmediate(
                       altdesc->ordinal, altdesc->index, !!(altdesc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER));
     if (r == ZE_RESULT_SUCCESS && phCommandList && altdesc && hazards_active())
         hazards_list_mode(*phCommandList, altdesc->mode);
-    return CALLS_END(&call, r, "hContext=%p hDevice=%p -> %p", (void *)hContext,
-                     (void *)hDevice,
-                     phCommandList && r == ZE_RESULT_SUCCESS ? (void *)*phCommandList : NULL);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListCreateImmediate, ZEIL_ARGS_zeCommandListCreateImmediate);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListDestroy(const zeil_next_t *next,
@@ -94,7 +91,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListDestroy(const zeil_next_t *next,
         records_list_destroyed(list->records);
         intercept_retire(&call, list);
     }
-    return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListDestroy, ZEIL_ARGS_zeCommandListDestroy);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListClose(const zeil_next_t *next,
@@ -111,7 +108,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListClose(const zeil_next_t *next,
         atomic_store(&list->closed_call, call.number);
         atomic_store(&list->is_closed, 1);
     }
-    return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListClose, ZEIL_ARGS_zeCommandListClose);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListReset(const zeil_next_t *next,
@@ -128,5 +125,5 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListReset(const zeil_next_t *next,
         atomic_store(&list->is_closed, 0);
     if (r == ZE_RESULT_SUCCESS && list && hazards_active())
         hazards_list_reset(list);
-    return CALLS_END(&call, r, "hCommandList=%p", (void *)hCommandList);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListReset, ZEIL_ARGS_zeCommandListReset);
 }

@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "zeil_hooks.h"
 #include "hazards/hazards.h"
 #include "out_of_memory.h"
 
@@ -53,8 +54,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemAllocDevice(const zeil_next_t *next,
                                                     hDevice, pptr);
     if (r == ZE_RESULT_SUCCESS && pptr && *pptr)
         register_alloc(&call, *pptr, size, ZE_MEMORY_TYPE_DEVICE, hContext, hDevice);
-    return CALLS_END(&call, r, "hContext=%p size=%zu hDevice=%p -> %p", (void *)hContext, size,
-                     (void *)hDevice, pptr && r == ZE_RESULT_SUCCESS ? *pptr : NULL);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeMemAllocDevice, ZEIL_ARGS_zeMemAllocDevice);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeMemAllocHost(const zeil_next_t *next,
@@ -70,8 +70,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemAllocHost(const zeil_next_t *next,
         r = NEXT(ze_mem_dditable_t, pfnAllocHost)(hContext, host_desc, size, alignment, pptr);
     if (r == ZE_RESULT_SUCCESS && pptr && *pptr)
         register_alloc(&call, *pptr, size, ZE_MEMORY_TYPE_HOST, hContext, NULL);
-    return CALLS_END(&call, r, "hContext=%p size=%zu -> %p", (void *)hContext, size,
-                     pptr && r == ZE_RESULT_SUCCESS ? *pptr : NULL);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeMemAllocHost, ZEIL_ARGS_zeMemAllocHost);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeMemAllocShared(const zeil_next_t *next,
@@ -92,8 +91,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemAllocShared(const zeil_next_t *next,
                                                     alignment, hDevice, pptr);
     if (r == ZE_RESULT_SUCCESS && pptr && *pptr)
         register_alloc(&call, *pptr, size, ZE_MEMORY_TYPE_SHARED, hContext, hDevice);
-    return CALLS_END(&call, r, "hContext=%p size=%zu hDevice=%p -> %p", (void *)hContext, size,
-                     (void *)hDevice, pptr && r == ZE_RESULT_SUCCESS ? *pptr : NULL);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeMemAllocShared, ZEIL_ARGS_zeMemAllocShared);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeMemFree(const zeil_next_t *next, ze_context_handle_t hContext,
@@ -112,7 +110,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemFree(const zeil_next_t *next, ze_context_h
         r = NEXT(ze_mem_dditable_t, pfnFree)(hContext, ptr);
     if (marked)
         end_free(&call, &freeing, r);
-    return CALLS_END(&call, r, "hContext=%p ptr=%p", (void *)hContext, ptr);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeMemFree, ZEIL_ARGS_zeMemFree);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeMemFreeExt(const zeil_next_t *next,
@@ -133,5 +131,5 @@ ze_result_t ZE_APICALL zeil_icpt_zeMemFreeExt(const zeil_next_t *next,
         r = NEXT(ze_mem_dditable_t, pfnFreeExt)(hContext, pMemFreeDesc, ptr);
     if (marked)
         end_free(&call, &freeing, r);
-    return CALLS_END(&call, r, "hContext=%p ptr=%p", (void *)hContext, ptr);
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeMemFreeExt, ZEIL_ARGS_zeMemFreeExt);
 }

@@ -247,8 +247,9 @@ START_TEST(test_calls_log)
     char *text = zt_read_file(file, &size);
     text = realloc(text, size + 1);
     text[size] = 0;
-    ck_assert_msg(strstr(text, " T1 zeMemAllocHost(hContext=0x") &&
-                      strstr(text, "size=1000 -> 0x"),
+    ck_assert_msg(strstr(text, " T1 zeMemAllocHost(hContext=context:0x") &&
+                      strstr(text, "size=1000 alignment=") && strstr(text, "pptr=0x") &&
+                      strstr(text, "->0x"),
                   "%s", text);
     ck_assert_msg(strstr(text, "-> ZE_RESULT_SUCCESS ("), "%s", text);
     free(text);
