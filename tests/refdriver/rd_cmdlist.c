@@ -57,6 +57,25 @@ ze_result_t rd_cmdlist_append(rd_cmdlist_t *list, rd_command_t *cmd)
     return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t rd_cmdlist_hold_module(rd_cmdlist_t *list, rd_module_t *module)
+{
+    /* A batch launches the same few kernels: the last one first. */
+    for (uint32_t i = list->module_count; i-- > 0;)
+        if (list->modules[i] == module)
+            return ZE_RESULT_SUCCESS;
+    if (list->module_count == list->module_capacity) {
+        uint32_t cap = list->module_capacity ? list->module_capacity * 2 : 4;
+        rd_module_t **modules = realloc(list->modules, cap * sizeof *modules);
+        if (!modules)
+            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        list->modules = modules;
+        list->module_capacity = cap;
+    }
+    rd_module_retain(module);
+    list->modules[list->module_count++] = module;
+    return ZE_RESULT_SUCCESS;
+}
+
 void rd_cmdlist_execution_begin(rd_cmdlist_t *list)
 {
     pthread_mutex_lock(&list->lock);
@@ -98,6 +117,10 @@ static void release_commands(rd_cmdlist_t *list)
     for (size_t i = 0; i < list->count; i++)
         rd_command_release(&list->commands[i]);
     list->count = 0;
+    rd_arena_rewind(&list->arena);
+    for (uint32_t i = 0; i < list->module_count; i++)
+        rd_module_release(list->modules[i]);
+    list->module_count = 0;
 }
 
 static ze_result_t cmdlist_new(ze_context_handle_t hContext, ze_device_handle_t hDevice, uint32_t ordinal,
@@ -175,6 +198,8 @@ ze_result_t ZE_APICALL rd_zeCommandListDestroy(ze_command_list_handle_t hCommand
     rd_worker_destroy(list->worker);
     release_commands(list);
     free(list->commands);
+    rd_arena_free(&list->arena);
+    free(list->modules);
     pthread_cond_destroy(&list->idle);
     pthread_mutex_destroy(&list->lock);
     free(list);

@@ -9,7 +9,9 @@
 #ifndef ZEIL_RD_CMDLIST_H
 #define ZEIL_RD_CMDLIST_H
 
+#include "rd_arena.h"
 #include "rd_command.h"
+#include "rd_module.h"
 #include "rd_worker.h"
 
 #include <pthread.h>
@@ -24,11 +26,26 @@ typedef struct rd_cmdlist {
     int closed;          /* regular lists only */
     rd_command_t *commands;
     size_t count;
-    size_t capacity;
+    size_t capacity;     /* kept by reset: a refilled list grows nothing */
+    rd_arena_t arena;    /* regular lists: what the commands hold */
+    rd_module_t **modules; /* regular lists: modules held until reset */
+    uint32_t module_count, module_capacity;
     pthread_mutex_t lock;
     pthread_cond_t idle;
     uint32_t executions; /* queued or running on queues */
 } rd_cmdlist_t;
+
+/* The memory a command of this list takes what it holds from: the arena
+ * of a regular list, null (the heap) for an immediate list, whose commands
+ * its worker frees one by one as they finish. */
+static inline rd_arena_t *rd_cmdlist_arena(rd_cmdlist_t *list)
+{
+    return list->immediate ? NULL : &list->arena;
+}
+
+/* A regular list keeps the module of its launches loaded until its reset
+ * or destruction: one reference per list and module, not per launch. */
+ze_result_t rd_cmdlist_hold_module(rd_cmdlist_t *list, rd_module_t *module);
 
 /* Adds a command built by an append: records it, or runs it (immediate).
  * Takes what the command owns, also when it fails. */

@@ -1,0 +1,63 @@
+/* A command list's bump allocator, rewound by reset. */
+#include "rd_arena.h"
+
+#include <stdalign.h>
+#include <stdlib.h>
+
+/* 64 KiB holds about 300 launches of a four-argument kernel: a list of a
+ * thousand takes four chunks, once. */
+#define RD_ARENA_CHUNK (64u * 1024u)
+
+struct rd_arena_chunk {
+    rd_arena_chunk_t *next;
+    size_t size;              /* usable bytes after the header */
+    alignas(16) char bytes[];
+};
+
+static void use(rd_arena_t *arena, rd_arena_chunk_t *chunk)
+{
+    arena->current = chunk;
+    arena->next = chunk->bytes;
+    arena->end = chunk->bytes + chunk->size;
+}
+
+void *rd_arena_alloc_slow(rd_arena_t *arena, size_t size)
+{
+    /* The next kept chunk that is large enough (after a rewind), else a new
+     * one at the end. A chunk too small for this request is skipped this
+     * fill, not freed: the next fill may use it. */
+    rd_arena_chunk_t *chunk = arena->current ? arena->current->next : arena->first;
+    while (chunk && chunk->size < size)
+        chunk = chunk->next;
+    if (!chunk) {
+        size_t bytes = size > RD_ARENA_CHUNK ? size : RD_ARENA_CHUNK;
+        chunk = aligned_alloc(16, (sizeof *chunk + bytes + 15u) & ~(size_t)15u);
+        if (!chunk)
+            return NULL;
+        chunk->size = bytes;
+        chunk->next = NULL;
+        rd_arena_chunk_t **tail = &arena->first;
+        while (*tail)
+            tail = &(*tail)->next;
+        *tail = chunk;
+    }
+    use(arena, chunk);
+    void *p = arena->next;
+    arena->next += size;
+    return p;
+}
+
+void rd_arena_rewind(rd_arena_t *arena)
+{
+    if (arena->first)
+        use(arena, arena->first);
+}
+
+void rd_arena_free(rd_arena_t *arena)
+{
+    for (rd_arena_chunk_t *c = arena->first, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    *arena = (rd_arena_t){0};
+}
