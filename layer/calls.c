@@ -15,9 +15,10 @@
 #include <stdio.h>
 #include <time.h>
 
-_Atomic uint64_t calls_counter;
+calls_counter_t calls_counter;
 static _Atomic uint32_t thread_counter;
 _Thread_local uint32_t calls_this_thread;
+_Thread_local calls_unnumbered_t calls_unnumbered;
 
 uint64_t calls_now_ns(void)
 {
@@ -37,7 +38,7 @@ uint32_t calls_number_this_thread(void)
 
 uint64_t zeil_call_number(void)
 {
-    return atomic_load_explicit(&calls_counter, memory_order_relaxed);
+    return atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
 }
 
 ze_result_t calls_end_span(const zeil_call_t *call, ze_result_t result)

@@ -1,8 +1,9 @@
 /*
  * Intercepts of what is appended to command lists: launches, copies, fills,
- * barriers and event operations. This is the launch path: registry lookups
- * under shard read locks, a record in the list's preallocated ring, no
- * allocation in steady state.
+ * barriers and event operations. This is the launch path: lock-free registry
+ * lookups, a record in the list's preallocated ring written by its only
+ * writer, no allocation and no read-modify-write of memory another thread
+ * writes, in steady state.
  */
 #include "intercepts.h"
 
@@ -53,8 +54,11 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
                           const ze_group_count_t *groups, ze_event_handle_t hSignalEvent,
                           uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
+    /* A plain launch takes no call number (its record's key orders it:
+     * calls.h); any other takes one before it is checked, as every call
+     * that can be reported does. */
     zeil_call_t call;
-    calls_begin(&call, name);
+    calls_begin_unnumbered(&call, name);
     zeil_obj_t *list = registry_find(hCommandList), *kernel = registry_find(hKernel);
     if (launch_is_plain(list, kernel, groups, hSignalEvent, numWaitEvents)) {
         zeil_list_state_t *records = records_hold(list);
@@ -69,6 +73,7 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
                          (void *)hCommandList, (void *)hKernel, kernel->name,
                          groups->groupCountX, groups->groupCountY, groups->groupCountZ);
     }
+    calls_number(&call);
     zeil_obj_t *signal;
     kernel = NULL;
     ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,

@@ -2,9 +2,10 @@
  * records.h: submission records. Each command list owns a ring of the last
  * ZEIL_RECORDS submissions (allocated at its first submission, so the launch
  * path allocates nothing in steady state) and per-(stream, kernel, primitive)
- * counters that keep every launch ever made, folded or not. One mutex per
- * list: appends to one list come from one thread at a time (the spec), so it
- * is uncontended; readers (zeil.h iteration) take it briefly.
+ * counters that keep every launch ever made, folded or not. Appends to one
+ * list come from one thread at a time (the spec): that thread writes the
+ * ring without a lock, and readers (zeil.h iteration) copy records under a
+ * seqlock per entry (records_state.h).
  */
 #ifndef ZEIL_RECORDS_H
 #define ZEIL_RECORDS_H
@@ -34,17 +35,16 @@ void records_list_created(const zeil_call_t *call, zeil_obj_t *list);
 /* Folds the list's counters into the retired ones and frees its state. */
 void records_list_destroyed(zeil_list_state_t *state);
 
-/* Records one submission on the list; returns its sequence number (0 when
- * out of memory, or for a null list, which zeil failed to register when
- * the registry is incomplete: the submission is then counted as dropped). */
+/* Records one submission on the list; returns its order key, the record's
+ * seq (calls_order_key), or 0 for a list without record state or a null
+ * list, which zeil failed to register when the registry is incomplete: the
+ * submission is then counted as dropped. */
 uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *submission);
-/* The same in two steps, for the launch path: records_hold takes the list's
- * record lock before the driver call (null when the list has no records),
- * records_add_held records and releases it, records_release only releases.
- * Why: a locked instruction waits for every store before it to drain; taken
- * right after the call counter's, the lock finds the store buffer empty,
- * while after the driver's call it would wait for the driver's stores.
- * Readers of the list's records wait for the driver call meanwhile. */
+/* The same in two steps, for the launch path: records_hold finds the list's
+ * record state before the driver call (null when the list has no records),
+ * records_add_held records into it, records_release is for a call that
+ * failed. Neither takes a lock but on lists whose records a second writer
+ * changes (ZEIL_TIMING). */
 zeil_list_state_t *records_hold(zeil_obj_t *list);
 uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
                           const zeil_submission_t *submission);
