@@ -17,8 +17,7 @@
 
 calls_counter_t calls_counter;
 static _Atomic uint32_t thread_counter;
-_Thread_local uint32_t calls_this_thread;
-_Thread_local calls_unnumbered_t calls_unnumbered;
+_Thread_local calls_thread_t calls_thread;
 
 uint64_t calls_now_ns(void)
 {
@@ -32,8 +31,17 @@ uint64_t calls_now_ns(void)
 
 uint32_t calls_number_this_thread(void)
 {
-    calls_this_thread = atomic_fetch_add(&thread_counter, 1) + 1;
-    return calls_this_thread;
+    calls_thread.number = atomic_fetch_add(&thread_counter, 1) + 1;
+    return calls_thread.number;
+}
+
+uint64_t calls_order_key_numbered(void)
+{
+    calls_thread_t *t = &calls_thread;
+    uint32_t thread = calls_thread_number();
+    /* k restarts after this number, above every g read so far. */
+    t->key_low = thread < (1u << CALLS_KEY_THREAD_BITS) ? thread << CALLS_KEY_COUNT_BITS : 0;
+    return calls_take_number() << ZEIL_RECORD_SEQ_SHIFT;
 }
 
 uint64_t zeil_call_number(void)

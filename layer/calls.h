@@ -23,13 +23,21 @@ typedef struct zeil_call {
 } zeil_call_t;
 
 uint64_t calls_now_ns(void);
+/* What zeil keeps per thread for numbering, in one thread-local so that a
+ * launch resolves one thread-local address. */
+typedef struct calls_thread {
+    uint32_t number;  /* zeil's small number of the thread, 0: none yet */
+    uint32_t key_low; /* thread << 10 | k of its last unnumbered key
+                         (calls_order_key); 0 while it cannot have one */
+} calls_thread_t;
+extern _Thread_local calls_thread_t calls_thread __attribute__((visibility("hidden")));
+
 /* zeil's small number of the calling thread (1 for the first thread seen);
  * inline, records take it on every launch. */
-extern _Thread_local uint32_t calls_this_thread __attribute__((visibility("hidden")));
 uint32_t calls_number_this_thread(void);
 static inline uint32_t calls_thread_number(void)
 {
-    uint32_t n = calls_this_thread;
+    uint32_t n = calls_thread.number;
     return n ? n : calls_number_this_thread();
 }
 
@@ -88,43 +96,37 @@ static inline uint64_t calls_number(zeil_call_t *call)
  * number << ZEIL_RECORD_SEQ_SHIFT. An unnumbered one (a plain launch) reads
  * the counter, the last number taken anywhere (g), and gets
  *     g << ZEIL_RECORD_SEQ_SHIFT | thread << 10 | k
- * where k counts the thread's unnumbered keys since g. So keys are unique
- * (the thread is in them), increase along each thread, and order every
- * unnumbered call after each numbered call it can have seen (g or later) and
- * before each one that can have seen it (g + 1 or later, which its load
- * preceded). Two unnumbered calls of different threads under the same g
- * were concurrent as far as zeil can tell: they order by thread. When k or
- * the thread number does not fit its 10 bits, the call takes a number after
- * all: once in 1023 plain launches of a thread, or always for a thread
- * numbered 1024 or above.
+ * where k counts the thread's unnumbered keys, 1 to 1023. So keys are unique
+ * (the thread is in them), increase along each thread (k grows while g stays,
+ * and k restarts only after the thread took a number of its own, which is
+ * above every g it read before), and order every unnumbered call after each
+ * numbered call it can have seen (g or earlier) and before each one that can
+ * have seen it (g + 1 or later, which its load preceded). Two unnumbered
+ * calls of different threads under the same g were concurrent as far as zeil
+ * can tell: they order by thread. When k runs out the call takes a number
+ * after all: once in 1023 plain launches of a thread; always for a thread
+ * numbered 1024 or above, which does not fit its 10 bits.
  */
 #define CALLS_KEY_THREAD_BITS 10u
 #define CALLS_KEY_COUNT_BITS 10u
 _Static_assert(CALLS_KEY_THREAD_BITS + CALLS_KEY_COUNT_BITS == ZEIL_RECORD_SEQ_SHIFT,
                "an unnumbered key fits below the number");
-typedef struct calls_unnumbered {
-    uint64_t epoch; /* g of the thread's last unnumbered key */
-    uint32_t count; /* k of it */
-} calls_unnumbered_t;
-extern _Thread_local calls_unnumbered_t calls_unnumbered __attribute__((visibility("hidden")));
+
+/* k ran out, or the thread has no number yet or too large a one. */
+uint64_t calls_order_key_numbered(void);
 
 static inline uint64_t calls_order_key(const zeil_call_t *call)
 {
     if (call->number)
         return call->number << ZEIL_RECORD_SEQ_SHIFT;
     uint64_t g = atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
-    calls_unnumbered_t *u = &calls_unnumbered;
-    uint32_t k = u->epoch == g ? u->count + 1 : 1;
-    uint32_t thread = calls_thread_number();
-    if (k < (1u << CALLS_KEY_COUNT_BITS) && thread < (1u << CALLS_KEY_THREAD_BITS)) {
-        u->epoch = g;
-        u->count = k;
-        return g << ZEIL_RECORD_SEQ_SHIFT | (uint64_t)thread << CALLS_KEY_COUNT_BITS | k;
-    }
-    uint64_t n = calls_take_number();
-    u->epoch = n; /* k restarts above n's own key */
-    u->count = 0;
-    return n << ZEIL_RECORD_SEQ_SHIFT;
+    calls_thread_t *t = &calls_thread;
+    uint32_t low = t->key_low + 1;
+    const uint32_t k_mask = (1u << CALLS_KEY_COUNT_BITS) - 1;
+    if ((low & k_mask) == 0 || low <= k_mask) /* k ran out; no thread part */
+        return calls_order_key_numbered();
+    t->key_low = low;
+    return g << ZEIL_RECORD_SEQ_SHIFT | low;
 }
 
 /* Ends a call: at ZEIL_LOG=calls writes one line with the key arguments

@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "launch_cache.h"
 #include "records.h"
 #include "timing.h"
 
@@ -83,6 +84,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListDestroy(const zeil_next_t *next,
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_command_list_dditable_t, pfnDestroy)(hCommandList);
     if (r == ZE_RESULT_SUCCESS && list) {
+        launch_cache_forget_all(); /* before the records go */
         records_list_destroyed(list->records);
         intercept_retire(&call, list);
     }

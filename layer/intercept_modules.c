@@ -2,6 +2,7 @@
 #include "intercepts.h"
 
 #include "checks.h"
+#include "launch_cache.h"
 #include "module_origin.h"
 #include "out_of_memory.h"
 
@@ -129,8 +130,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeKernelDestroy(const zeil_next_t *next,
     ze_result_t r = check_handle(&call, "hKernel", hKernel, ZEIL_KIND_KERNEL, &kernel);
     if (r == ZE_RESULT_SUCCESS)
         r = NEXT(ze_kernel_dditable_t, pfnDestroy)(hKernel);
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        launch_cache_forget_all();
         intercept_retire(&call, kernel);
+    }
     return CALLS_END(&call, r, "hKernel=%p", (void *)hKernel);
 }
 

@@ -45,10 +45,18 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *submission);
  * records_add_held records into it, records_release is for a call that
  * failed. Neither takes a lock but on lists whose records a second writer
  * changes (ZEIL_TIMING). */
-zeil_list_state_t *records_hold(zeil_obj_t *list);
+static inline zeil_list_state_t *records_hold(zeil_obj_t *list)
+{
+    return list ? list->records : NULL;
+}
 uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
                           const zeil_submission_t *submission);
 void records_release(zeil_list_state_t *state);
+/* records_add_held for the launch fast path: a launch with a kernel and a
+ * group count, no events, on a live list (null state: counted as dropped). */
+uint64_t records_add_plain_launch(zeil_list_state_t *state, zeil_obj_t *list,
+                                  const zeil_obj_t *kernel, const ze_group_count_t *groups,
+                                  const zeil_call_t *call);
 
 /* ZEIL_TIMING: the device times of a record, once known. */
 void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,
@@ -57,18 +65,19 @@ void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t s
 /* The calling thread's attribution stack (records_attribution.c). Pushes
  * deeper than the stack are counted, not stored, so pops stay balanced. */
 #define ZEIL_ATTRIBUTION_DEPTH 16
-extern _Thread_local zeil_attribution_t records_attribution_stack[ZEIL_ATTRIBUTION_DEPTH]
+typedef struct records_attribution {
+    const zeil_attribution_t *top; /* innermost stored entry, or null */
+    unsigned depth;
+    zeil_attribution_t stack[ZEIL_ATTRIBUTION_DEPTH];
+} records_attribution_t;
+extern _Thread_local records_attribution_t records_attribution
     __attribute__((visibility("hidden")));
-extern _Thread_local unsigned records_attribution_depth __attribute__((visibility("hidden")));
 
 /* The calling thread's innermost attribution, or null. Inline: every record
  * asks. */
 static inline const zeil_attribution_t *records_current_attribution(void)
 {
-    unsigned depth = records_attribution_depth;
-    if (depth == 0 || depth > ZEIL_ATTRIBUTION_DEPTH)
-        return NULL;
-    return &records_attribution_stack[depth - 1];
+    return records_attribution.top;
 }
 
 #endif

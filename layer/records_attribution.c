@@ -5,8 +5,7 @@
 
 #include <string.h>
 
-_Thread_local zeil_attribution_t records_attribution_stack[ZEIL_ATTRIBUTION_DEPTH];
-_Thread_local unsigned records_attribution_depth;
+_Thread_local records_attribution_t records_attribution;
 
 /* The interop library pushes the same few labels execute after execute, and
  * interning one (hash, read lock) cost more than the rest of the push: the
@@ -24,22 +23,32 @@ static const char *intern_cached(const char *text, const char **last)
     return *last;
 }
 
+/* The innermost stored attribution, or null: what records read. */
+static void set_top(records_attribution_t *a)
+{
+    a->top = a->depth > 0 && a->depth <= ZEIL_ATTRIBUTION_DEPTH ? &a->stack[a->depth - 1] : NULL;
+}
+
 void zeil_attribution_push(const zeil_attribution_t *attr)
 {
-    if (records_attribution_depth < ZEIL_ATTRIBUTION_DEPTH) {
+    records_attribution_t *a = &records_attribution;
+    if (a->depth < ZEIL_ATTRIBUTION_DEPTH) {
         static const zeil_attribution_t none;
         if (!attr)
             attr = &none;
-        zeil_attribution_t *top = &records_attribution_stack[records_attribution_depth];
+        zeil_attribution_t *top = &a->stack[a->depth];
         top->stream_id = attr->stream_id;
         top->primitive = intern_cached(attr->primitive, &last_primitive);
         top->impl = intern_cached(attr->impl, &last_impl);
     }
-    records_attribution_depth++;
+    a->depth++;
+    set_top(a);
 }
 
 void zeil_attribution_pop(void)
 {
-    if (records_attribution_depth > 0)
-        records_attribution_depth--;
+    records_attribution_t *a = &records_attribution;
+    if (a->depth > 0)
+        a->depth--;
+    set_top(a);
 }

@@ -156,11 +156,6 @@ static int ring_copy(const zeil_list_state_t *state, const ring_slot_t *ring, ui
     return 1;
 }
 
-zeil_list_state_t *records_hold(zeil_obj_t *list)
-{
-    return list ? list->records : NULL;
-}
-
 void records_release(zeil_list_state_t *state)
 {
     (void)state; /* nothing held: the writer takes no lock */
@@ -171,25 +166,19 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
     return records_add_held(records_hold(list), list, s);
 }
 
-uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
-                          const zeil_submission_t *s)
+/* Writes one record; inline in both entries below, so that the plain
+ * launch's constants (kind, no events, no bytes) fold away. */
+static inline __attribute__((always_inline)) uint64_t
+record_write(zeil_list_state_t *state, zeil_obj_t *list, const zeil_submission_t *s, int plain)
 {
-    if (!list) { /* a list zeil could not register, or no list at all */
-        if (oom_registry_incomplete())
-            oom_dropped(OOM_RECORD, 1, s->call->name, "recording a submission");
-        return 0;
-    }
-    if (!state) {
-        oom_dropped(OOM_RECORD, 1, s->call->name, "recording a submission");
-        return 0;
-    }
-    int locked = state->locked_writes;
+    /* plain: the caller saw a ring and no second writer. */
+    int locked = plain ? 0 : state->locked_writes;
     if (locked)
         records_lock(state);
     const zeil_attribution_t *attr = records_current_attribution();
     uint64_t host_ns = host_ns_of(s);
-    uint32_t thread = calls_thread_number();
     uint64_t seq = calls_order_key(s->call);
+    uint32_t thread = calls_thread_number();
     /* A list handed to another thread with no numbered call in between could
      * see its keys go back (they order by thread then): one number of its own
      * keeps each list's records in order. */
@@ -197,10 +186,10 @@ uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
         seq = calls_take_number() << ZEIL_RECORD_SEQ_SHIFT;
     state->last_seq = seq;
     ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
-    if (!ring)
+    if (!plain && !ring)
         ring = ring_made(state, locked);
     /* Without a ring the record is built aside: it still counts and traces. */
-    int kept = ring != NULL;
+    int kept = plain || ring != NULL;
     ring_slot_t aside;
     ring_slot_t *slot = kept ? &ring[state->next_slot] : &aside;
     uint64_t index = atomic_load_explicit(&state->total, memory_order_relaxed);
@@ -219,7 +208,7 @@ uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
     PUT(r->stream_id, attr && attr->stream_id
                           ? attr->stream_id
                           : atomic_load_explicit(&list->stream_id, memory_order_relaxed));
-    const zeil_obj_t *kernel = s->kernel;
+    zeil_obj_t *kernel = (zeil_obj_t *)s->kernel;
     PUT(r->kernel, kernel ? kernel->name : NULL);
     PUT(r->module_origin, kernel ? kernel->origin : NULL);
     PUT(r->primitive, attr ? attr->primitive : NULL);
@@ -228,11 +217,15 @@ uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
     PUT(r->group_count[0], groups ? groups->groupCountX : 0);
     PUT(r->group_count[1], groups ? groups->groupCountY : 0);
     PUT(r->group_count[2], groups ? groups->groupCountZ : 0);
-    for (int d = 0; d < 3; d++)
-        PUT(r->group_size[d],
-            kernel ? atomic_load_explicit(&((zeil_obj_t *)kernel)->group_size[d],
-                                          memory_order_relaxed)
-                   : 0);
+    if (kernel) {
+        PUT(r->group_size[0], atomic_load_explicit(&kernel->group_size[0], memory_order_relaxed));
+        PUT(r->group_size[1], atomic_load_explicit(&kernel->group_size[1], memory_order_relaxed));
+        PUT(r->group_size[2], atomic_load_explicit(&kernel->group_size[2], memory_order_relaxed));
+    } else {
+        PUT(r->group_size[0], 0);
+        PUT(r->group_size[1], 0);
+        PUT(r->group_size[2], 0);
+    }
     PUT(r->bytes, s->bytes);
     PUT(r->signal_event, s->signal_event);
     PUT(r->num_wait_events, waits);
@@ -263,6 +256,37 @@ uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
     if (!kept)
         oom_dropped(OOM_RECORD, 1, s->call->name, "recording a submission");
     return seq;
+}
+
+/* What no record can be made for: counted as dropped. */
+static uint64_t record_lost(zeil_obj_t *list, const zeil_call_t *call)
+{
+    /* A null list is one zeil could not register (or no list at all). */
+    if (list || oom_registry_incomplete())
+        oom_dropped(OOM_RECORD, 1, call->name, "recording a submission");
+    return 0;
+}
+
+uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
+                          const zeil_submission_t *s)
+{
+    if (!list || !state)
+        return record_lost(list, s->call);
+    return record_write(state, list, s, 0);
+}
+
+uint64_t records_add_plain_launch(zeil_list_state_t *state, zeil_obj_t *list,
+                                  const zeil_obj_t *kernel, const ze_group_count_t *groups,
+                                  const zeil_call_t *call)
+{
+    if (__builtin_expect(!state || state->locked_writes ||
+                             !atomic_load_explicit(&state->ring, memory_order_relaxed),
+                         0)) {
+        zeil_submission_t first = {ZEIL_RECORD_LAUNCH, call, kernel, groups, 0, NULL, 0, NULL};
+        return records_add_held(state, list, &first); /* the first record, or none */
+    }
+    zeil_submission_t s = {ZEIL_RECORD_LAUNCH, call, kernel, groups, 0, NULL, 0, NULL};
+    return record_write(state, list, &s, 1);
 }
 
 /* Lists with device times are written under the lock only (locked_writes):

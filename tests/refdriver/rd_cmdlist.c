@@ -57,22 +57,34 @@ ze_result_t rd_cmdlist_append(rd_cmdlist_t *list, rd_command_t *cmd)
     return ZE_RESULT_SUCCESS;
 }
 
+rd_arena_t *rd_cmdlist_arena_slow(rd_cmdlist_t *list)
+{
+    size_t size = (sizeof *list->memory + 63u) & ~(size_t)63u;
+    rd_list_memory_t *memory = aligned_alloc(64, size);
+    if (!memory)
+        return NULL;
+    memset(memory, 0, size);
+    list->memory = memory;
+    return &memory->arena;
+}
+
 ze_result_t rd_cmdlist_hold_module(rd_cmdlist_t *list, rd_module_t *module)
 {
+    rd_list_memory_t *m = list->memory;
     /* A batch launches the same few kernels: the last one first. */
-    for (uint32_t i = list->module_count; i-- > 0;)
-        if (list->modules[i] == module)
+    for (uint32_t i = m->module_count; i-- > 0;)
+        if (m->modules[i] == module)
             return ZE_RESULT_SUCCESS;
-    if (list->module_count == list->module_capacity) {
-        uint32_t cap = list->module_capacity ? list->module_capacity * 2 : 4;
-        rd_module_t **modules = realloc(list->modules, cap * sizeof *modules);
+    if (m->module_count == m->module_capacity) {
+        uint32_t cap = m->module_capacity ? m->module_capacity * 2 : 4;
+        rd_module_t **modules = realloc(m->modules, cap * sizeof *modules);
         if (!modules)
             return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-        list->modules = modules;
-        list->module_capacity = cap;
+        m->modules = modules;
+        m->module_capacity = cap;
     }
     rd_module_retain(module);
-    list->modules[list->module_count++] = module;
+    m->modules[m->module_count++] = module;
     return ZE_RESULT_SUCCESS;
 }
 
@@ -117,10 +129,13 @@ static void release_commands(rd_cmdlist_t *list)
     for (size_t i = 0; i < list->count; i++)
         rd_command_release(&list->commands[i]);
     list->count = 0;
-    rd_arena_rewind(&list->arena);
-    for (uint32_t i = 0; i < list->module_count; i++)
-        rd_module_release(list->modules[i]);
-    list->module_count = 0;
+    rd_list_memory_t *m = list->memory;
+    if (!m)
+        return;
+    rd_arena_rewind(&m->arena);
+    for (uint32_t i = 0; i < m->module_count; i++)
+        rd_module_release(m->modules[i]);
+    m->module_count = 0;
 }
 
 static ze_result_t cmdlist_new(ze_context_handle_t hContext, ze_device_handle_t hDevice, uint32_t ordinal,
@@ -198,8 +213,11 @@ ze_result_t ZE_APICALL rd_zeCommandListDestroy(ze_command_list_handle_t hCommand
     rd_worker_destroy(list->worker);
     release_commands(list);
     free(list->commands);
-    rd_arena_free(&list->arena);
-    free(list->modules);
+    if (list->memory) {
+        rd_arena_free(&list->memory->arena);
+        free(list->memory->modules);
+        free(list->memory);
+    }
     pthread_cond_destroy(&list->idle);
     pthread_mutex_destroy(&list->lock);
     free(list);

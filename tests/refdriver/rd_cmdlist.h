@@ -16,20 +16,27 @@
 
 #include <pthread.h>
 
+/* What a regular list's commands hold, apart from the list (made at its
+ * first append, on cache lines of its own: the appending thread writes it
+ * on every append). */
+typedef struct rd_list_memory {
+    rd_arena_t arena;       /* launch captures, wait lists */
+    rd_module_t **modules;  /* held until reset */
+    uint32_t module_count, module_capacity;
+} rd_list_memory_t;
+
 typedef struct rd_cmdlist {
     uint32_t magic;
+    int closed;          /* regular lists only */
     rd_context_t *context;
     rd_device_t *device;
     int immediate;
     int synchronous; /* immediate lists only */
     rd_worker_t *worker; /* immediate lists only */
-    int closed;          /* regular lists only */
+    rd_list_memory_t *memory; /* regular lists, from their first append */
     rd_command_t *commands;
     size_t count;
     size_t capacity;     /* kept by reset: a refilled list grows nothing */
-    rd_arena_t arena;    /* regular lists: what the commands hold */
-    rd_module_t **modules; /* regular lists: modules held until reset */
-    uint32_t module_count, module_capacity;
     pthread_mutex_t lock;
     pthread_cond_t idle;
     uint32_t executions; /* queued or running on queues */
@@ -37,10 +44,14 @@ typedef struct rd_cmdlist {
 
 /* The memory a command of this list takes what it holds from: the arena
  * of a regular list, null (the heap) for an immediate list, whose commands
- * its worker frees one by one as they finish. */
+ * its worker frees one by one as they finish (and for a regular list whose
+ * arena could not be made: its commands then hold their own). */
+rd_arena_t *rd_cmdlist_arena_slow(rd_cmdlist_t *list);
 static inline rd_arena_t *rd_cmdlist_arena(rd_cmdlist_t *list)
 {
-    return list->immediate ? NULL : &list->arena;
+    if (list->memory)
+        return &list->memory->arena;
+    return list->immediate ? NULL : rd_cmdlist_arena_slow(list);
 }
 
 /* A regular list keeps the module of its launches loaded until its reset
