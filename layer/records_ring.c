@@ -18,20 +18,39 @@
 pthread_mutex_t records_states_lock = PTHREAD_MUTEX_INITIALIZER;
 zeil_list_state_t *records_states;
 
-/* States and rings each take whole cache lines: a list's writer writes its
- * own, and no other list's (another thread's) may share a line with them. */
-static void *lines_alloc(size_t size)
+/* What a list's writer writes may share no cache line with another list's
+ * (another thread's): states are laid out for that (records_state.h), and a
+ * ring gets a line of padding at each end. calloc, not aligned_alloc, which
+ * leaves the heap split around its blocks. */
+#define RING_PADDING 64u
+
+/* States of destroyed lists, kept for the next lists (under
+ * records_states_lock): a program that makes and destroys lists in a loop
+ * takes no allocation for them, and zeil gives the C heap no block back
+ * right after the driver freed its list there (which glibc would hand out
+ * before the driver's own block, changing what the driver's next list gets). */
+#define SPARE_STATES 16
+static zeil_list_state_t *spare_states;
+static unsigned spare_count;
+
+static zeil_list_state_t *state_new(void)
 {
-    size = (size + 63u) & ~(size_t)63u;
-    void *p = aligned_alloc(64, size);
-    if (p)
-        memset(p, 0, size);
-    return p;
+    pthread_mutex_lock(&records_states_lock);
+    zeil_list_state_t *state = spare_states;
+    if (state) {
+        spare_states = state->next;
+        spare_count--;
+    }
+    pthread_mutex_unlock(&records_states_lock);
+    if (!state)
+        return calloc(1, sizeof *state);
+    memset(state, 0, sizeof *state);
+    return state;
 }
 
 void records_list_created(const zeil_call_t *call, zeil_obj_t *list)
 {
-    zeil_list_state_t *state = lines_alloc(sizeof *state);
+    zeil_list_state_t *state = state_new();
     if (!state) {
         oom_dropped(OOM_OTHER, 1, call->name, "making a command list's record state");
         return;
@@ -66,9 +85,17 @@ void records_list_destroyed(zeil_list_state_t *state)
     records_lock(state);
     uint64_t lost = records_retire_stats(state);
     records_unlock(state);
+    void *ring = state->ring_block;
+    int kept = spare_count < SPARE_STATES;
+    if (kept) {
+        state->next = spare_states;
+        spare_states = state;
+        spare_count++;
+    }
     pthread_mutex_unlock(&records_states_lock);
-    free(atomic_load_explicit(&state->ring, memory_order_relaxed));
-    free(state);
+    free(ring);
+    if (!kept)
+        free(state);
     oom_dropped(OOM_RECORD, lost, "zeCommandListDestroy",
                 "keeping a destroyed command list's kernel counters");
 }
@@ -94,20 +121,27 @@ static ring_slot_t *ring_made(zeil_list_state_t *state, int locked)
         records_lock(state);
     ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
     if (!ring) {
-        ring = lines_alloc((size_t)state->capacity * sizeof *ring);
-        atomic_store_explicit(&state->ring, ring, memory_order_release);
+        char *block = calloc(1, (size_t)state->capacity * sizeof *ring + 2 * RING_PADDING);
+        if (block) {
+            state->ring_block = block;
+            ring = (ring_slot_t *)(void *)(block + RING_PADDING);
+            atomic_store_explicit(&state->ring, ring, memory_order_release);
+        }
     }
     if (!locked)
         records_unlock(state);
     return ring;
 }
 
-/* A record's fields are written and read one by one as relaxed atomics: a
- * reader may copy a slot while the writer fills it (the slot's version then
- * tells it to drop the copy), and the compiler must not tear or invent
- * accesses. On x86-64 and AArch64 each is a plain load or store. */
-#define PUT(field, value) __atomic_store_n(&(field), (value), __ATOMIC_RELAXED)
-#define GET(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+/* A record's fields are written one by one as release stores and read as
+ * acquire loads: a reader may copy a slot while the writer fills it. Each
+ * store is then ordered after the writer's odd version, and each load before
+ * the reader's second look at the version: a reader that saw any field of a
+ * newer record sees the version moved and drops its copy. No fence is
+ * needed (ThreadSanitizer could not follow one), and on x86-64 each is a
+ * plain load or store. */
+#define PUT(field, value) __atomic_store_n(&(field), (value), __ATOMIC_RELEASE)
+#define GET(field) __atomic_load_n(&(field), __ATOMIC_ACQUIRE)
 
 static void record_load(const zeil_record_t *from, zeil_record_t *to)
 {
@@ -149,7 +183,6 @@ static int ring_copy(const zeil_list_state_t *state, const ring_slot_t *ring, ui
                                                                 : ZEIL_RECORD_WAIT_EVENTS;
     for (uint32_t k = 0; k < n; k++)
         waits[k] = GET(slot->waits[k]);
-    atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&slot->version, memory_order_relaxed) != done)
         return 0;
     out->wait_events = n ? waits : NULL;
@@ -198,7 +231,6 @@ record_write(zeil_list_state_t *state, zeil_obj_t *list, const zeil_submission_t
     if (!s->wait_events)
         waits = 0;
     atomic_store_explicit(&slot->version, 2 * index + 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
     zeil_record_t *r = &slot->record;
     /* Every field is written (no memset): the ring slot is reused. */
     PUT(r->seq, seq);
@@ -304,7 +336,6 @@ void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t s
         zeil_record_t *r = &slot->record;
         if (r->seq == seq) {
             atomic_store_explicit(&slot->version, 2 * index + 1, memory_order_relaxed);
-            atomic_thread_fence(memory_order_release);
             PUT(r->device_start_ns, start_ns);
             PUT(r->device_end_ns, end_ns);
             atomic_store_explicit(&slot->version, 2 * index + 2, memory_order_release);

@@ -23,9 +23,12 @@ typedef struct stats_entry {
     UT_hash_handle hh;
     stats_key_t key;
     /* Written by the list's appender alone (a load and a store, no
-     * read-modify-write), read by reporters under the state's lock. */
+     * read-modify-write), read by reporters under the state's lock. The
+     * hash handle and key before it are a cache line and more; the padding
+     * after it keeps the next heap block off its line. */
     _Atomic uint64_t launches;
     uint64_t timed_launches, total_device_ns, max_device_ns;
+    char isolated_after[64 - 3 * sizeof(uint64_t)];
 } stats_entry_t;
 
 /* One ring entry. version is the entry's seqlock: 2i + 1 while the i-th
@@ -48,20 +51,27 @@ typedef struct ring_slot {
  * times writes records too.
  */
 struct zeil_list_state {
+    /* Read by all, written rarely (the lock: by new counter keys and their
+     * readers; the links: when lists come and go). At least a cache line,
+     * so that what the writer writes below shares no line with whatever the
+     * heap put before the state. */
     atomic_int lock;                          /* records_lock(): a spin lock */
     int locked_writes;                        /* a second writer: ZEIL_TIMING */
     ze_command_list_handle_t list;
     zeil_obj_t *obj;
-    ring_slot_t *_Atomic ring;                /* capacity entries, lazily */
     uint32_t capacity;
+    stats_entry_t *stats;
+    struct records_timing *timing;            /* ZEIL_TIMING, lazily */
+    zeil_list_state_t *prev, *next;           /* all live states */
+    void *ring_block;                         /* what ring was allocated in */
+    /* Written by the list's writer on every record. */
+    ring_slot_t *_Atomic ring;                /* capacity entries, lazily */
     uint32_t next_slot;                       /* total % capacity, without a
                                                  division on the launch path */
     _Atomic uint64_t total;                   /* ever recorded (writer's store) */
     uint64_t last_seq;                        /* the writer's last key */
-    stats_entry_t *stats;
     stats_entry_t *last_stats;                /* a loop launches the same kernel */
-    struct records_timing *timing;            /* ZEIL_TIMING, lazily */
-    zeil_list_state_t *prev, *next;           /* all live states */
+    char isolated_after[64];                  /* from whatever the heap puts after */
 };
 
 /* The state's lock: uncontended but for a reader of the counters. One atomic

@@ -29,13 +29,12 @@ static stats_entry_t *entry_of(stats_entry_t **table, const stats_key_t *key)
     stats_entry_t *e = NULL;
     HASH_FIND(hh, *table, key, sizeof *key, e);
     if (!e) {
-        /* A line of its own: its launch counter is written on every launch of
-         * the list, and another list's (another thread's) must not share it. */
-        size_t size = (sizeof *e + 63u) & ~(size_t)63u;
-        e = aligned_alloc(64, size);
+        /* calloc, not aligned_alloc: the padding in stats_entry_t keeps the
+         * launch counter off other blocks' lines, and aligned_alloc would
+         * leave the heap split around its blocks. */
+        e = calloc(1, sizeof *e);
         if (!e)
             return NULL;
-        memset(e, 0, size);
         e->key = *key;
         HASH_ADD(hh, *table, key, sizeof e->key, e);
         if (!e->hh.tbl) { /* uthash could not grow its table */

@@ -2,11 +2,14 @@
 #include "rd_arena.h"
 
 #include <stdalign.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 /* 64 KiB holds about 300 launches of a four-argument kernel: a list of a
  * thousand takes four chunks, once. */
 #define RD_ARENA_CHUNK (64u * 1024u)
+
+_Static_assert(_Alignof(max_align_t) >= 16, "malloc gives 16-byte aligned chunks");
 
 struct rd_arena_chunk {
     rd_arena_chunk_t *next;
@@ -31,7 +34,7 @@ void *rd_arena_alloc_slow(rd_arena_t *arena, size_t size)
         chunk = chunk->next;
     if (!chunk) {
         size_t bytes = size > RD_ARENA_CHUNK ? size : RD_ARENA_CHUNK;
-        chunk = aligned_alloc(16, (sizeof *chunk + bytes + 15u) & ~(size_t)15u);
+        chunk = malloc(sizeof *chunk + bytes); /* malloc aligns to 16 on 64-bit glibc */
         if (!chunk)
             return NULL;
         chunk->size = bytes;

@@ -59,11 +59,9 @@ ze_result_t rd_cmdlist_append(rd_cmdlist_t *list, rd_command_t *cmd)
 
 rd_arena_t *rd_cmdlist_arena_slow(rd_cmdlist_t *list)
 {
-    size_t size = (sizeof *list->memory + 63u) & ~(size_t)63u;
-    rd_list_memory_t *memory = aligned_alloc(64, size);
+    rd_list_memory_t *memory = calloc(1, sizeof *memory);
     if (!memory)
         return NULL;
-    memset(memory, 0, size);
     list->memory = memory;
     return &memory->arena;
 }

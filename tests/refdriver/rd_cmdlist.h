@@ -17,12 +17,14 @@
 #include <pthread.h>
 
 /* What a regular list's commands hold, apart from the list (made at its
- * first append, on cache lines of its own: the appending thread writes it
- * on every append). */
+ * first append). The appending thread writes it on every append: the
+ * padding keeps whatever the heap puts around it off its cache lines. */
 typedef struct rd_list_memory {
+    char isolated_before[64];
     rd_arena_t arena;       /* launch captures, wait lists */
     rd_module_t **modules;  /* held until reset */
     uint32_t module_count, module_capacity;
+    char isolated_after[64];
 } rd_list_memory_t;
 
 typedef struct rd_cmdlist {
