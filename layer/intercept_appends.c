@@ -81,7 +81,9 @@ launch_checked(const zeil_next_t *next, const char *name,
     if (plain) {
         ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
         if (r == ZE_RESULT_SUCCESS)
-            records_add_plain_launch(list->records, list, kernel, groups, &call);
+            records_add_held(list->records, list,
+                             &(zeil_submission_t){ZEIL_RECORD_LAUNCH, &call, kernel, groups, 0,
+                                                  NULL, 0, NULL});
         return CALLS_END(&call, r, "hCommandList=%p hKernel=%p (%s) groups=%ux%ux%u",
                          (void *)hCommandList, (void *)hKernel, kernel->name,
                          groups->groupCountX, groups->groupCountY, groups->groupCountZ);
@@ -133,8 +135,7 @@ launch(const zeil_next_t *next, const char *name, ze_pfnCommandListAppendLaunchK
             zeil_obj_t *kernel = cached->kernel;
             ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
             if (r == ZE_RESULT_SUCCESS)
-                records_add_plain_launch(list->records, list, kernel, groups,
-                                         &(zeil_call_t){name, 0, 0});
+                records_add_plain_launch(list->records, list, kernel, groups, name);
             return r;
         }
     }

@@ -52,11 +52,12 @@ static inline zeil_list_state_t *records_hold(zeil_obj_t *list)
 uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
                           const zeil_submission_t *submission);
 void records_release(zeil_list_state_t *state);
-/* records_add_held for the launch fast path: a launch with a kernel and a
- * group count, no events, on a live list (null state: counted as dropped). */
+/* records_add_held for the launch fast path: an untimed, unnumbered call
+ * (call_name) launching a kernel with a group count, no events, on a live
+ * list (null state: counted as dropped). */
 uint64_t records_add_plain_launch(zeil_list_state_t *state, zeil_obj_t *list,
                                   const zeil_obj_t *kernel, const ze_group_count_t *groups,
-                                  const zeil_call_t *call);
+                                  const char *call_name);
 
 /* ZEIL_TIMING: the device times of a record, once known. */
 void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,

@@ -307,17 +307,28 @@ uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
     return record_write(state, list, s, 0);
 }
 
+/* Outside the fast path below, so that its own submission never escapes and
+ * its constant fields fold away there. */
+static __attribute__((noinline)) uint64_t
+first_plain_launch(zeil_list_state_t *state, zeil_obj_t *list, const zeil_obj_t *kernel,
+                   const ze_group_count_t *groups, const char *call_name)
+{
+    const zeil_call_t call = {call_name, 0, 0};
+    zeil_submission_t s = {ZEIL_RECORD_LAUNCH, &call, kernel, groups, 0, NULL, 0, NULL};
+    return records_add_held(state, list, &s);
+}
+
 uint64_t records_add_plain_launch(zeil_list_state_t *state, zeil_obj_t *list,
                                   const zeil_obj_t *kernel, const ze_group_count_t *groups,
-                                  const zeil_call_t *call)
+                                  const char *call_name)
 {
     if (__builtin_expect(!state || state->locked_writes ||
                              !atomic_load_explicit(&state->ring, memory_order_relaxed),
-                         0)) {
-        zeil_submission_t first = {ZEIL_RECORD_LAUNCH, call, kernel, groups, 0, NULL, 0, NULL};
-        return records_add_held(state, list, &first); /* the first record, or none */
-    }
-    zeil_submission_t s = {ZEIL_RECORD_LAUNCH, call, kernel, groups, 0, NULL, 0, NULL};
+                         0))
+        return first_plain_launch(state, list, kernel, groups, call_name); /* or none */
+    /* Untimed and unnumbered. */
+    const zeil_call_t call = {call_name, 0, 0};
+    zeil_submission_t s = {ZEIL_RECORD_LAUNCH, &call, kernel, groups, 0, NULL, 0, NULL};
     return record_write(state, list, &s, 1);
 }
 
