@@ -23,12 +23,16 @@ typedef struct zeil_call {
 } zeil_call_t;
 
 uint64_t calls_now_ns(void);
-/* What zeil keeps per thread for numbering, in one thread-local so that a
- * launch resolves one thread-local address. */
+/* What a record reads of its thread, in one thread-local so that it
+ * resolves one thread-local address (each costs a call into the dynamic
+ * loader's TLS descriptor code). */
 typedef struct calls_thread {
     uint32_t number;  /* zeil's small number of the thread, 0: none yet */
     uint32_t key_low; /* thread << 10 | k of its last unnumbered key
                          (calls_order_key); 0 while it cannot have one */
+    /* The innermost stored attribution (records_attribution.c keeps the
+     * stack and sets this), or null. */
+    const zeil_attribution_t *attribution;
 } calls_thread_t;
 extern _Thread_local calls_thread_t calls_thread __attribute__((visibility("hidden")));
 

@@ -63,22 +63,11 @@ uint64_t records_add_plain_launch(zeil_list_state_t *state, zeil_obj_t *list,
 void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,
                               uint64_t end_ns);
 
-/* The calling thread's attribution stack (records_attribution.c). Pushes
- * deeper than the stack are counted, not stored, so pops stay balanced. */
-#define ZEIL_ATTRIBUTION_DEPTH 16
-typedef struct records_attribution {
-    const zeil_attribution_t *top; /* innermost stored entry, or null */
-    unsigned depth;
-    zeil_attribution_t stack[ZEIL_ATTRIBUTION_DEPTH];
-} records_attribution_t;
-extern _Thread_local records_attribution_t records_attribution
-    __attribute__((visibility("hidden")));
-
 /* The calling thread's innermost attribution, or null. Inline: every record
- * asks. */
+ * asks, and it sits beside the thread's numbering (calls_thread_t). */
 static inline const zeil_attribution_t *records_current_attribution(void)
 {
-    return records_attribution.top;
+    return calls_thread.attribution;
 }
 
 #endif

@@ -1,11 +1,18 @@
 /* Attribution: a thread-local stack of (stream, primitive, impl) pushed by the
  * interop library around an execute. Labels are interned, so records keep
- * pointers (the stack itself: records.h). */
+ * pointers; records read the innermost entry from calls_thread_t. */
 #include "records.h"
 
 #include <string.h>
 
-_Thread_local records_attribution_t records_attribution;
+/* Pushes deeper than the stack are counted, not stored, so pops stay
+ * balanced. */
+#define ZEIL_ATTRIBUTION_DEPTH 16
+typedef struct records_attribution {
+    unsigned depth;
+    zeil_attribution_t stack[ZEIL_ATTRIBUTION_DEPTH];
+} records_attribution_t;
+static _Thread_local records_attribution_t records_attribution;
 
 /* The interop library pushes the same few labels execute after execute, and
  * interning one (hash, read lock) cost more than the rest of the push: the
@@ -26,7 +33,8 @@ static const char *intern_cached(const char *text, const char **last)
 /* The innermost stored attribution, or null: what records read. */
 static void set_top(records_attribution_t *a)
 {
-    a->top = a->depth > 0 && a->depth <= ZEIL_ATTRIBUTION_DEPTH ? &a->stack[a->depth - 1] : NULL;
+    calls_thread.attribution =
+        a->depth > 0 && a->depth <= ZEIL_ATTRIBUTION_DEPTH ? &a->stack[a->depth - 1] : NULL;
 }
 
 void zeil_attribution_push(const zeil_attribution_t *attr)
