@@ -4,6 +4,7 @@
 
 #include "calls.h"
 #include "env.h"
+#include "host_clock.h"
 #include "out_of_memory.h"
 
 #ifdef ZEIL_HAVE_OUTPUT
@@ -108,9 +109,7 @@ static uint64_t host_ns_of(const zeil_submission_t *s)
 {
     if (s->call->start_ns)
         return s->call->start_ns;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return host_clock_coarse_ns();
 }
 
 /* The ring, made at the list's first submission (and tried again at the
