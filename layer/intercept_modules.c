@@ -3,6 +3,7 @@
 
 #include "checks.h"
 #include "hazards/hazards.h"
+#include "launch_cache.h"
 #include "module_origin.h"
 #include "out_of_memory.h"
 
@@ -134,8 +135,10 @@ ze_result_t ZE_APICALL zeil_icpt_zeKernelDestroy(const zeil_next_t *next,
         intercept_destroying(&call, kernel);
         r = NEXT(ze_kernel_dditable_t, pfnDestroy)(hKernel);
     }
-    if (r == ZE_RESULT_SUCCESS)
+    if (r == ZE_RESULT_SUCCESS) {
+        launch_cache_forget_all();
         intercept_retire(&call, kernel);
+    }
     return CALLS_END(&call, r, "hKernel=%p", (void *)hKernel);
 }
 
