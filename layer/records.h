@@ -63,6 +63,9 @@ uint64_t records_add_plain_launch(zeil_list_state_t *state, zeil_obj_t *list,
 void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,
                               uint64_t end_ns);
 
+/* How many attributions the calling thread has pushed and not popped (the
+ * hazard checks match a declaration of accesses to the execute it belongs to). */
+unsigned records_attribution_depth(void);
 /* The calling thread's innermost attribution, or null. Inline: every record
  * asks, and it sits beside the thread's numbering (calls_thread_t). */
 static inline const zeil_attribution_t *records_current_attribution(void)

@@ -61,3 +61,8 @@ void zeil_attribution_pop(void)
         a->depth--;
     set_top(a);
 }
+
+unsigned records_attribution_depth(void)
+{
+    return records_attribution.depth;
+}

@@ -153,6 +153,7 @@ static void record_load(const zeil_record_t *from, zeil_record_t *to)
     to->module_origin = GET(from->module_origin);
     to->primitive = GET(from->primitive);
     to->impl = GET(from->impl);
+    to->memory_args = GET(from->memory_args);
     for (int d = 0; d < 3; d++) {
         to->group_count[d] = GET(from->group_count[d]);
         to->group_size[d] = GET(from->group_size[d]);
