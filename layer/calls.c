@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <time.h>
 
-_Atomic uint64_t calls_counter;
+calls_counter_t calls_counter;
 static _Atomic uint32_t thread_counter;
-_Thread_local uint32_t calls_this_thread;
+_Thread_local calls_thread_t calls_thread;
 
 uint64_t calls_now_ns(void)
 {
@@ -31,13 +31,22 @@ uint64_t calls_now_ns(void)
 
 uint32_t calls_number_this_thread(void)
 {
-    calls_this_thread = atomic_fetch_add(&thread_counter, 1) + 1;
-    return calls_this_thread;
+    calls_thread.number = atomic_fetch_add(&thread_counter, 1) + 1;
+    return calls_thread.number;
+}
+
+uint64_t calls_order_key_numbered(void)
+{
+    calls_thread_t *t = &calls_thread;
+    uint32_t thread = calls_thread_number();
+    /* k restarts after this number, above every g read so far. */
+    t->key_low = thread < (1u << CALLS_KEY_THREAD_BITS) ? thread << CALLS_KEY_COUNT_BITS : 0;
+    return calls_take_number() << ZEIL_RECORD_SEQ_SHIFT;
 }
 
 uint64_t zeil_call_number(void)
 {
-    return atomic_load_explicit(&calls_counter, memory_order_relaxed);
+    return atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
 }
 
 ze_result_t calls_end_span(const zeil_call_t *call, ze_result_t result)

@@ -9,6 +9,7 @@
 
 #include <level_zero/ze_api.h>
 #include <stdatomic.h>
+#include <zeil/zeil.h>
 #include <stdint.h>
 
 #ifdef ZEIL_HAVE_OUTPUT
@@ -22,18 +23,40 @@ typedef struct zeil_call {
 } zeil_call_t;
 
 uint64_t calls_now_ns(void);
+/* What a record reads of its thread, in one thread-local so that it
+ * resolves one thread-local address (each costs a call into the dynamic
+ * loader's TLS descriptor code). */
+typedef struct calls_thread {
+    uint32_t number;  /* zeil's small number of the thread, 0: none yet */
+    uint32_t key_low; /* thread << 10 | k of its last unnumbered key
+                         (calls_order_key); 0 while it cannot have one */
+    /* The innermost stored attribution (records_attribution.c keeps the
+     * stack and sets this), or null. */
+    const zeil_attribution_t *attribution;
+} calls_thread_t;
+extern _Thread_local calls_thread_t calls_thread __attribute__((visibility("hidden")));
+
 /* zeil's small number of the calling thread (1 for the first thread seen);
  * inline, records take it on every launch. */
-extern _Thread_local uint32_t calls_this_thread __attribute__((visibility("hidden")));
 uint32_t calls_number_this_thread(void);
 static inline uint32_t calls_thread_number(void)
 {
-    uint32_t n = calls_this_thread;
+    uint32_t n = calls_thread.number;
     return n ? n : calls_number_this_thread();
 }
 
-/* The process-wide call counter (calls.c). */
-extern _Atomic uint64_t calls_counter __attribute__((visibility("hidden")));
+/* The process-wide call counter (calls.c), alone on its cache line: every
+ * numbered call writes it, and the launch fast path only reads it. */
+typedef struct calls_counter {
+    _Alignas(64) _Atomic uint64_t value;
+} calls_counter_t;
+extern calls_counter_t calls_counter __attribute__((visibility("hidden")));
+
+static inline uint64_t calls_take_number(void)
+{
+    return atomic_fetch_add_explicit(&calls_counter.value, 1, memory_order_relaxed) + 1;
+}
+
 /* 1 when every call is timed: calls log or trace on. Inline: every call asks. */
 static inline int calls_timed(void)
 {
@@ -48,29 +71,68 @@ static inline int calls_timed(void)
 static inline void calls_begin(zeil_call_t *call, const char *name)
 {
     call->name = name;
-    call->number = atomic_fetch_add_explicit(&calls_counter, 1, memory_order_relaxed) + 1;
+    call->number = calls_take_number();
     call->start_ns = calls_timed() ? calls_now_ns() : 0;
 }
 
-/* The same for hot calls that create, destroy and submit nothing (host-side
- * event signal, reset, wait, query): they take a number only when the calls
- * log shows one (calls_number otherwise, should anything need it), so they
- * cost no shared atomic. Numbers stay unique and increasing in time. */
+/* The same for hot calls that create, destroy and report nothing (host-side
+ * event signal, reset, wait and query, and a launch until it turns out not to
+ * be plain): they take a number only when the calls log shows one
+ * (calls_number otherwise, should anything need it), so they cost no shared
+ * atomic. Numbers stay unique and increasing in time. */
 static inline void calls_begin_unnumbered(zeil_call_t *call, const char *name)
 {
     call->name = name;
-    call->number = zeil_settings()->log_level >= ZEIL_LOG_CALLS
-                       ? atomic_fetch_add_explicit(&calls_counter, 1, memory_order_relaxed) + 1
-                       : 0;
+    call->number = zeil_settings()->log_level >= ZEIL_LOG_CALLS ? calls_take_number() : 0;
     call->start_ns = calls_timed() ? calls_now_ns() : 0;
 }
 
 static inline uint64_t calls_number(zeil_call_t *call)
 {
     if (!call->number)
-        call->number = atomic_fetch_add_explicit(&calls_counter, 1, memory_order_relaxed) + 1;
+        call->number = calls_take_number();
     return call->number;
 }
+
+/*
+ * The order key of a submission (zeil_record_t.seq), without a shared
+ * read-modify-write for an unnumbered call. A numbered call's key is its
+ * number << ZEIL_RECORD_SEQ_SHIFT. An unnumbered one (a plain launch) reads
+ * the counter, the last number taken anywhere (g), and gets
+ *     g << ZEIL_RECORD_SEQ_SHIFT | thread << 10 | k
+ * where k counts the thread's unnumbered keys, 1 to 1023. So keys are unique
+ * (the thread is in them), increase along each thread (k grows while g stays,
+ * and k restarts only after the thread took a number of its own, which is
+ * above every g it read before), and order every unnumbered call after each
+ * numbered call it can have seen (g or earlier) and before each one that can
+ * have seen it (g + 1 or later, which its load preceded). Two unnumbered
+ * calls of different threads under the same g were concurrent as far as zeil
+ * can tell: they order by thread. When k runs out the call takes a number
+ * after all: once in 1023 plain launches of a thread; always for a thread
+ * numbered 1024 or above, which does not fit its 10 bits.
+ */
+#define CALLS_KEY_THREAD_BITS 10u
+#define CALLS_KEY_COUNT_BITS 10u
+_Static_assert(CALLS_KEY_THREAD_BITS + CALLS_KEY_COUNT_BITS == ZEIL_RECORD_SEQ_SHIFT,
+               "an unnumbered key fits below the number");
+
+/* k ran out, or the thread has no number yet or too large a one. */
+uint64_t calls_order_key_numbered(void);
+
+static inline uint64_t calls_order_key(const zeil_call_t *call)
+{
+    if (call->number)
+        return call->number << ZEIL_RECORD_SEQ_SHIFT;
+    uint64_t g = atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
+    calls_thread_t *t = &calls_thread;
+    uint32_t low = t->key_low + 1;
+    const uint32_t k_mask = (1u << CALLS_KEY_COUNT_BITS) - 1;
+    if ((low & k_mask) == 0 || low <= k_mask) /* k ran out; no thread part */
+        return calls_order_key_numbered();
+    t->key_low = low;
+    return g << ZEIL_RECORD_SEQ_SHIFT | low;
+}
+
 /* Ends a call: at ZEIL_LOG=calls writes one line with the key arguments
  * (formatted only then), the result and the duration. Returns result. */
 ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *fmt, ...)

@@ -1,13 +1,15 @@
 /*
  * Intercepts of what is appended to command lists: launches, copies, fills,
- * barriers and event operations. This is the launch path: registry lookups
- * under shard read locks, a record in the list's preallocated ring, no
- * allocation in steady state.
+ * barriers and event operations. This is the launch path: lock-free registry
+ * lookups, a record in the list's preallocated ring written by its only
+ * writer, no allocation and no read-modify-write of memory another thread
+ * writes, in steady state.
  */
 #include "intercepts.h"
 
 #include "checks.h"
 #include "hazards/hazards.h"
+#include "launch_cache.h"
 #include "records.h"
 #include "timing.h"
 #include "zeil_hooks.h"
@@ -52,29 +54,47 @@ static inline int launch_is_plain(const zeil_obj_t *list, const zeil_obj_t *kern
         groups ? groups->groupCountZ : 0, (void *)hSignalEvent, numWaitEvents,                \
         (const void *)phWaitEvents
 
-static ze_result_t launch(const zeil_next_t *next, const char *name,
-                          ze_pfnCommandListAppendLaunchKernel_t forward,
-                          ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
-                          const ze_group_count_t *groups, ze_event_handle_t hSignalEvent,
-                          uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+/* Every launch but the cached plain one without calls log or trace. */
+static __attribute__((noinline)) ze_result_t
+launch_checked(const zeil_next_t *next, const char *name,
+               ze_pfnCommandListAppendLaunchKernel_t forward,
+               ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+               const ze_group_count_t *groups, ze_event_handle_t hSignalEvent,
+               uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents, uint64_t generation)
 {
+    /* A plain launch takes no call number (its record's key orders it:
+     * calls.h); any other takes one before it is checked, as every call
+     * that can be reported does. */
     zeil_call_t call;
-    calls_begin(&call, name);
-    zeil_obj_t *list = registry_find(hCommandList), *kernel = registry_find(hKernel);
-    if (launch_is_plain(list, kernel, groups, hSignalEvent, numWaitEvents)) {
-        zeil_list_state_t *records = records_hold(list);
+    calls_begin_unnumbered(&call, name);
+    const launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation);
+    zeil_obj_t *list, *kernel;
+    int plain;
+    if (cached) {
+        list = cached->list;
+        kernel = cached->kernel;
+        plain = !hSignalEvent && !numWaitEvents && groups &&
+                (list->is_immediate ||
+                 !atomic_load_explicit(&list->is_closed, memory_order_acquire));
+    } else {
+        list = registry_find(hCommandList);
+        kernel = registry_find(hKernel);
+        plain = launch_is_plain(list, kernel, groups, hSignalEvent, numWaitEvents);
+        if (plain)
+            launch_cache_remember(hCommandList, hKernel, list, kernel, generation);
+    }
+    if (plain) {
         ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
         if (r == ZE_RESULT_SUCCESS)
-            records_add_held(records, list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, &call,
-                                                                 kernel, groups, 0, NULL, 0,
-                                                                 NULL});
-        else
-            records_release(records);
+            records_add_held(list->records, list,
+                             &(zeil_submission_t){ZEIL_RECORD_LAUNCH, &call, kernel, groups, 0,
+                                                  NULL, 0, NULL});
         if (r == ZE_RESULT_SUCCESS)
             HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH,
                              .kernel = kernel);
         return CALLS_END(&call, r, LAUNCH_LOG_FMT, LAUNCH_LOG_ARGS(kernel));
     }
+    calls_number(&call);
     zeil_obj_t *signal;
     kernel = NULL;
     ze_result_t r = check_append(&call, hCommandList, &list, hSignalEvent, &signal,
@@ -100,6 +120,35 @@ static ze_result_t launch(const zeil_next_t *next, const char *name,
                              .num_waits = numWaitEvents, .waits = phWaitEvents);
     }
     return CALLS_END(&call, r, LAUNCH_LOG_FMT, LAUNCH_LOG_ARGS(kernel));
+}
+
+/* The launch a loop makes, inline in each entry: this thread's last plain
+ * launch again (launch_cache.h), with neither calls log nor trace to time it
+ * for. It is then untimed and unnumbered, and a call of its own would cost
+ * more than what it does. */
+static inline __attribute__((always_inline)) ze_result_t
+launch(const zeil_next_t *next, const char *name, ze_pfnCommandListAppendLaunchKernel_t forward,
+       ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+       const ze_group_count_t *groups, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+       ze_event_handle_t *phWaitEvents)
+{
+    uint64_t generation = launch_cache_now();
+    const launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation);
+    /* The hazard checks see every launch: with them on, the checked path. */
+    if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups && !calls_timed() &&
+                             !hazards_active(),
+                         1)) {
+        zeil_obj_t *list = cached->list;
+        if (list->is_immediate || !atomic_load_explicit(&list->is_closed, memory_order_acquire)) {
+            zeil_obj_t *kernel = cached->kernel;
+            ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
+            if (r == ZE_RESULT_SUCCESS)
+                records_add_plain_launch(list->records, list, kernel, groups, name);
+            return r;
+        }
+    }
+    return launch_checked(next, name, forward, hCommandList, hKernel, groups, hSignalEvent,
+                          numWaitEvents, phWaitEvents, generation);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeCommandListAppendLaunchKernel(

@@ -5,6 +5,7 @@
 #include "zeil_hooks.h"
 #include "names.h"
 #include "hazards/hazards.h"
+#include "launch_cache.h"
 #include "records.h"
 #include "timing.h"
 
@@ -88,6 +89,7 @@ ze_result_t ZE_APICALL zeil_icpt_zeCommandListDestroy(const zeil_next_t *next,
         r = NEXT(ze_command_list_dditable_t, pfnDestroy)(hCommandList);
     }
     if (r == ZE_RESULT_SUCCESS && list) {
+        launch_cache_forget_all(); /* before the records go */
         records_list_destroyed(list->records);
         intercept_retire(&call, list);
     }

@@ -3,6 +3,7 @@
 
 #include "checks.h"
 #include "hazards/hazards.h"
+#include "launch_cache.h"
 #include "zeil_hooks.h"
 #include "module_origin.h"
 #include "out_of_memory.h"
@@ -106,8 +107,10 @@ ZEIL_PRE(zeKernelDestroy)
 
 ZEIL_POST(zeKernelDestroy)
 {
-    if (result == ZE_RESULT_SUCCESS)
-        intercept_retire(call, objs[0]);
+    if (result != ZE_RESULT_SUCCESS)
+        return;
+    launch_cache_forget_all();
+    intercept_retire(call, objs[0]);
 }
 
 ZEIL_POST(zeKernelSetGroupSize)

@@ -2,9 +2,10 @@
  * records.h: submission records. Each command list owns a ring of the last
  * ZEIL_RECORDS submissions (allocated at its first submission, so the launch
  * path allocates nothing in steady state) and per-(stream, kernel, primitive)
- * counters that keep every launch ever made, folded or not. One mutex per
- * list: appends to one list come from one thread at a time (the spec), so it
- * is uncontended; readers (zeil.h iteration) take it briefly.
+ * counters that keep every launch ever made, folded or not. Appends to one
+ * list come from one thread at a time (the spec): that thread writes the
+ * ring without a lock, and readers (zeil.h iteration) copy records under a
+ * seqlock per entry (records_state.h).
  */
 #ifndef ZEIL_RECORDS_H
 #define ZEIL_RECORDS_H
@@ -34,41 +35,42 @@ void records_list_created(const zeil_call_t *call, zeil_obj_t *list);
 /* Folds the list's counters into the retired ones and frees its state. */
 void records_list_destroyed(zeil_list_state_t *state);
 
-/* Records one submission on the list; returns its sequence number (0 when
- * out of memory, or for a null list, which zeil failed to register when
- * the registry is incomplete: the submission is then counted as dropped). */
+/* Records one submission on the list; returns its order key, the record's
+ * seq (calls_order_key), or 0 for a list without record state or a null
+ * list, which zeil failed to register when the registry is incomplete: the
+ * submission is then counted as dropped. */
 uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *submission);
-/* The same in two steps, for the launch path: records_hold takes the list's
- * record lock before the driver call (null when the list has no records),
- * records_add_held records and releases it, records_release only releases.
- * Why: a locked instruction waits for every store before it to drain; taken
- * right after the call counter's, the lock finds the store buffer empty,
- * while after the driver's call it would wait for the driver's stores.
- * Readers of the list's records wait for the driver call meanwhile. */
-zeil_list_state_t *records_hold(zeil_obj_t *list);
+/* The same in two steps, for the launch path: records_hold finds the list's
+ * record state before the driver call (null when the list has no records),
+ * records_add_held records into it, records_release is for a call that
+ * failed. Neither takes a lock but on lists whose records a second writer
+ * changes (ZEIL_TIMING). */
+static inline zeil_list_state_t *records_hold(zeil_obj_t *list)
+{
+    return list ? list->records : NULL;
+}
 uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
                           const zeil_submission_t *submission);
 void records_release(zeil_list_state_t *state);
+/* records_add_held for the launch fast path: an untimed, unnumbered call
+ * (call_name) launching a kernel with a group count, no events, on a live
+ * list (null state: counted as dropped). */
+uint64_t records_add_plain_launch(zeil_list_state_t *state, zeil_obj_t *list,
+                                  const zeil_obj_t *kernel, const ze_group_count_t *groups,
+                                  const char *call_name);
 
 /* ZEIL_TIMING: the device times of a record, once known. */
 void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,
                               uint64_t end_ns);
 
-/* The calling thread's attribution stack (records_attribution.c). Pushes
- * deeper than the stack are counted, not stored, so pops stay balanced. */
-#define ZEIL_ATTRIBUTION_DEPTH 16
-extern _Thread_local zeil_attribution_t records_attribution_stack[ZEIL_ATTRIBUTION_DEPTH]
-    __attribute__((visibility("hidden")));
-extern _Thread_local unsigned records_attribution_depth __attribute__((visibility("hidden")));
-
+/* How many attributions the calling thread has pushed and not popped (the
+ * hazard checks match a declaration of accesses to the execute it belongs to). */
+unsigned records_attribution_depth(void);
 /* The calling thread's innermost attribution, or null. Inline: every record
- * asks. */
+ * asks, and it sits beside the thread's numbering (calls_thread_t). */
 static inline const zeil_attribution_t *records_current_attribution(void)
 {
-    unsigned depth = records_attribution_depth;
-    if (depth == 0 || depth > ZEIL_ATTRIBUTION_DEPTH)
-        return NULL;
-    return &records_attribution_stack[depth - 1];
+    return calls_thread.attribution;
 }
 
 #endif

@@ -1,8 +1,10 @@
-/* The per-list ring of submission records and its iteration. */
+/* The per-list ring of submission records (one writer, seqlock readers) and
+ * its iteration. */
 #include "records_state.h"
 
 #include "calls.h"
 #include "env.h"
+#include "host_clock.h"
 #include "out_of_memory.h"
 
 #ifdef ZEIL_HAVE_OUTPUT
@@ -17,9 +19,39 @@
 pthread_mutex_t records_states_lock = PTHREAD_MUTEX_INITIALIZER;
 zeil_list_state_t *records_states;
 
+/* What a list's writer writes may share no cache line with another list's
+ * (another thread's): states are laid out for that (records_state.h), and a
+ * ring gets a line of padding at each end. calloc, not aligned_alloc, which
+ * leaves the heap split around its blocks. */
+#define RING_PADDING 64u
+
+/* States of destroyed lists, kept for the next lists (under
+ * records_states_lock): a program that makes and destroys lists in a loop
+ * takes no allocation for them, and zeil gives the C heap no block back
+ * right after the driver freed its list there (which glibc would hand out
+ * before the driver's own block, changing what the driver's next list gets). */
+#define SPARE_STATES 16
+static zeil_list_state_t *spare_states;
+static unsigned spare_count;
+
+static zeil_list_state_t *state_new(void)
+{
+    pthread_mutex_lock(&records_states_lock);
+    zeil_list_state_t *state = spare_states;
+    if (state) {
+        spare_states = state->next;
+        spare_count--;
+    }
+    pthread_mutex_unlock(&records_states_lock);
+    if (!state)
+        return calloc(1, sizeof *state);
+    memset(state, 0, sizeof *state);
+    return state;
+}
+
 void records_list_created(const zeil_call_t *call, zeil_obj_t *list)
 {
-    zeil_list_state_t *state = calloc(1, sizeof *state);
+    zeil_list_state_t *state = state_new();
     if (!state) {
         oom_dropped(OOM_OTHER, 1, call->name, "making a command list's record state");
         return;
@@ -27,6 +59,9 @@ void records_list_created(const zeil_call_t *call, zeil_obj_t *list)
     state->list = (ze_command_list_handle_t)list->handle;
     state->obj = list;
     state->capacity = zeil_settings()->records;
+    /* The collector of device times (timing.h) writes records of such lists
+     * from other threads. */
+    state->locked_writes = zeil_settings()->timing && list->is_immediate;
     pthread_mutex_lock(&records_states_lock);
     state->next = records_states;
     if (records_states)
@@ -51,10 +86,17 @@ void records_list_destroyed(zeil_list_state_t *state)
     records_lock(state);
     uint64_t lost = records_retire_stats(state);
     records_unlock(state);
+    void *ring = state->ring_block;
+    int kept = spare_count < SPARE_STATES;
+    if (kept) {
+        state->next = spare_states;
+        spare_states = state;
+        spare_count++;
+    }
     pthread_mutex_unlock(&records_states_lock);
-    free(state->ring);
-    free(state->ring_waits);
-    free(state);
+    free(ring);
+    if (!kept)
+        free(state);
     oom_dropped(OOM_RECORD, lost, "zeCommandListDestroy",
                 "keeping a destroyed command list's kernel counters");
 }
@@ -67,41 +109,89 @@ static uint64_t host_ns_of(const zeil_submission_t *s)
 {
     if (s->call->start_ns)
         return s->call->start_ns;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return host_clock_coarse_ns();
 }
 
-/* Under state->lock: the ring, made at the list's first submission (and
- * tried again at the next one when memory ran out). */
-static int ring_ready(zeil_list_state_t *state)
+/* The ring, made at the list's first submission (and tried again at the
+ * next one when memory ran out); locked: the caller holds the lock. */
+static ring_slot_t *ring_made(zeil_list_state_t *state, int locked)
 {
-    if (state->ring)
-        return 1;
-    zeil_record_t *ring = calloc(state->capacity, sizeof *ring);
-    ze_event_handle_t(*waits)[ZEIL_RECORD_WAIT_EVENTS] = calloc(state->capacity, sizeof *waits);
-    if (!ring || !waits) {
-        free(ring);
-        free(waits);
-        return 0;
-    }
-    state->ring = ring;
-    state->ring_waits = waits;
-    return 1;
-}
-
-zeil_list_state_t *records_hold(zeil_obj_t *list)
-{
-    zeil_list_state_t *state = list ? list->records : NULL;
-    if (state)
+    if (!locked)
         records_lock(state);
-    return state;
+    ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
+    if (!ring) {
+        char *block = calloc(1, (size_t)state->capacity * sizeof *ring + 2 * RING_PADDING);
+        if (block) {
+            state->ring_block = block;
+            ring = (ring_slot_t *)(void *)(block + RING_PADDING);
+            atomic_store_explicit(&state->ring, ring, memory_order_release);
+        }
+    }
+    if (!locked)
+        records_unlock(state);
+    return ring;
+}
+
+/* A record's fields are written one by one as release stores and read as
+ * acquire loads: a reader may copy a slot while the writer fills it. Each
+ * store is then ordered after the writer's odd version, and each load before
+ * the reader's second look at the version: a reader that saw any field of a
+ * newer record sees the version moved and drops its copy. No fence is
+ * needed (ThreadSanitizer could not follow one), and on x86-64 each is a
+ * plain load or store. */
+#define PUT(field, value) __atomic_store_n(&(field), (value), __ATOMIC_RELEASE)
+#define GET(field) __atomic_load_n(&(field), __ATOMIC_ACQUIRE)
+
+static void record_load(const zeil_record_t *from, zeil_record_t *to)
+{
+    to->seq = GET(from->seq);
+    to->kind = GET(from->kind);
+    to->call = GET(from->call);
+    to->list = GET(from->list);
+    to->stream_id = GET(from->stream_id);
+    to->kernel = GET(from->kernel);
+    to->module_origin = GET(from->module_origin);
+    to->primitive = GET(from->primitive);
+    to->impl = GET(from->impl);
+    to->memory_args = GET(from->memory_args);
+    for (int d = 0; d < 3; d++) {
+        to->group_count[d] = GET(from->group_count[d]);
+        to->group_size[d] = GET(from->group_size[d]);
+    }
+    to->bytes = GET(from->bytes);
+    to->signal_event = GET(from->signal_event);
+    to->num_wait_events = GET(from->num_wait_events);
+    to->wait_events = NULL;
+    to->thread = GET(from->thread);
+    to->host_ns = GET(from->host_ns);
+    to->device_start_ns = GET(from->device_start_ns);
+    to->device_end_ns = GET(from->device_end_ns);
+}
+
+/* Copies the list's i-th record (from 0) with its wait events into *out and
+ * waits[]; 0 when the ring no longer holds it (overwritten, or being
+ * overwritten during the copy). */
+static int ring_copy(const zeil_list_state_t *state, const ring_slot_t *ring, uint64_t i,
+                     zeil_record_t *out, ze_event_handle_t waits[ZEIL_RECORD_WAIT_EVENTS])
+{
+    const ring_slot_t *slot = &ring[i % state->capacity];
+    uint64_t done = 2 * i + 2;
+    if (atomic_load_explicit(&slot->version, memory_order_acquire) != done)
+        return 0;
+    record_load(&slot->record, out);
+    uint32_t n = out->num_wait_events < ZEIL_RECORD_WAIT_EVENTS ? out->num_wait_events
+                                                                : ZEIL_RECORD_WAIT_EVENTS;
+    for (uint32_t k = 0; k < n; k++)
+        waits[k] = GET(slot->waits[k]);
+    if (atomic_load_explicit(&slot->version, memory_order_relaxed) != done)
+        return 0;
+    out->wait_events = n ? waits : NULL;
+    return 1;
 }
 
 void records_release(zeil_list_state_t *state)
 {
-    if (state)
-        records_unlock(state);
+    (void)state; /* nothing held: the writer takes no lock */
 }
 
 uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
@@ -109,98 +199,158 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
     return records_add_held(records_hold(list), list, s);
 }
 
-uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
-                          const zeil_submission_t *s)
+/* Writes one record; inline in both entries below, so that the plain
+ * launch's constants (kind, no events, no bytes) fold away. */
+static inline __attribute__((always_inline)) uint64_t
+record_write(zeil_list_state_t *state, zeil_obj_t *list, const zeil_submission_t *s, int plain)
 {
-    if (!list) { /* a list zeil could not register, or no list at all */
-        if (oom_registry_incomplete())
-            oom_dropped(OOM_RECORD, 1, s->call->name, "recording a submission");
-        return 0;
-    }
-    if (!state) {
-        oom_dropped(OOM_RECORD, 1, s->call->name, "recording a submission");
-        return 0;
-    }
+    /* plain: the caller saw a ring and no second writer. */
+    int locked = plain ? 0 : state->locked_writes;
+    if (locked)
+        records_lock(state);
     const zeil_attribution_t *attr = records_current_attribution();
     uint64_t host_ns = host_ns_of(s);
+    uint64_t seq = calls_order_key(s->call);
     uint32_t thread = calls_thread_number();
-    /* The call's number: process-wide and increasing like a counter of its
-     * own, without a second shared atomic on the launch path. */
-    uint64_t seq = s->call->number;
+    /* A list handed to another thread with no numbered call in between could
+     * see its keys go back (they order by thread then): one number of its own
+     * keeps each list's records in order. */
+    if (seq <= state->last_seq)
+        seq = calls_take_number() << ZEIL_RECORD_SEQ_SHIFT;
+    state->last_seq = seq;
+    ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
+    if (!plain && !ring)
+        ring = ring_made(state, locked);
     /* Without a ring the record is built aside: it still counts and traces. */
-    int kept = ring_ready(state);
-    zeil_record_t aside;
-    uint32_t slot = state->next_slot;
-    zeil_record_t *r = kept ? &state->ring[slot] : &aside;
+    int kept = plain || ring != NULL;
+    ring_slot_t aside;
+    ring_slot_t *slot = kept ? &ring[state->next_slot] : &aside;
+    uint64_t index = atomic_load_explicit(&state->total, memory_order_relaxed);
     uint32_t waits = s->num_wait_events < ZEIL_RECORD_WAIT_EVENTS ? s->num_wait_events
                                                                   : ZEIL_RECORD_WAIT_EVENTS;
     if (!s->wait_events)
         waits = 0;
-    const ze_event_handle_t *wait_events = kept ? state->ring_waits[slot] : s->wait_events;
-    if (kept && waits)
-        memcpy(state->ring_waits[slot], s->wait_events, waits * sizeof(ze_event_handle_t));
+    atomic_store_explicit(&slot->version, 2 * index + 1, memory_order_relaxed);
+    zeil_record_t *r = &slot->record;
     /* Every field is written (no memset): the ring slot is reused. */
-    r->seq = seq;
-    r->kind = s->kind;
-    r->call = s->call->name;
-    r->list = state->list;
-    r->stream_id = attr && attr->stream_id
-                       ? attr->stream_id
-                       : atomic_load_explicit(&list->stream_id, memory_order_relaxed);
-    const zeil_obj_t *kernel = s->kernel;
-    r->kernel = kernel ? kernel->name : NULL;
-    r->module_origin = kernel ? kernel->origin : NULL;
-    r->primitive = attr ? attr->primitive : NULL;
-    r->impl = attr ? attr->impl : NULL;
-    r->memory_args = attr ? attr->memory_args : NULL;
+    PUT(r->seq, seq);
+    PUT(r->kind, s->kind);
+    PUT(r->call, s->call->name);
+    PUT(r->list, state->list);
+    PUT(r->stream_id, attr && attr->stream_id
+                          ? attr->stream_id
+                          : atomic_load_explicit(&list->stream_id, memory_order_relaxed));
+    zeil_obj_t *kernel = (zeil_obj_t *)s->kernel;
+    PUT(r->kernel, kernel ? kernel->name : NULL);
+    PUT(r->module_origin, kernel ? kernel->origin : NULL);
+    PUT(r->primitive, attr ? attr->primitive : NULL);
+    PUT(r->impl, attr ? attr->impl : NULL);
+    PUT(r->memory_args, attr ? attr->memory_args : NULL);
     const ze_group_count_t *groups = s->group_count;
-    r->group_count[0] = groups ? groups->groupCountX : 0;
-    r->group_count[1] = groups ? groups->groupCountY : 0;
-    r->group_count[2] = groups ? groups->groupCountZ : 0;
-    for (int d = 0; d < 3; d++)
-        r->group_size[d] = kernel ? atomic_load_explicit(&((zeil_obj_t *)kernel)->group_size[d],
-                                                         memory_order_relaxed)
-                                  : 0;
-    r->bytes = s->bytes;
-    r->signal_event = s->signal_event;
-    r->num_wait_events = waits;
-    r->wait_events = NULL; /* set when shown (retained_record) */
-    r->thread = thread;
-    r->host_ns = host_ns;
-    r->device_start_ns = 0;
-    r->device_end_ns = 0;
-    if (kept) {
-        state->next_slot = slot + 1 == state->capacity ? 0 : slot + 1;
-        state->total++;
+    PUT(r->group_count[0], groups ? groups->groupCountX : 0);
+    PUT(r->group_count[1], groups ? groups->groupCountY : 0);
+    PUT(r->group_count[2], groups ? groups->groupCountZ : 0);
+    if (kernel) {
+        PUT(r->group_size[0], atomic_load_explicit(&kernel->group_size[0], memory_order_relaxed));
+        PUT(r->group_size[1], atomic_load_explicit(&kernel->group_size[1], memory_order_relaxed));
+        PUT(r->group_size[2], atomic_load_explicit(&kernel->group_size[2], memory_order_relaxed));
+    } else {
+        PUT(r->group_size[0], 0);
+        PUT(r->group_size[1], 0);
+        PUT(r->group_size[2], 0);
     }
-    if (r->kind == ZEIL_RECORD_LAUNCH && records_count_launch(state, r) != 0)
+    PUT(r->bytes, s->bytes);
+    PUT(r->signal_event, s->signal_event);
+    PUT(r->num_wait_events, waits);
+    PUT(r->wait_events, NULL); /* set when shown */
+    PUT(r->thread, thread);
+    PUT(r->host_ns, host_ns);
+    PUT(r->device_start_ns, 0);
+    PUT(r->device_end_ns, 0);
+    for (uint32_t k = 0; k < waits; k++)
+        PUT(slot->waits[k], s->wait_events[k]);
+    atomic_store_explicit(&slot->version, 2 * index + 2, memory_order_release);
+    if (kept) {
+        atomic_store_explicit(&state->total, index + 1, memory_order_release);
+        state->next_slot = state->next_slot + 1 == state->capacity ? 0 : state->next_slot + 1;
+    }
+    if (s->kind == ZEIL_RECORD_LAUNCH && records_count_launch(state, r, locked) != 0)
         kept = 0;
 #ifdef ZEIL_HAVE_OUTPUT
     if (zo_trace_enabled()) {
-        /* Shown in place (under the lock), not copied: a record is 144 bytes. */
-        r->wait_events = waits ? wait_events : NULL;
-        zo_trace_submission(r);
-        r->wait_events = NULL;
+        /* Shown from the slot, not copied: this thread is its only writer. */
+        zeil_record_t shown = *r;
+        shown.wait_events = waits ? slot->waits : NULL;
+        zo_trace_submission(&shown);
     }
-#else
-    (void)wait_events;
 #endif
-    records_unlock(state);
+    if (locked)
+        records_unlock(state);
     if (!kept)
         oom_dropped(OOM_RECORD, 1, s->call->name, "recording a submission");
     return seq;
 }
 
+/* What no record can be made for: counted as dropped. */
+static uint64_t record_lost(zeil_obj_t *list, const zeil_call_t *call)
+{
+    /* A null list is one zeil could not register (or no list at all). */
+    if (list || oom_registry_incomplete())
+        oom_dropped(OOM_RECORD, 1, call->name, "recording a submission");
+    return 0;
+}
+
+uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
+                          const zeil_submission_t *s)
+{
+    if (!list || !state)
+        return record_lost(list, s->call);
+    return record_write(state, list, s, 0);
+}
+
+/* Outside the fast path below, so that its own submission never escapes and
+ * its constant fields fold away there. */
+static __attribute__((noinline)) uint64_t
+first_plain_launch(zeil_list_state_t *state, zeil_obj_t *list, const zeil_obj_t *kernel,
+                   const ze_group_count_t *groups, const char *call_name)
+{
+    const zeil_call_t call = {call_name, 0, 0};
+    zeil_submission_t s = {ZEIL_RECORD_LAUNCH, &call, kernel, groups, 0, NULL, 0, NULL};
+    return records_add_held(state, list, &s);
+}
+
+uint64_t records_add_plain_launch(zeil_list_state_t *state, zeil_obj_t *list,
+                                  const zeil_obj_t *kernel, const ze_group_count_t *groups,
+                                  const char *call_name)
+{
+    if (__builtin_expect(!state || state->locked_writes ||
+                             !atomic_load_explicit(&state->ring, memory_order_relaxed),
+                         0))
+        return first_plain_launch(state, list, kernel, groups, call_name); /* or none */
+    /* Untimed and unnumbered. */
+    const zeil_call_t call = {call_name, 0, 0};
+    zeil_submission_t s = {ZEIL_RECORD_LAUNCH, &call, kernel, groups, 0, NULL, 0, NULL};
+    return record_write(state, list, &s, 1);
+}
+
+/* Lists with device times are written under the lock only (locked_writes):
+ * the lock keeps the appender out, the slot's version the readers. */
 void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,
                               uint64_t end_ns)
 {
     records_lock(state);
-    uint64_t retained = state->total < state->capacity ? state->total : state->capacity;
-    for (uint64_t i = 0; state->ring && i < retained; i++) {
-        zeil_record_t *r = &state->ring[(state->total - 1 - i) % state->capacity];
+    ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
+    uint64_t total = atomic_load_explicit(&state->total, memory_order_relaxed);
+    uint64_t retained = total < state->capacity ? total : state->capacity;
+    for (uint64_t back = 1; ring && back <= retained; back++) {
+        uint64_t index = total - back;
+        ring_slot_t *slot = &ring[index % state->capacity];
+        zeil_record_t *r = &slot->record;
         if (r->seq == seq) {
-            r->device_start_ns = start_ns;
-            r->device_end_ns = end_ns;
+            atomic_store_explicit(&slot->version, 2 * index + 1, memory_order_relaxed);
+            PUT(r->device_start_ns, start_ns);
+            PUT(r->device_end_ns, end_ns);
+            atomic_store_explicit(&slot->version, 2 * index + 2, memory_order_release);
             records_count_device_time(state, r);
 #ifdef ZEIL_HAVE_OUTPUT
             if (zo_trace_enabled())
@@ -214,15 +364,12 @@ void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t s
     records_unlock(state);
 }
 
-/* Under state->lock: the i-th retained record, oldest first, ready to show. */
-static const zeil_record_t *retained_record(zeil_list_state_t *state, uint64_t i,
-                                            zeil_record_t *out)
+/* The range of the list's records the ring may still hold: [*first, end). */
+static uint64_t retained_range(const zeil_list_state_t *state, uint64_t *first)
 {
-    uint64_t retained = state->total < state->capacity ? state->total : state->capacity;
-    uint32_t slot = (uint32_t)((state->total - retained + i) % state->capacity);
-    *out = state->ring[slot];
-    out->wait_events = out->num_wait_events ? state->ring_waits[slot] : NULL;
-    return out;
+    uint64_t total = atomic_load_explicit(&state->total, memory_order_acquire);
+    *first = total < state->capacity ? 0 : total - state->capacity;
+    return total;
 }
 
 size_t zeil_records_of_list(ze_command_list_handle_t list, zeil_record_fn fn, void *user)
@@ -231,18 +378,22 @@ size_t zeil_records_of_list(ze_command_list_handle_t list, zeil_record_fn fn, vo
     if (!obj || obj->kind != ZEIL_KIND_COMMAND_LIST)
         return 0;
     size_t visited = 0;
+    /* Keeps the state alive (records_list_destroyed), not the writer out. */
     pthread_mutex_lock(&records_states_lock);
     zeil_list_state_t *state = atomic_load(&obj->alive) ? obj->records : NULL;
-    if (state) {
-        records_lock(state);
-        uint64_t retained = state->total < state->capacity ? state->total : state->capacity;
-        for (uint64_t i = 0; state->ring && i < retained; i++) {
+    const ring_slot_t *ring =
+        state ? atomic_load_explicit(&state->ring, memory_order_acquire) : NULL;
+    if (ring) {
+        uint64_t i, end = retained_range(state, &i);
+        for (; i < end; i++) {
             zeil_record_t copy;
+            ze_event_handle_t waits[ZEIL_RECORD_WAIT_EVENTS];
+            if (!ring_copy(state, ring, i, &copy, waits))
+                continue; /* overwritten meanwhile: folded into the counters */
             visited++;
-            if (fn && fn(retained_record(state, i, &copy), user))
+            if (fn && fn(&copy, user))
                 break;
         }
-        records_unlock(state);
     }
     pthread_mutex_unlock(&records_states_lock);
     return visited;
@@ -256,11 +407,8 @@ uint64_t zeil_submission_count(ze_command_list_handle_t list)
     uint64_t total = 0;
     pthread_mutex_lock(&records_states_lock);
     zeil_list_state_t *state = atomic_load(&obj->alive) ? obj->records : NULL;
-    if (state) {
-        records_lock(state);
-        total = state->total;
-        records_unlock(state);
-    }
+    if (state)
+        total = atomic_load_explicit(&state->total, memory_order_acquire);
     pthread_mutex_unlock(&records_states_lock);
     return total;
 }
@@ -303,12 +451,14 @@ size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user)
     ze_event_handle_t (*waits)[ZEIL_RECORD_WAIT_EVENTS] = NULL;
     pthread_mutex_lock(&records_states_lock);
     for (zeil_list_state_t *s = records_states; s && !truncated; s = s->next) {
-        records_lock(s);
-        uint64_t retained = s->total < s->capacity ? s->total : s->capacity;
-        for (uint64_t i = 0; s->ring && i < retained; i++) {
+        const ring_slot_t *ring = atomic_load_explicit(&s->ring, memory_order_acquire);
+        if (!ring)
+            continue;
+        uint64_t i, end = retained_range(s, &i);
+        for (; i < end; i++) {
             zeil_record_t r;
-            retained_record(s, i, &r);
-            if (r.stream_id != stream_id)
+            ze_event_handle_t copied[ZEIL_RECORD_WAIT_EVENTS];
+            if (!ring_copy(s, ring, i, &r, copied) || r.stream_id != stream_id)
                 continue;
             if (count == capacity && grow_copies(&all, &waits, &capacity) != 0) {
                 truncated = 1;
@@ -318,7 +468,6 @@ size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user)
                 memcpy(waits[count], r.wait_events, r.num_wait_events * sizeof(ze_event_handle_t));
             all[count++] = r;
         }
-        records_unlock(s);
     }
     pthread_mutex_unlock(&records_states_lock);
     if (truncated)

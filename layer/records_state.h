@@ -22,30 +22,61 @@ typedef struct stats_key {
 typedef struct stats_entry {
     UT_hash_handle hh;
     stats_key_t key;
-    uint64_t launches, timed_launches, total_device_ns, max_device_ns;
+    /* Written by the list's appender alone (a load and a store, no
+     * read-modify-write), read by reporters under the state's lock. The
+     * hash handle and key before it are a cache line and more; the padding
+     * after it keeps the next heap block off its line. */
+    _Atomic uint64_t launches;
+    uint64_t timed_launches, total_device_ns, max_device_ns;
+    char isolated_after[64 - 3 * sizeof(uint64_t)];
 } stats_entry_t;
 
+/* One ring entry. version is the entry's seqlock: 2i + 1 while the i-th
+ * record of the list (from 0) is written into it, 2i + 2 once it is there;
+ * a reader that wants the i-th record copies it between two loads of
+ * version and keeps the copy only if both were 2i + 2. */
+typedef struct ring_slot {
+    _Atomic uint64_t version;
+    zeil_record_t record;
+    ze_event_handle_t waits[ZEIL_RECORD_WAIT_EVENTS];
+} ring_slot_t;
+
+/*
+ * A list's records. Appends to one list come from one thread at a time (the
+ * spec): that thread is the ring's only writer and takes no lock. Readers
+ * (zeil.h iteration, reports) copy entries under the seqlock of each and
+ * never block it. The lock serialises what is not the append itself: making
+ * the ring, a new counter key, readers of the counters, and, on lists with
+ * ZEIL_TIMING (locked_writes), every write, since the collector of device
+ * times writes records too.
+ */
 struct zeil_list_state {
+    /* Read by all, written rarely (the lock: by new counter keys and their
+     * readers; the links: when lists come and go). At least a cache line,
+     * so that what the writer writes below shares no line with whatever the
+     * heap put before the state. */
     atomic_int lock;                          /* records_lock(): a spin lock */
+    int locked_writes;                        /* a second writer: ZEIL_TIMING */
     ze_command_list_handle_t list;
     zeil_obj_t *obj;
-    zeil_record_t *ring;                      /* capacity entries, lazily */
-    ze_event_handle_t (*ring_waits)[ZEIL_RECORD_WAIT_EVENTS];
     uint32_t capacity;
-    uint64_t total;                           /* ever recorded */
-    uint32_t next_slot;                       /* total % capacity, without a
-                                                 division on the launch path */
     stats_entry_t *stats;
-    stats_entry_t *last_stats;                /* a loop launches the same kernel */
     struct records_timing *timing;            /* ZEIL_TIMING, lazily */
     zeil_list_state_t *prev, *next;           /* all live states */
+    void *ring_block;                         /* what ring was allocated in */
+    /* Written by the list's writer on every record. */
+    ring_slot_t *_Atomic ring;                /* capacity entries, lazily */
+    uint32_t next_slot;                       /* total % capacity, without a
+                                                 division on the launch path */
+    _Atomic uint64_t total;                   /* ever recorded (writer's store) */
+    uint64_t last_seq;                        /* the writer's last key */
+    stats_entry_t *last_stats;                /* a loop launches the same kernel */
+    char isolated_after[64];                  /* from whatever the heap puts after */
 };
 
-/* The state's lock. Appends to one list come from one thread at a time (the
- * spec), so it is uncontended but for a reader copying records: one atomic
- * exchange to take it, a plain release store to give it back (a pthread mutex
- * costs two atomic read-modify-writes and two calls on the launch path). A
- * waiter yields, since the holder may run a reader's callback. */
+/* The state's lock: uncontended but for a reader of the counters. One atomic
+ * exchange to take it, a plain release store to give it back. A waiter
+ * yields, since the holder may run a reader's callback. */
 static inline void records_lock(zeil_list_state_t *state)
 {
     while (atomic_exchange_explicit(&state->lock, 1, memory_order_acquire))
@@ -62,20 +93,24 @@ static inline void records_unlock(zeil_list_state_t *state)
 extern pthread_mutex_t records_states_lock;
 extern zeil_list_state_t *records_states;
 
-/* Under state->lock: counts a launch under its key; -1 when a new key found
- * no memory (the launch is not counted). A loop launches the same kernel
- * under the same attribution: that case is inline, the hash lookup of
- * another key is not. */
-int records_count_launch_keyed(zeil_list_state_t *state, const zeil_record_t *record);
-static inline int records_count_launch(zeil_list_state_t *state, const zeil_record_t *record)
+/* By the list's writer: counts a launch under its key; -1 when a new key
+ * found no memory (the launch is not counted). A loop launches the same
+ * kernel under the same attribution: that case is inline and lock-free; a
+ * new key takes the lock to change the table (unless the caller holds it:
+ * locked). */
+int records_count_launch_keyed(zeil_list_state_t *state, const zeil_record_t *record, int locked);
+static inline int records_count_launch(zeil_list_state_t *state, const zeil_record_t *record,
+                                       int locked)
 {
     stats_entry_t *last = state->last_stats;
     if (last && last->key.kernel == record->kernel && last->key.stream_id == record->stream_id &&
         last->key.primitive == record->primitive && last->key.impl == record->impl) {
-        last->launches++;
+        atomic_store_explicit(&last->launches,
+                              atomic_load_explicit(&last->launches, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
         return 0;
     }
-    return records_count_launch_keyed(state, record);
+    return records_count_launch_keyed(state, record, locked);
 }
 /* Under state->lock: adds device time to the launch's counters. */
 void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *record);

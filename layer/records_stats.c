@@ -29,6 +29,9 @@ static stats_entry_t *entry_of(stats_entry_t **table, const stats_key_t *key)
     stats_entry_t *e = NULL;
     HASH_FIND(hh, *table, key, sizeof *key, e);
     if (!e) {
+        /* calloc, not aligned_alloc: the padding in stats_entry_t keeps the
+         * launch counter off other blocks' lines, and aligned_alloc would
+         * leave the heap split around its blocks. */
         e = calloc(1, sizeof *e);
         if (!e)
             return NULL;
@@ -42,14 +45,20 @@ static stats_entry_t *entry_of(stats_entry_t **table, const stats_key_t *key)
     return e;
 }
 
-int records_count_launch_keyed(zeil_list_state_t *state, const zeil_record_t *record)
+int records_count_launch_keyed(zeil_list_state_t *state, const zeil_record_t *record, int locked)
 {
     stats_key_t key = key_of(record);
-    state->last_stats = entry_of(&state->stats, &key);
-    if (!state->last_stats)
-        return -1;
-    state->last_stats->launches++;
-    return 0;
+    if (!locked)
+        records_lock(state);
+    stats_entry_t *e = entry_of(&state->stats, &key);
+    if (e)
+        atomic_store_explicit(&e->launches,
+                              atomic_load_explicit(&e->launches, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
+    state->last_stats = e;
+    if (!locked)
+        records_unlock(state);
+    return e ? 0 : -1;
 }
 
 void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *record)
@@ -85,11 +94,11 @@ uint64_t records_retire_stats(zeil_list_state_t *state)
             HASH_ADD(hh, retired_stats, key, sizeof e->key, e);
             if (e->hh.tbl)
                 continue;
-            lost += e->launches; /* uthash could not grow its table */
+            lost += atomic_load(&e->launches); /* uthash could not grow its table */
             free(e);
             continue;
         }
-        r->launches += e->launches;
+        atomic_store(&r->launches, atomic_load(&r->launches) + atomic_load(&e->launches));
         r->timed_launches += e->timed_launches;
         r->total_device_ns += e->total_device_ns;
         if (e->max_device_ns > r->max_device_ns)
@@ -103,7 +112,8 @@ static int visit(const stats_entry_t *e, ze_command_list_handle_t list, zeil_ker
                  void *user)
 {
     zeil_kernel_stats_t row = {e->key.stream_id, list, e->key.kernel, e->key.primitive,
-                               e->key.impl, e->launches, e->timed_launches,
+                               e->key.impl, atomic_load_explicit(&e->launches, memory_order_relaxed),
+                               e->timed_launches,
                                e->total_device_ns, e->max_device_ns};
     return fn ? fn(&row, user) : 0;
 }

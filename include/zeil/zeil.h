@@ -168,9 +168,17 @@ typedef enum zeil_record_kind {
     ZEIL_RECORD_OTHER
 } zeil_record_kind_t;
 
+/* A record's seq >> ZEIL_RECORD_SEQ_SHIFT is a zeil call number (below). */
+#define ZEIL_RECORD_SEQ_SHIFT 20
+
 typedef struct zeil_record {
-    uint64_t seq;               /* the append's zeil call number (zeil_call_number):
-                                   process-wide and increasing, as in the calls log */
+    uint64_t seq;               /* the append's place in the process's order: unique,
+                                   increasing with time. seq >> ZEIL_RECORD_SEQ_SHIFT
+                                   is the append's zeil call number (zeil_call_number),
+                                   as in the calls log; for a launch on the fast path,
+                                   which takes no number of its own, the last number
+                                   taken before it, and the low bits order it after
+                                   that call */
     zeil_record_kind_t kind;
     const char *call;           /* e.g. "zeCommandListAppendLaunchKernel" */
     ze_command_list_handle_t list;
@@ -302,9 +310,11 @@ size_t zeil_foreach_rule(zeil_rule_stats_fn fn, void *user);
 
 /* Current zeil call sequence number (for messages naming where things came
  * from). Every intercepted call that creates, destroys, frees or submits
- * takes the next number; host-side event signal, reset, wait and query take
- * one only when the calls log is on (ZEIL_LOG=calls), to stay off the shared
- * counter. Numbers are unique and increase with time. */
+ * takes the next number, except plain launches (a live open list, a ready
+ * kernel, no events, no timing: see the records' seq); those and host-side
+ * event signal, reset, wait and query take one only when the calls log is on
+ * (ZEIL_LOG=calls), to stay off the shared counter. Numbers are unique and
+ * increase with time. */
 uint64_t zeil_call_number(void);
 
 /* Writes buffered log, trace and record output now. */

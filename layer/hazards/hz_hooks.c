@@ -49,12 +49,12 @@ void zeil_declare_accesses(const zeil_access_t *accesses, size_t count)
         if (hz_access_of(accesses[i].ptr, accesses[i].size, accesses[i].written, 0,
                          &declared[declared_count]))
             declared_count++;
-    declared_depth = records_attribution_depth + 1;
+    declared_depth = records_attribution_depth() + 1;
 }
 
 static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
 {
-    if (declared_depth && declared_depth == records_attribution_depth + 1) {
+    if (declared_depth && declared_depth == records_attribution_depth() + 1) {
         memcpy(op->access, declared, declared_count * sizeof declared[0]);
         op->naccess = declared_count;
         declared_depth = 0;

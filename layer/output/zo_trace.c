@@ -11,6 +11,16 @@
 
 _Atomic int zo_tracing;
 
+/* The trace speaks of call numbers (host spans carry theirs, arrows join a
+ * host append to its device span): a record's key of a numbered append is
+ * its number shifted (zeil.h). A key with low bits set belongs to an
+ * unnumbered launch, which only happens untraced; it stays as it is. */
+static uint64_t trace_seq(uint64_t key)
+{
+    uint64_t low = key & ((UINT64_C(1) << ZEIL_RECORD_SEQ_SHIFT) - 1);
+    return low ? key : key >> ZEIL_RECORD_SEQ_SHIFT;
+}
+
 int zo_trace_start(const char *path, uint64_t base_ns, int timing, int rank)
 {
     if (zo_writer_open(path, base_ns, timing, rank) != 0)
@@ -63,7 +73,7 @@ void zo_trace_submission(const zeil_record_t *r)
     e->kind = ZO_ENTRY_SUBMISSION;
     e->record_kind = (uint8_t)r->kind;
     e->thread = r->thread;
-    e->seq = r->seq;
+    e->seq = trace_seq(r->seq);
     e->start_ns = r->host_ns;
     e->end_ns = 0;
     e->device_start_ns = r->device_start_ns;
@@ -94,7 +104,7 @@ void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns)
     if (!e)
         return;
     e->kind = ZO_ENTRY_DEVICE_TIMES;
-    e->seq = seq;
+    e->seq = trace_seq(seq);
     e->device_start_ns = start_ns;
     e->device_end_ns = end_ns;
     end_entry(ring);

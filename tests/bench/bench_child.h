@@ -14,11 +14,12 @@
 #include <stdint.h>
 
 typedef struct bench_child_args {
-    const char *mode;     /* "calls", "lookup", "rss", "launches" or "hazards" */
+    const char *mode;     /* "calls", "lookup", "rss", "launches" "hazards" or "scaling" */
     const char *config;   /* the configuration's name, the COLUMN of "calls" */
     double scale;         /* iteration counts are multiplied by this (--quick: < 1) */
     uint64_t launches;    /* rss and launches: how many launches in total */
     uint64_t rss_after;   /* rss: the first measurement, after this many */
+    unsigned threads;     /* scaling: how many threads append at once */
 } bench_child_args_t;
 
 /* Prints one result line. */
@@ -30,6 +31,13 @@ int bench_child_calls(const bench_child_args_t *args);
 int bench_child_lookup(const bench_child_args_t *args);
 /* rss_growth_mb over args->launches launches (config: zeil or driver). */
 int bench_child_rss(const bench_child_args_t *args);
+/* launch_scaling_ns with args->threads threads (config: driver or zeil),
+ * column "CONFIG_THREADS", e.g. "zeil_2". */
+int bench_child_scaling(const bench_child_args_t *args);
+/* The thread counts of the figure: 1, 2, 4, ... up to cores, and cores
+ * itself; returns how many (at most cap). */
+unsigned bench_scaling_thread_counts(unsigned cores, unsigned *counts, unsigned cap);
+
 /* Exactly args->launches appends and nothing timed: the callgrind runs. */
 int bench_child_launches(const bench_child_args_t *args);
 /* two_stream_launch_ns of config zeil or zeil_hazards (hazard_overhead_ns). */

@@ -1,6 +1,7 @@
 /*
- * build/bench.json: exactly the keys of issue 7 (medians; null for what was
- * not measured), plus "callgrind_instructions_per_launch" and a "detail"
+ * build/bench.json: the per-call, lookup, interop and memory figures
+ * (medians; null for what was not measured), "launch_scaling",
+ * "callgrind_instructions_per_launch" and a "detail"
  * object with min, max and every sample of every series, the targets, and
  * the load the machine was under.
  */
@@ -108,10 +109,33 @@ static void callgrind_detail(FILE *f, const bench_callgrind_t *cg)
     fputc('}', f);
 }
 
-static void targets_detail(FILE *f, const bench_results_t *r)
+/* {"threads": [1, 2, ...], "driver_ns": [...], "zeil_ns": [...], "cores": N} */
+static void launch_scaling(FILE *f, const bench_run_t *run)
+{
+    static const char *const configs[] = {"driver", "zeil"};
+    fputs("{\"threads\": [", f);
+    for (unsigned i = 0; i < run->scaling_counts; i++)
+        fprintf(f, "%s%u", i ? ", " : "", run->scaling_threads[i]);
+    fputc(']', f);
+    for (int c = 0; c < 2; c++) {
+        fprintf(f, ", \"%s_ns\": [", configs[c]);
+        for (unsigned i = 0; i < run->scaling_counts; i++) {
+            double v = 0;
+            fputs(i ? ", " : "", f);
+            if (bench_scaling_median(&run->results, configs[c], run->scaling_threads[i], &v))
+                number(f, v);
+            else
+                fputs("null", f);
+        }
+        fputc(']', f);
+    }
+    fprintf(f, ", \"cores\": %u}", run->cores);
+}
+
+static void targets_detail(FILE *f, const bench_run_t *run)
 {
     bench_target_t t[BENCH_MAX_TARGETS];
-    int n = bench_targets_judge(r, t);
+    int n = bench_targets_judge(run, t);
     fputs("\"targets\": [", f);
     for (int i = 0; i < n; i++) {
         fprintf(f, "%s\n    {\"target\": ", i ? "," : "");
@@ -151,6 +175,8 @@ static void write_body(FILE *f, const bench_run_t *run)
         number(f, hazards.median - zeil.median);
     else
         fputs("null", f);
+    fputs(",\n \"launch_scaling\": ", f);
+    launch_scaling(f, run);
     fprintf(f, ",\n \"rounds\": %d, \"machine\": ", run->rounds);
     string(f, run->machine);
     fputs(",\n \"callgrind_instructions_per_launch\": ", f);
@@ -158,16 +184,17 @@ static void write_body(FILE *f, const bench_run_t *run)
         number(f, run->callgrind.added_per_launch);
     else
         fputs("null", f);
-    fprintf(f, ",\n \"detail\": {\"quick\": %s, \"interop_built\": %s, "
+    fprintf(f, ",\n \"detail\": {\"quick\": %s, \"only_scaling\": %s, \"interop_built\": %s, "
                "\"load_average\": {\"before\": ",
-            run->quick ? "true" : "false", run->interop_built ? "true" : "false");
+            run->quick ? "true" : "false", run->only_scaling ? "true" : "false",
+            run->interop_built ? "true" : "false");
     number(f, run->load_before);
     fputs(", \"after\": ", f);
     number(f, run->load_after);
     fprintf(f, "}, \"failed_processes\": %d,\n  ", run->failed_children);
     callgrind_detail(f, &run->callgrind);
     fputs(",\n  ", f);
-    targets_detail(f, r);
+    targets_detail(f, run);
     fputs(",\n  ", f);
     series_detail(f, r);
     fputs("}}\n", f);

@@ -2,16 +2,19 @@
  * zeil_bench: zeil's cost against the reference driver alone and against
  * the loader's stock validation and tracing layers (issue 7).
  *
- *   zeil_bench [--quick] [--rounds N] [--callgrind] [--json FILE] [--only interop]
+ *   zeil_bench [--quick] [--rounds N] [--callgrind] [--json FILE] [--only interop|scaling]
  *
  * --only interop runs the execute_overhead_us and matmul_ratio children alone
  * (about 10 s a round instead of 90 s for the whole run), for work on the
- * interop path that needs many rounds on a shared machine.
+ * interop path that needs many rounds on a shared machine. --only scaling runs
+ * the launch_scaling children alone (a few seconds a round), for anyone who
+ * wants the figure on a machine with more cores.
  *
  * The parent never initialises Level Zero: it starts one child process per
  * configuration and round, interleaved (driver zeil zeil_trace
- * stock_validation stock_tracing, then the pointer lookup and the interop
- * figures, then the next round), so that a change in the machine's load
+ * stock_validation stock_tracing, then the pointer lookup, the scaling
+ * children (driver and zeil at each thread count) and the interop figures,
+ * then the next round), so that a change in the machine's load
  * spreads over all configurations instead of favouring one. The children
  * are this program again with --child (bench_child.h).
  */
@@ -34,7 +37,7 @@
 #define QUICK_SCALE 0.01
 
 typedef struct options {
-    int quick, callgrind, rounds, only_interop, only_hazards;
+    int quick, callgrind, rounds, only_interop, only_hazards, only_scaling;
     const char *json;
     bench_child_args_t child;
     int is_child;
@@ -49,7 +52,7 @@ static void usage(void) __attribute__((noreturn));
 static void usage(void)
 {
     fprintf(stderr, "usage: zeil_bench [--quick] [--rounds N] [--callgrind] [--json FILE] "
-                    "[--only interop|hazards]\n");
+                    "[--only interop|hazards|scaling]\n");
     exit(2);
 }
 
@@ -74,11 +77,13 @@ static options_t parse(int argc, char **argv)
         else if (strcmp(a, "--json") == 0)
             o.json = value_of(argc, argv, &i);
         else if (strcmp(a, "--only") == 0) {
-            const char *only = value_of(argc, argv, &i);
-            if (strcmp(only, "interop") == 0)
+            const char *what = value_of(argc, argv, &i);
+            if (strcmp(what, "interop") == 0)
                 o.only_interop = 1;
-            else if (strcmp(only, "hazards") == 0)
+            else if (strcmp(what, "hazards") == 0)
                 o.only_hazards = 1;
+            else if (strcmp(what, "scaling") == 0)
+                o.only_scaling = 1;
             else
                 usage();
         }
@@ -90,6 +95,8 @@ static options_t parse(int argc, char **argv)
             o.child.scale = atof(value_of(argc, argv, &i));
         else if (strcmp(a, "--launches") == 0)
             o.child.launches = strtoull(value_of(argc, argv, &i), NULL, 10);
+        else if (strcmp(a, "--threads") == 0)
+            o.child.threads = (unsigned)atoi(value_of(argc, argv, &i));
         else if (strcmp(a, "--rss-after") == 0)
             o.child.rss_after = strtoull(value_of(argc, argv, &i), NULL, 10);
         else
@@ -99,7 +106,9 @@ static options_t parse(int argc, char **argv)
         o.rounds = o.quick ? QUICK_ROUNDS : FULL_ROUNDS;
     if (o.rounds < 1 || o.rounds > BENCH_MAX_ROUNDS)
         usage();
-    if (o.only_interop || o.only_hazards)
+    if (o.only_interop + o.only_hazards + o.only_scaling > 1)
+        usage();
+    if (o.only_interop || o.only_hazards || o.only_scaling)
         o.callgrind = 0; /* scripts/bench asks for it by default; it counts launches only */
     return o;
 }
@@ -118,6 +127,8 @@ static int run_child(const bench_child_args_t *args)
         return bench_child_launches(args);
     if (strcmp(args->mode, "hazards") == 0)
         return bench_child_hazards(args);
+    if (strcmp(args->mode, "scaling") == 0)
+        return bench_child_scaling(args);
     usage();
 }
 
@@ -173,11 +184,33 @@ static void hazard_children(parent_t *p, int round)
     }
 }
 
-static void round_of_children(parent_t *p, int round, int only_interop)
+/* Driver and zeil side by side at each thread count. */
+static void scaling_children(parent_t *p, int round)
+{
+    const bench_config_t *configs[] = {&bench_config_driver, &bench_config_zeil};
+    for (unsigned i = 0; i < p->run->scaling_counts; i++) {
+        char threads[16];
+        snprintf(threads, sizeof threads, "%u", p->run->scaling_threads[i]);
+        for (int c = 0; c < 2; c++) {
+            char tag[64];
+            snprintf(tag, sizeof tag, "scaling-%s-%s-r%d", configs[c]->name, threads, round);
+            char *argv[] = {(char *)p->paths.self, "--child", "scaling", "--config",
+                            (char *)configs[c]->name, "--threads", threads, "--scale",
+                            p->scale, NULL};
+            child(p, configs[c], tag, argv);
+        }
+    }
+}
+
+static void round_of_children(parent_t *p, int round, int only_interop, int only_scaling)
 {
     char tag[64];
     if (p->run->only_hazards) {
         hazard_children(p, round);
+        return;
+    }
+    if (only_scaling) {
+        scaling_children(p, round);
         return;
     }
     for (int c = 0; c < BENCH_CALL_CONFIGS && !only_interop; c++) {
@@ -193,6 +226,7 @@ static void round_of_children(parent_t *p, int round, int only_interop)
                           "--scale", p->scale, NULL};
         child(p, &bench_config_zeil, tag, lookup);
         hazard_children(p, round);
+        scaling_children(p, round);
     }
     if (!p->paths.interop_exe)
         return;
@@ -265,15 +299,19 @@ static int run_parent(const options_t *o)
     run.interop_built = p.paths.interop_exe != NULL;
     run.only_interop = o->only_interop;
     run.only_hazards = o->only_hazards;
+    run.only_scaling = o->only_scaling;
+    run.cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    run.scaling_counts = bench_scaling_thread_counts(run.cores, run.scaling_threads,
+                                                     BENCH_MAX_THREAD_COUNTS);
     if (o->only_interop && !run.interop_built)
         return fprintf(stderr, "zeil_bench: --only interop: the interop library was not built\n"), 2;
     describe_machine(run.machine, sizeof run.machine);
     run.load_before = load_now();
     for (int r = 0; r < o->rounds; r++) {
         fprintf(stderr, "zeil_bench: round %d of %d\n", r + 1, o->rounds);
-        round_of_children(&p, r, o->only_interop);
+        round_of_children(&p, r, o->only_interop, o->only_scaling);
     }
-    if (!o->only_interop && !o->only_hazards) {
+    if (!o->only_interop && !o->only_hazards && !o->only_scaling) {
         fprintf(stderr, "zeil_bench: resident memory over %s launches\n",
                 o->quick ? "200 000" : "10 000 000");
         rss_children(&p, o->quick);

@@ -115,13 +115,39 @@ static void callgrind_figure(FILE *out, const bench_callgrind_t *cg)
     fprintf(out, "\n");
 }
 
-static void targets(FILE *out, const bench_results_t *r)
+/* ns per append per thread at each thread count, and what zeil adds. */
+static void scaling_figure(FILE *out, const bench_run_t *run)
+{
+    fprintf(out, "%-20s %-8s %12s %12s %14s   (%u cores; ns per append per thread)\n",
+            "launch_scaling_ns", "threads", "driver", "zeil", "zeil adds", run->cores);
+    for (unsigned i = 0; i < run->scaling_counts; i++) {
+        unsigned threads = run->scaling_threads[i];
+        double driver = 0, zeil = 0;
+        int have_driver = bench_scaling_median(&run->results, "driver", threads, &driver);
+        int have_zeil = bench_scaling_median(&run->results, "zeil", threads, &zeil);
+        fprintf(out, "%-20s %-8u ", "", threads);
+        if (have_driver)
+            fprintf(out, "%12.4g ", driver);
+        else
+            fprintf(out, "%12s ", "failed");
+        if (have_zeil)
+            fprintf(out, "%12.4g ", zeil);
+        else
+            fprintf(out, "%12s ", "failed");
+        if (have_driver && have_zeil)
+            fprintf(out, "%+14.1f", zeil - driver);
+        fprintf(out, "\n");
+    }
+}
+
+static void targets(FILE *out, const bench_run_t *run)
 {
     bench_target_t t[BENCH_MAX_TARGETS];
-    int n = bench_targets_judge(r, t);
+    int n = bench_targets_judge(run, t);
     fprintf(out, "\ntargets:\n");
     for (int i = 0; i < n; i++)
-        fprintf(out, "  [%-6s] %-50s %s\n",
+        if (!run->only_scaling || t[i].verdict != -1)
+            fprintf(out, "  [%-6s] %-50s %s\n",
                 t[i].verdict == 1 ? "holds" : t[i].verdict == 0 ? "MISSED" : "n/a", t[i].name,
                 t[i].measured);
 }
@@ -139,6 +165,8 @@ void bench_report_print(const bench_run_t *run, FILE *out)
         interop_figures(out, run);
     } else if (run->only_hazards) {
         hazard_figure(out, &run->results);
+    } else if (run->only_scaling) {
+        scaling_figure(out, run);
     } else {
         for (size_t i = 0; i < sizeof call_figures / sizeof *call_figures; i++)
             call_figure(out, &run->results, call_figures[i]);
@@ -147,8 +175,9 @@ void bench_report_print(const bench_run_t *run, FILE *out)
         interop_figures(out, run);
         rss_figure(out, &run->results);
         callgrind_figure(out, &run->callgrind);
+        scaling_figure(out, run);
     }
-    targets(out, &run->results);
+    targets(out, run);
     if (run->failed_children)
         fprintf(out, "\n%d benchmark process(es) failed (see above)\n", run->failed_children);
 }

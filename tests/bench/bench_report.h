@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 
+#define BENCH_MAX_THREAD_COUNTS 16
+
 typedef struct bench_run {
     bench_results_t results;
     int rounds;
@@ -17,6 +19,10 @@ typedef struct bench_run {
     int interop_built;          /* 0: the interop figures are n/a */
     int only_interop;           /* --only interop: no other figure was measured */
     int only_hazards;           /* --only hazards: likewise */
+    int only_scaling;           /* --only scaling: launch_scaling alone */
+    unsigned cores;             /* online processors */
+    unsigned scaling_threads[BENCH_MAX_THREAD_COUNTS]; /* 1, 2, 4, ... cores */
+    unsigned scaling_counts;
     char machine[256];
     double load_before, load_after; /* 1-minute load averages */
     bench_callgrind_t callgrind;    /* measured == 0 when not run */

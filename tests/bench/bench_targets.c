@@ -1,4 +1,6 @@
-/* The targets: overheads are differences of medians over the driver alone. */
+/* The targets: overheads are differences of medians over the driver alone.
+ * The loader's stock layers stay in the table as a reference, not as a
+ * target: Debian's 1.8.12 validation layer checks nothing on these paths. */
 #include "bench_targets.h"
 
 #include <stdio.h>
@@ -23,6 +25,14 @@ static int overhead(const bench_results_t *r, const char *figure, const char *co
     return 1;
 }
 
+int bench_scaling_median(const bench_results_t *r, const char *config, unsigned threads,
+                         double *value)
+{
+    char column[24];
+    snprintf(column, sizeof column, "%s_%u", config, threads);
+    return median_of(r, "launch_scaling_ns", column, value);
+}
+
 static void at_most(bench_target_t *t, const char *name, int known, double value,
                     double limit, const char *unit)
 {
@@ -34,43 +44,50 @@ static void at_most(bench_target_t *t, const char *name, int known, double value
         snprintf(t->measured, sizeof t->measured, "not measured");
 }
 
-/* The configuration's overhead is below both stock layers' overheads. */
-static void below_stock(bench_target_t *t, const bench_results_t *r, const char *name,
-                        const char *figure, const char *config)
+/* Two threads against one: the driver's ns per append per thread, and what
+ * zeil adds to it (zeil minus driver at the same thread count). */
+static void scaling(bench_target_t *targets, int *n, const bench_results_t *r)
 {
-    double mine, validation, tracing;
-    int known = overhead(r, figure, config, &mine) &&
-                overhead(r, figure, "stock_validation", &validation) &&
-                overhead(r, figure, "stock_tracing", &tracing);
-    t->name = name;
-    t->verdict = known ? mine < validation && mine < tracing : -1;
-    if (known)
-        snprintf(t->measured, sizeof t->measured,
-                 "%.1f vs validation %.1f, tracing %.1f ns", mine, validation, tracing);
+    double d1 = 0, d2 = 0, z1 = 0, z2 = 0;
+    int driver = bench_scaling_median(r, "driver", 1, &d1) &&
+                 bench_scaling_median(r, "driver", 2, &d2) && d1 > 0;
+    at_most(&targets[(*n)++], "driver at 2 threads <= 1.3x its 1-thread ns", driver,
+            driver ? d2 / d1 : 0, 1.3, "x");
+    bench_target_t *t = &targets[(*n)++];
+    int zeil = driver && bench_scaling_median(r, "zeil", 1, &z1) &&
+               bench_scaling_median(r, "zeil", 2, &z2);
+    double added1 = z1 - d1, added2 = z2 - d2;
+    t->name = "zeil's added ns at 2 threads <= 1.5x at 1";
+    /* What zeil adds on one thread is a difference of two noisy medians: when
+     * it is within 1 ns of nothing, 2 threads hold if they add 1.5 ns or less. */
+    double floor1 = added1 > 1 ? added1 : 1;
+    t->verdict = zeil ? added2 <= 1.5 * floor1 : -1;
+    if (zeil)
+        snprintf(t->measured, sizeof t->measured, "%+.1f ns at 2 threads, %+.1f ns at 1 (x%.2f)",
+                 added2, added1, added2 / floor1);
     else
         snprintf(t->measured, sizeof t->measured, "not measured");
 }
 
-int bench_targets_judge(const bench_results_t *r, bench_target_t *targets)
+int bench_targets_judge(const bench_run_t *run, bench_target_t *targets)
 {
+    const bench_results_t *r = &run->results;
     int n = 0;
     double v = 0, a = 0, b = 0;
     int known = overhead(r, "launch_append_ns", "zeil", &v);
-    at_most(&targets[n++], "launch overhead zeil - driver <= 40 ns", known, v, 40, "ns");
+    at_most(&targets[n++], "launch overhead zeil - driver <= 20 ns", known, v, 20, "ns");
     known = overhead(r, "launch_append_ns", "zeil_trace", &v);
     at_most(&targets[n++], "launch overhead zeil_trace - driver <= 120 ns", known, v, 120, "ns");
-    below_stock(&targets[n++], r, "launch overhead zeil < both stock layers'",
-                "launch_append_ns", "zeil");
-    below_stock(&targets[n++], r, "launch overhead zeil_trace < both stock layers'",
-                "launch_append_ns", "zeil_trace");
-    below_stock(&targets[n++], r, "alloc/free overhead zeil < both stock layers'",
-                "alloc_free_ns", "zeil");
-    below_stock(&targets[n++], r, "event overhead zeil < both stock layers'", "event_ns",
-                "zeil");
-    known = median_of(r, "pointer_lookup_ns", "1000", &a) &&
-            median_of(r, "pointer_lookup_ns", "1000000", &b) && a > 0;
-    at_most(&targets[n++], "pointer lookup 1000000 / 1000 <= 1.5", known, known ? b / a : 0,
-            1.5, "x");
+    at_most(&targets[n++], "callgrind instructions per launch (zeil) <= 200",
+            run->callgrind.measured, run->callgrind.added_per_launch, 200, "instructions");
+    scaling(targets, &n, r);
+    known = overhead(r, "alloc_free_ns", "zeil", &v);
+    at_most(&targets[n++], "alloc/free overhead zeil - driver <= 60 ns", known, v, 60, "ns");
+    known = overhead(r, "event_ns", "zeil", &v);
+    at_most(&targets[n++], "event overhead zeil - driver <= 15 ns", known, v, 15, "ns");
+    known = median_of(r, "pointer_lookup_ns", "1000000", &b);
+    at_most(&targets[n++], "pointer lookup among 1 000 000 allocations <= 100 ns", known, b,
+            100, "ns");
     known = median_of(r, "execute_overhead_us", "direct", &a) &&
             median_of(r, "execute_overhead_us", "interop", &b);
     at_most(&targets[n++], "execute overhead interop - direct <= 10 us", known, b - a, 10, "us");

@@ -1,12 +1,12 @@
 /*
- * bench_targets.h: issue 7's targets, judged on the medians of a run.
+ * bench_targets.h: the targets, judged on the medians of a run.
  */
 #ifndef ZEIL_BENCH_TARGETS_H
 #define ZEIL_BENCH_TARGETS_H
 
-#include "bench_results.h"
+#include "bench_report.h"
 
-#define BENCH_MAX_TARGETS 16
+#define BENCH_MAX_TARGETS 24
 
 typedef struct bench_target {
     const char *name;       /* e.g. "launch overhead zeil - driver <= 40 ns" */
@@ -15,6 +15,10 @@ typedef struct bench_target {
 } bench_target_t;
 
 /* Fills targets[] and returns how many. */
-int bench_targets_judge(const bench_results_t *results, bench_target_t *targets);
+int bench_targets_judge(const bench_run_t *run, bench_target_t *targets);
+/* The median of launch_scaling_ns for a configuration ("driver", "zeil") at
+ * a thread count; 0 when not measured. */
+int bench_scaling_median(const bench_results_t *results, const char *config, unsigned threads,
+                         double *value);
 
 #endif

@@ -64,21 +64,35 @@ static void load_module(bench_ze_t *ze)
     free(bytes);
 }
 
-/* vector_add(a, b, c, n) with every argument set, so the launch is ready. */
-static void prepare_kernel(bench_ze_t *ze)
+/* vector_add(a, b, c, n) on the shared buffers, every argument set. */
+ze_kernel_handle_t bench_ze_new_kernel(const bench_ze_t *ze)
 {
     ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, NULL, 0, TK_VECTOR_ADD};
-    BENCH_ZE_OK(zeKernelCreate(ze->module, &desc, &ze->kernel));
+    ze_kernel_handle_t kernel = NULL;
+    BENCH_ZE_OK(zeKernelCreate(ze->module, &desc, &kernel));
+    for (int i = 0; i < 3; i++)
+        BENCH_ZE_OK(zeKernelSetArgumentValue(kernel, (uint32_t)i, sizeof(void *), &ze->buffers[i]));
+    uint64_t n = VECTOR_ELEMENTS;
+    BENCH_ZE_OK(zeKernelSetArgumentValue(kernel, 3, sizeof n, &n));
+    BENCH_ZE_OK(zeKernelSetGroupSize(kernel, VECTOR_ELEMENTS, 1, 1));
+    return kernel;
+}
+
+static void prepare_kernel(bench_ze_t *ze)
+{
     ze_device_mem_alloc_desc_t mem = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 3; i++)
         BENCH_ZE_OK(zeMemAllocDevice(ze->context, &mem, VECTOR_ELEMENTS * sizeof(float), 64,
                                      ze->device, &ze->buffers[i]));
-        BENCH_ZE_OK(zeKernelSetArgumentValue(ze->kernel, (uint32_t)i, sizeof(void *),
-                                             &ze->buffers[i]));
-    }
-    uint64_t n = VECTOR_ELEMENTS;
-    BENCH_ZE_OK(zeKernelSetArgumentValue(ze->kernel, 3, sizeof n, &n));
-    BENCH_ZE_OK(zeKernelSetGroupSize(ze->kernel, VECTOR_ELEMENTS, 1, 1));
+    ze->kernel = bench_ze_new_kernel(ze);
+}
+
+ze_command_list_handle_t bench_ze_new_list(const bench_ze_t *ze)
+{
+    ze_command_list_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0, 0};
+    ze_command_list_handle_t list = NULL;
+    BENCH_ZE_OK(zeCommandListCreate(ze->context, ze->device, &desc, &list));
+    return list;
 }
 
 void bench_ze_open(bench_ze_t *ze)
@@ -97,8 +111,7 @@ void bench_ze_open(bench_ze_t *ze)
     BENCH_ZE_OK(zeContextCreate(ze->driver, &ctx, &ze->context));
     load_module(ze);
     prepare_kernel(ze);
-    ze_command_list_desc_t list = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0, 0};
-    BENCH_ZE_OK(zeCommandListCreate(ze->context, ze->device, &list, &ze->list));
+    ze->list = bench_ze_new_list(ze);
 }
 
 ze_command_queue_handle_t bench_ze_queue(const bench_ze_t *ze)

@@ -34,6 +34,11 @@ typedef struct bench_ze {
 void bench_ze_open(bench_ze_t *ze);
 void bench_ze_close(bench_ze_t *ze);
 
+/* Another vector_add on the same buffers, ready to launch (the scaling
+ * figure gives each thread its own), and another open regular list. */
+ze_kernel_handle_t bench_ze_new_kernel(const bench_ze_t *ze);
+ze_command_list_handle_t bench_ze_new_list(const bench_ze_t *ze);
+
 /* A command queue on the device (ordinal 0, asynchronous). */
 ze_command_queue_handle_t bench_ze_queue(const bench_ze_t *ze);
 

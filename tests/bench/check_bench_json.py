@@ -62,6 +62,19 @@ def main():
             fail("%s is %r although the interop library is not built" % (where, value))
     measured("rss_growth_mb", data.get("rss_growth_mb"))
     measured("hazard_overhead_ns", data.get("hazard_overhead_ns"))
+    scaling = data.get("launch_scaling")
+    keys_exactly("launch_scaling", scaling, ("threads", "driver_ns", "zeil_ns", "cores"))
+    cores = scaling["cores"]
+    if not isinstance(cores, int) or cores < 1:
+        fail("launch_scaling.cores is %r" % cores)
+    threads = scaling["threads"]
+    if not threads or threads[0] != 1 or threads[-1] != cores or threads != sorted(set(threads)):
+        fail("launch_scaling.threads is %r with %d cores" % (threads, cores))
+    for side in ("driver_ns", "zeil_ns"):
+        if not isinstance(scaling[side], list) or len(scaling[side]) != len(threads):
+            fail("launch_scaling.%s is %r for threads %r" % (side, scaling[side], threads))
+        for i, value in enumerate(scaling[side]):
+            measured("launch_scaling.%s[%d]" % (side, i), value)
     if data.get("rounds") != 3:
         fail("rounds is %r, --quick runs 3" % data.get("rounds"))
     if not isinstance(data.get("machine"), str) or not data["machine"]:

@@ -57,6 +57,35 @@ ze_result_t rd_cmdlist_append(rd_cmdlist_t *list, rd_command_t *cmd)
     return ZE_RESULT_SUCCESS;
 }
 
+rd_cmd_arena_t *rd_cmdlist_arena_slow(rd_cmdlist_t *list)
+{
+    rd_list_memory_t *memory = calloc(1, sizeof *memory);
+    if (!memory)
+        return NULL;
+    list->memory = memory;
+    return &memory->arena;
+}
+
+ze_result_t rd_cmdlist_hold_module(rd_cmdlist_t *list, rd_module_t *module)
+{
+    rd_list_memory_t *m = list->memory;
+    /* A batch launches the same few kernels: the last one first. */
+    for (uint32_t i = m->module_count; i-- > 0;)
+        if (m->modules[i] == module)
+            return ZE_RESULT_SUCCESS;
+    if (m->module_count == m->module_capacity) {
+        uint32_t cap = m->module_capacity ? m->module_capacity * 2 : 4;
+        rd_module_t **modules = realloc(m->modules, cap * sizeof *modules);
+        if (!modules)
+            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        m->modules = modules;
+        m->module_capacity = cap;
+    }
+    rd_module_retain(module);
+    m->modules[m->module_count++] = module;
+    return ZE_RESULT_SUCCESS;
+}
+
 void rd_cmdlist_execution_begin(rd_cmdlist_t *list)
 {
     pthread_mutex_lock(&list->lock);
@@ -98,6 +127,13 @@ static void release_commands(rd_cmdlist_t *list)
     for (size_t i = 0; i < list->count; i++)
         rd_command_release(&list->commands[i]);
     list->count = 0;
+    rd_list_memory_t *m = list->memory;
+    if (!m)
+        return;
+    rd_cmd_arena_rewind(&m->arena);
+    for (uint32_t i = 0; i < m->module_count; i++)
+        rd_module_release(m->modules[i]);
+    m->module_count = 0;
 }
 
 static ze_result_t cmdlist_new(ze_context_handle_t hContext, ze_device_handle_t hDevice, uint32_t ordinal,
@@ -180,6 +216,11 @@ ze_result_t ZE_APICALL rd_zeCommandListDestroy(ze_command_list_handle_t hCommand
     rd_worker_destroy(list->worker);
     release_commands(list);
     free(list->commands);
+    if (list->memory) {
+        rd_cmd_arena_free(&list->memory->arena);
+        free(list->memory->modules);
+        free(list->memory);
+    }
     pthread_cond_destroy(&list->idle);
     pthread_mutex_destroy(&list->lock);
     rd_object_delete(list, RD_MAGIC_CMDLIST, sizeof *list);

@@ -9,22 +9,36 @@
 #ifndef ZEIL_RD_CMDLIST_H
 #define ZEIL_RD_CMDLIST_H
 
+#include "rd_cmd_arena.h"
 #include "rd_command.h"
+#include "rd_module.h"
 #include "rd_worker.h"
 
 #include <pthread.h>
 
+/* What a regular list's commands hold, apart from the list (made at its
+ * first append). The appending thread writes it on every append: the
+ * padding keeps whatever the heap puts around it off its cache lines. */
+typedef struct rd_list_memory {
+    char isolated_before[64];
+    rd_cmd_arena_t arena;       /* launch captures, wait lists */
+    rd_module_t **modules;  /* held until reset */
+    uint32_t module_count, module_capacity;
+    char isolated_after[64];
+} rd_list_memory_t;
+
 typedef struct rd_cmdlist {
     uint32_t magic;
+    int closed;          /* regular lists only */
     rd_context_t *context;
     rd_device_t *device;
     int immediate;
     int synchronous; /* immediate lists only */
     rd_worker_t *worker; /* immediate lists only */
-    int closed;          /* regular lists only */
+    rd_list_memory_t *memory; /* regular lists, from their first append */
     rd_command_t *commands;
     size_t count;
-    size_t capacity;
+    size_t capacity;     /* kept by reset: a refilled list grows nothing */
     pthread_mutex_t lock;
     pthread_cond_t idle;
     uint32_t executions; /* queued or running on queues */
@@ -34,6 +48,22 @@ typedef struct rd_cmdlist {
     ze_command_list_flags_t flags;
     ze_command_queue_desc_t queue_desc;
 } rd_cmdlist_t;
+
+/* The memory a command of this list takes what it holds from: the arena
+ * of a regular list, null (the heap) for an immediate list, whose commands
+ * its worker frees one by one as they finish (and for a regular list whose
+ * arena could not be made: its commands then hold their own). */
+rd_cmd_arena_t *rd_cmdlist_arena_slow(rd_cmdlist_t *list);
+static inline rd_cmd_arena_t *rd_cmdlist_arena(rd_cmdlist_t *list)
+{
+    if (list->memory)
+        return &list->memory->arena;
+    return list->immediate ? NULL : rd_cmdlist_arena_slow(list);
+}
+
+/* A regular list keeps the module of its launches loaded until its reset
+ * or destruction: one reference per list and module, not per launch. */
+ze_result_t rd_cmdlist_hold_module(rd_cmdlist_t *list, rd_module_t *module);
 
 /* Adds a command built by an append: records it, or runs it (immediate).
  * Takes what the command owns, also when it fails. */

@@ -6,14 +6,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-ze_result_t rd_command_init(rd_command_t *cmd, rd_command_kind_t kind, ze_event_handle_t signal,
-                            uint32_t num_waits, const ze_event_handle_t *waits)
+ze_result_t rd_command_init(rd_command_t *cmd, rd_command_kind_t kind, rd_cmd_arena_t *arena,
+                            ze_event_handle_t signal, uint32_t num_waits,
+                            const ze_event_handle_t *waits)
 {
     memset(cmd, 0, sizeof *cmd);
     cmd->kind = kind;
+    cmd->in_arena = arena != NULL;
     if (signal)
         RD_TRY(rd_event_from_handle(signal, &cmd->signal));
-    RD_TRY(rd_event_list(num_waits, waits, &cmd->waits));
+    if (!arena || num_waits == 0) {
+        RD_TRY(rd_event_list(num_waits, waits, &cmd->waits));
+    } else {
+        if (!waits)
+            return ZE_RESULT_ERROR_INVALID_SIZE;
+        cmd->waits = rd_cmd_arena_alloc(arena, num_waits * sizeof *cmd->waits);
+        if (!cmd->waits)
+            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        for (uint32_t i = 0; i < num_waits; i++) {
+            ze_result_t r = rd_event_from_handle(waits[i], &cmd->waits[i]);
+            if (r != ZE_RESULT_SUCCESS)
+                return r == ZE_RESULT_ERROR_INVALID_NULL_HANDLE
+                           ? ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT
+                           : r;
+        }
+    }
     cmd->num_waits = num_waits;
     return ZE_RESULT_SUCCESS;
 }
@@ -108,13 +125,15 @@ void rd_command_run(const rd_command_t *cmd)
 
 void rd_command_release(rd_command_t *cmd)
 {
-    free(cmd->waits);
+    if (!cmd->in_arena)
+        free(cmd->waits);
     cmd->waits = NULL;
     if (cmd->kind == RD_CMD_QUERY_TIMESTAMPS) {
         free(cmd->u.query.events);
         free(cmd->u.query.offsets);
     } else if (cmd->kind == RD_CMD_LAUNCH) {
-        rd_launch_free(cmd->u.launch);
+        if (!cmd->in_arena)
+            rd_launch_free(cmd->u.launch);
     } else if (cmd->kind == RD_CMD_LAUNCH_MULTIPLE && cmd->u.multiple.launches) {
         for (uint32_t i = 0; i < cmd->u.multiple.max; i++)
             rd_launch_free(cmd->u.multiple.launches[i]);

@@ -9,6 +9,7 @@
 #ifndef ZEIL_RD_COMMAND_H
 #define ZEIL_RD_COMMAND_H
 
+#include "rd_cmd_arena.h"
 #include "rd_event.h"
 
 #include <stddef.h>
@@ -37,6 +38,8 @@ typedef struct rd_region {
 
 typedef struct rd_command {
     rd_command_kind_t kind;
+    int in_arena;        /* waits and launch live in the list's arena (regular
+                            lists): released with it, not one by one */
     rd_event_t *signal;  /* may be null */
     uint32_t num_waits;
     rd_event_t **waits;  /* owned */
@@ -72,9 +75,12 @@ typedef struct rd_command {
     } u;
 } rd_command_t;
 
-/* Fills the common part: kind, signal event and wait list (checked). */
-ze_result_t rd_command_init(rd_command_t *cmd, rd_command_kind_t kind, ze_event_handle_t signal,
-                            uint32_t num_waits, const ze_event_handle_t *waits);
+/* Fills the common part: kind, signal event and wait list (checked). With
+ * an arena (a regular list's) the wait list is taken from it, else from the
+ * heap. */
+ze_result_t rd_command_init(rd_command_t *cmd, rd_command_kind_t kind, rd_cmd_arena_t *arena,
+                            ze_event_handle_t signal, uint32_t num_waits,
+                            const ze_event_handle_t *waits);
 
 /* Waits, does the work, signals. */
 void rd_command_run(const rd_command_t *cmd);

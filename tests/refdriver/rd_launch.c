@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(RD_ARG_ALIGNMENT <= 16, "arena blocks are aligned to 16 bytes");
+
 struct rd_launch {
-    rd_module_t *module; /* holds a reference: the entry's code */
+    rd_module_t *module; /* holds a reference when on the heap: the entry's code */
     rd_driver_t *driver;
     zeil_cpu_kernel_fn entry;
     uint32_t group_size[3];
@@ -26,7 +28,8 @@ static uint64_t total_groups(const ze_group_count_t *g)
     return total;
 }
 
-ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *groups, int indirect, rd_launch_t **out)
+ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *groups, int indirect, rd_cmd_arena_t *arena,
+                              rd_launch_t **out)
 {
     if (!indirect && total_groups(groups) == 0 && groups->groupCountX && groups->groupCountY && groups->groupCountZ)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* more groups than a launch can count */
@@ -38,7 +41,8 @@ ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *group
     size_t values_at = sizeof(rd_launch_t) + n * sizeof(void *);
     values_at = (values_at + RD_ARG_ALIGNMENT - 1) & ~(size_t)(RD_ARG_ALIGNMENT - 1);
     size_t size = (values_at + kernel->arg_bytes + RD_ARG_ALIGNMENT - 1) & ~(size_t)(RD_ARG_ALIGNMENT - 1);
-    rd_launch_t *l = aligned_alloc(RD_ARG_ALIGNMENT, size);
+    /* Arena blocks are aligned to 16, RD_ARG_ALIGNMENT. */
+    rd_launch_t *l = arena ? rd_cmd_arena_alloc(arena, size) : aligned_alloc(RD_ARG_ALIGNMENT, size);
     if (!l)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     l->args = (const void **)(void *)(l + 1);
@@ -55,7 +59,8 @@ ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *group
     }
     l->entry = kernel->abi->entry;
     l->driver = kernel->module->driver;
-    rd_module_retain(kernel->module);
+    if (!arena)
+        rd_module_retain(kernel->module);
     l->module = kernel->module;
     *out = l;
     return ZE_RESULT_SUCCESS;

@@ -6,16 +6,22 @@
 #ifndef ZEIL_RD_LAUNCH_H
 #define ZEIL_RD_LAUNCH_H
 
+#include "rd_cmd_arena.h"
+
 #include <level_zero/ze_api.h>
 
 struct rd_kernel;
 typedef struct rd_launch rd_launch_t;
 
 /* ZE_RESULT_ERROR_INVALID_ARGUMENT when an argument was never set. With
- * indirect, groups points to memory read only when the launch runs. */
+ * indirect, groups points to memory read only when the launch runs. With an
+ * arena (a regular list's) the capture lives there and takes no reference on
+ * the kernel's module: the list holds it (rd_cmdlist_hold_module). Without,
+ * it is on the heap, holds the module, and rd_launch_free releases both. */
 ze_result_t rd_launch_capture(struct rd_kernel *kernel, const ze_group_count_t *groups, int indirect,
-                              rd_launch_t **launch);
+                              rd_cmd_arena_t *arena, rd_launch_t **launch);
 void rd_launch_run(const rd_launch_t *launch);
+/* A capture made without an arena. */
 void rd_launch_free(rd_launch_t *launch);
 
 #endif

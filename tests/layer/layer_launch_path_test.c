@@ -1,0 +1,265 @@
+/*
+ * The launch fast path: a thread's cached last launch (launch_cache.h) never
+ * lets a destroyed kernel or list, or a closed list, through; plain launches,
+ * which take no shared call number, get record keys that are unique,
+ * increase along each list and follow every numbered call they come after,
+ * also across threads and past a thread's 1023 keys per number; and readers
+ * copy records while the list's only writer appends (run under
+ * ThreadSanitizer by scripts/test --tsan).
+ */
+#include "zl.h"
+#include "test_kernels.h"
+
+#include <zeil/zeil.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const ze_group_count_t one_group = {1, 1, 1};
+
+/* stamp(uint64_t *out), ready to launch. */
+static ze_kernel_handle_t stamp_kernel(zl_fixture_t *f, uint64_t *out)
+{
+    ze_kernel_handle_t k = zt_kernel(f->module, TK_STAMP);
+    ZT_ARG(k, 0, out);
+    ZT_OK(zeKernelSetGroupSize(k, 1, 1, 1));
+    return k;
+}
+
+static ze_result_t launch(ze_command_list_handle_t list, ze_kernel_handle_t kernel)
+{
+    return zeCommandListAppendLaunchKernel(list, kernel, &one_group, NULL, 0, NULL);
+}
+
+START_TEST(test_destroyed_kernel_refused_after_cached_launches)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    uint64_t *out = zt_usm_alloc(&f.env, ZT_USM_HOST, sizeof *out, 0);
+    ze_command_list_handle_t list = zt_regular_list(&f.env);
+    ze_kernel_handle_t k = stamp_kernel(&f, out);
+    for (int i = 0; i < 3; i++) /* the second and third find the cache */
+        ZT_OK(launch(list, k));
+    ZT_OK(zeKernelDestroy(k));
+    size_t mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, launch(list, k));
+    zl_assert_one_finding(mark, "ZEIL-E002", "zeCommandListAppendLaunchKernel", "was destroyed",
+                          NULL);
+    ck_assert_uint_eq(zeil_submission_count(list), 3);
+    ZT_OK(zeCommandListDestroy(list));
+    ZT_OK(zeMemFree(f.env.context, out));
+    zl_close(&f);
+}
+END_TEST
+
+START_TEST(test_destroyed_list_refused_after_cached_launches)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    uint64_t *out = zt_usm_alloc(&f.env, ZT_USM_HOST, sizeof *out, 0);
+    ze_command_list_handle_t list = zt_regular_list(&f.env);
+    ze_kernel_handle_t k = stamp_kernel(&f, out);
+    for (int i = 0; i < 3; i++)
+        ZT_OK(launch(list, k));
+    ZT_OK(zeCommandListDestroy(list));
+    size_t mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, launch(list, k));
+    zl_assert_one_finding(mark, "ZEIL-E002", "zeCommandListAppendLaunchKernel", "was destroyed",
+                          NULL);
+    ZT_OK(zeKernelDestroy(k));
+    ZT_OK(zeMemFree(f.env.context, out));
+    zl_close(&f);
+}
+END_TEST
+
+START_TEST(test_closed_list_refused_after_cached_launches)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    uint64_t *out = zt_usm_alloc(&f.env, ZT_USM_HOST, sizeof *out, 0);
+    ze_command_list_handle_t list = zt_regular_list(&f.env);
+    ze_kernel_handle_t k = stamp_kernel(&f, out);
+    for (int i = 0; i < 3; i++)
+        ZT_OK(launch(list, k));
+    ZT_OK(zeCommandListClose(list));
+    size_t mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, launch(list, k));
+    zl_assert_one_finding(mark, "ZEIL-E020", "zeCommandListAppendLaunchKernel", "is closed",
+                          NULL);
+    /* Reset opens it again, and the fast path with it. */
+    ZT_OK(zeCommandListReset(list));
+    ZT_OK(launch(list, k));
+    ZT_OK(launch(list, k));
+    ck_assert_uint_eq(zeil_submission_count(list), 5);
+    ZT_OK(zeCommandListDestroy(list));
+    ZT_OK(zeKernelDestroy(k));
+    ZT_OK(zeMemFree(f.env.context, out));
+    zl_close(&f);
+}
+END_TEST
+
+/* ---- keys of plain launches from two threads ---------------------------- */
+
+#define KEY_LAUNCHES 2500 /* past two rollovers of a thread's 1023 keys */
+
+typedef struct appender {
+    ze_command_list_handle_t list;
+    ze_kernel_handle_t kernel;
+    pthread_barrier_t *start;
+    ze_result_t failed;
+} appender_t;
+
+static void *append_many(void *arg)
+{
+    appender_t *a = arg;
+    pthread_barrier_wait(a->start);
+    for (int i = 0; i < KEY_LAUNCHES; i++)
+        a->failed |= launch(a->list, a->kernel);
+    return NULL;
+}
+
+typedef struct seqs {
+    uint64_t *v;
+    size_t n;
+} seqs_t;
+
+static int collect_seq(const zeil_record_t *r, void *user)
+{
+    seqs_t *s = user;
+    s->v[s->n++] = r->seq;
+    return 0;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+START_TEST(test_plain_launch_keys_unique_and_ordered)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    uint64_t *out = zt_usm_alloc(&f.env, ZT_USM_HOST, 2 * sizeof *out, 0);
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, 2);
+    appender_t a[2];
+    for (int t = 0; t < 2; t++)
+        a[t] = (appender_t){zt_regular_list(&f.env), stamp_kernel(&f, &out[t]), &start,
+                            ZE_RESULT_SUCCESS};
+    uint64_t before = zeil_call_number();
+    pthread_t threads[2];
+    for (int t = 0; t < 2; t++)
+        ck_assert_int_eq(pthread_create(&threads[t], NULL, append_many, &a[t]), 0);
+    for (int t = 0; t < 2; t++)
+        pthread_join(threads[t], NULL);
+    ZT_OK(a[0].failed | a[1].failed);
+    /* A number now and then (k runs out), never one per launch. */
+    ck_assert_uint_le(zeil_call_number() - before, 2 * (KEY_LAUNCHES / 1023 + 2));
+    /* A numbered append after both threads: keyed after every plain one. */
+    ZT_OK(zeCommandListAppendBarrier(a[0].list, NULL, 0, NULL));
+    seqs_t all = {calloc(2 * KEY_LAUNCHES + 1, sizeof(uint64_t)), 0};
+    ck_assert_ptr_nonnull(all.v);
+    for (int t = 0; t < 2; t++) {
+        size_t first = all.n;
+        ck_assert_uint_eq(zeil_records_of_list(a[t].list, collect_seq, &all),
+                          KEY_LAUNCHES + (t == 0));
+        for (size_t i = first + 1; i < all.n; i++)
+            ck_assert_uint_gt(all.v[i], all.v[i - 1]);
+        for (size_t i = first; i < all.n; i++)
+            ck_assert_uint_gt(all.v[i] >> ZEIL_RECORD_SEQ_SHIFT, 0);
+    }
+    uint64_t barrier = all.v[KEY_LAUNCHES];
+    ck_assert_uint_eq(barrier & ((1u << ZEIL_RECORD_SEQ_SHIFT) - 1), 0); /* numbered */
+    for (size_t i = 0; i < all.n; i++)
+        if (i != KEY_LAUNCHES)
+            ck_assert_uint_lt(all.v[i], barrier);
+    qsort(all.v, all.n, sizeof *all.v, compare_u64);
+    for (size_t i = 1; i < all.n; i++)
+        ck_assert_uint_ne(all.v[i], all.v[i - 1]);
+    free(all.v);
+    for (int t = 0; t < 2; t++) {
+        ZT_OK(zeCommandListDestroy(a[t].list));
+        ZT_OK(zeKernelDestroy(a[t].kernel));
+    }
+    pthread_barrier_destroy(&start);
+    ZT_OK(zeMemFree(f.env.context, out));
+    zl_close(&f);
+}
+END_TEST
+
+/* ---- a reader beside the writer ----------------------------------------- */
+
+typedef struct reader {
+    ze_command_list_handle_t list;
+    _Atomic int stop;
+    size_t visits, bad;
+} reader_t;
+
+static int check_record(const zeil_record_t *r, void *user)
+{
+    uint64_t *last = user;
+    /* A copy is whole or not given: a torn one would show here. */
+    if (r->kind != ZEIL_RECORD_LAUNCH || !r->kernel || strcmp(r->kernel, TK_STAMP) != 0 ||
+        r->group_count[0] != 1 || r->group_size[0] != 1 || r->seq <= *last)
+        *last = UINT64_MAX;
+    else
+        *last = r->seq;
+    return 0;
+}
+
+static void *read_while_appending(void *arg)
+{
+    reader_t *r = arg;
+    while (!atomic_load(&r->stop)) {
+        uint64_t last = 0;
+        zeil_records_of_list(r->list, check_record, &last);
+        r->visits++;
+        r->bad += last == UINT64_MAX;
+    }
+    return NULL;
+}
+
+START_TEST(test_readers_copy_while_the_writer_appends)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    uint64_t *out = zt_usm_alloc(&f.env, ZT_USM_HOST, sizeof *out, 0);
+    ze_command_list_handle_t list = zt_regular_list(&f.env);
+    ze_kernel_handle_t k = stamp_kernel(&f, out);
+    ZT_OK(launch(list, k)); /* the ring exists before the reader starts */
+    reader_t reader = {list, 0, 0, 0};
+    pthread_t thread;
+    ck_assert_int_eq(pthread_create(&thread, NULL, read_while_appending, &reader), 0);
+    for (int batch = 0; batch < 20; batch++) {
+        for (int i = 0; i < 1000; i++)
+            ZT_OK(launch(list, k));
+        ZT_OK(zeCommandListReset(list));
+    }
+    atomic_store(&reader.stop, 1);
+    pthread_join(thread, NULL);
+    ck_assert_uint_gt(reader.visits, 0);
+    ck_assert_uint_eq(reader.bad, 0);
+    ck_assert_uint_eq(zeil_submission_count(list), 20001);
+    ZT_OK(zeCommandListDestroy(list));
+    ZT_OK(zeKernelDestroy(k));
+    ZT_OK(zeMemFree(f.env.context, out));
+    zl_close(&f);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("layer_launch_path");
+    TCase *tc = tcase_create("launch_path");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_destroyed_kernel_refused_after_cached_launches);
+    tcase_add_test(tc, test_destroyed_list_refused_after_cached_launches);
+    tcase_add_test(tc, test_closed_list_refused_after_cached_launches);
+    tcase_add_test(tc, test_plain_launch_keys_unique_and_ordered);
+    tcase_add_test(tc, test_readers_copy_while_the_writer_appends);
+    suite_add_tcase(s, tc);
+    return zt_run_suite(s);
+}
