@@ -189,7 +189,13 @@ START_TEST(every_other_entry_logs_one_call_line)
         }
         memset(scratch, 0, sizeof scratch);
         size_t mark = zl_log_mark();
-        (void)c->call(t, &driver_next, h, scratch);
+        ze_result_t r = c->call(t, &driver_next, h, scratch);
+        /* The one entry here that creates something: a link log, written to
+         * scratch like every other output. */
+        ze_module_build_log_handle_t link_log;
+        memcpy(&link_log, scratch, sizeof link_log);
+        if (strcmp(c->api, "zeModuleDynamicLink") == 0 && r == ZE_RESULT_SUCCESS && link_log)
+            ZT_OK(zeModuleBuildLogDestroy(link_log));
         char *log = zl_log_since(mark);
         assert_one_call_line(log, c);
         free(log);
