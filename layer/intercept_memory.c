@@ -37,61 +37,32 @@ static void end_free(const zeil_call_t *call, const registry_free_t *freeing, ze
         oom_dropped(OOM_OTHER, 1, call->name, "keeping the history of a freed USM allocation");
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeMemAllocDevice(const zeil_next_t *next,
-                                                  ze_context_handle_t hContext,
-                                                  const ze_device_mem_alloc_desc_t *device_desc,
-                                                  size_t size, size_t alignment,
-                                                  ze_device_handle_t hDevice, void **pptr)
+ZEIL_PRE(zeMemAllocDevice)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeMemAllocDevice");
-    zeil_obj_t *context, *device;
-    ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
-    CHECK_KEEP_FIRST(r, check_handle(&call, "hDevice", hDevice, ZEIL_KIND_DEVICE, &device));
-    CHECK_KEEP_FIRST(r, check_device_in_context(&call, context, hDevice));
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_mem_dditable_t, pfnAllocDevice)(hContext, device_desc, size, alignment,
-                                                    hDevice, pptr);
-    if (r == ZE_RESULT_SUCCESS && pptr && *pptr)
-        register_alloc(&call, *pptr, size, ZE_MEMORY_TYPE_DEVICE, hContext, hDevice);
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeMemAllocDevice, ZEIL_ARGS_zeMemAllocDevice);
+    return check_device_in_context(call, objs[0], a->hDevice);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeMemAllocHost(const zeil_next_t *next,
-                                                ze_context_handle_t hContext,
-                                                const ze_host_mem_alloc_desc_t *host_desc,
-                                                size_t size, size_t alignment, void **pptr)
+ZEIL_POST(zeMemAllocDevice)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeMemAllocHost");
-    zeil_obj_t *context;
-    ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_mem_dditable_t, pfnAllocHost)(hContext, host_desc, size, alignment, pptr);
-    if (r == ZE_RESULT_SUCCESS && pptr && *pptr)
-        register_alloc(&call, *pptr, size, ZE_MEMORY_TYPE_HOST, hContext, NULL);
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeMemAllocHost, ZEIL_ARGS_zeMemAllocHost);
+    if (result == ZE_RESULT_SUCCESS && a->pptr && *a->pptr)
+        register_alloc(call, *a->pptr, a->size, ZE_MEMORY_TYPE_DEVICE, a->hContext, a->hDevice);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeMemAllocShared(const zeil_next_t *next,
-                                                  ze_context_handle_t hContext,
-                                                  const ze_device_mem_alloc_desc_t *device_desc,
-                                                  const ze_host_mem_alloc_desc_t *host_desc,
-                                                  size_t size, size_t alignment,
-                                                  ze_device_handle_t hDevice, void **pptr)
+ZEIL_POST(zeMemAllocHost)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeMemAllocShared");
-    zeil_obj_t *context, *device;
-    ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
-    CHECK_KEEP_FIRST(r, check_handle(&call, "hDevice", hDevice, ZEIL_KIND_DEVICE, &device));
-    CHECK_KEEP_FIRST(r, check_device_in_context(&call, context, hDevice));
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_mem_dditable_t, pfnAllocShared)(hContext, device_desc, host_desc, size,
-                                                    alignment, hDevice, pptr);
-    if (r == ZE_RESULT_SUCCESS && pptr && *pptr)
-        register_alloc(&call, *pptr, size, ZE_MEMORY_TYPE_SHARED, hContext, hDevice);
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeMemAllocShared, ZEIL_ARGS_zeMemAllocShared);
+    if (result == ZE_RESULT_SUCCESS && a->pptr && *a->pptr)
+        register_alloc(call, *a->pptr, a->size, ZE_MEMORY_TYPE_HOST, a->hContext, NULL);
+}
+
+ZEIL_PRE(zeMemAllocShared)
+{
+    return check_device_in_context(call, objs[0], a->hDevice);
+}
+
+ZEIL_POST(zeMemAllocShared)
+{
+    if (result == ZE_RESULT_SUCCESS && a->pptr && *a->pptr)
+        register_alloc(call, *a->pptr, a->size, ZE_MEMORY_TYPE_SHARED, a->hContext, a->hDevice);
 }
 
 ze_result_t ZE_APICALL zeil_icpt_zeMemFree(const zeil_next_t *next, ze_context_handle_t hContext,
