@@ -26,106 +26,65 @@ static void register_list(const zeil_call_t *call, const zeil_next_t *next,
     }
 }
 
-static ze_result_t check_list_creation(const zeil_call_t *call, ze_context_handle_t hContext,
-                                       ze_device_handle_t hDevice, zeil_obj_t **context)
+ZEIL_PRE(zeCommandListCreate)
 {
-    zeil_obj_t *device;
-    ze_result_t r = check_handle(call, "hContext", hContext, ZEIL_KIND_CONTEXT, context);
-    CHECK_KEEP_FIRST(r, check_handle(call, "hDevice", hDevice, ZEIL_KIND_DEVICE, &device));
-    CHECK_KEEP_FIRST(r, check_device_in_context(call, *context, hDevice));
-    return r;
+    return check_device_in_context(call, objs[0], a->hDevice);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeCommandListCreate(const zeil_next_t *next,
-                                                     ze_context_handle_t hContext,
-                                                     ze_device_handle_t hDevice,
-                                                     const ze_command_list_desc_t *desc,
-                                                     ze_command_list_handle_t *phCommandList)
+ZEIL_POST(zeCommandListCreate)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandListCreate");
-    zeil_obj_t *context;
-    ze_result_t r = check_list_creation(&call, hContext, hDevice, &context);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_list_dditable_t, pfnCreate)(hContext, hDevice, desc, phCommandList);
-    if (r == ZE_RESULT_SUCCESS && phCommandList && desc)
-        register_list(&call, next, context, hContext, hDevice, *phCommandList, 0,
-                      desc->commandQueueGroupOrdinal, 0,
-                      !!(desc->flags & ZE_COMMAND_LIST_FLAG_IN_ORDER));
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListCreate, ZEIL_ARGS_zeCommandListCreate);
+    if (result == ZE_RESULT_SUCCESS && a->phCommandList && a->desc)
+        register_list(call, next, objs[0], a->hContext, a->hDevice, *a->phCommandList, 0,
+                      a->desc->commandQueueGroupOrdinal, 0,
+                      !!(a->desc->flags & ZE_COMMAND_LIST_FLAG_IN_ORDER));
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeCommandListCreateImmediate(
-    const zeil_next_t *next, ze_context_handle_t hContext, ze_device_handle_t hDevice,
-    const ze_command_queue_desc_t *altdesc, ze_command_list_handle_t *phCommandList)
+ZEIL_PRE(zeCommandListCreateImmediate)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandListCreateImmediate");
-    zeil_obj_t *context;
-    ze_result_t r = check_list_creation(&call, hContext, hDevice, &context);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_list_dditable_t, pfnCreateImmediate)(hContext, hDevice, altdesc,
-                                                                 phCommandList);
-    if (r == ZE_RESULT_SUCCESS && phCommandList && altdesc)
-        register_list(&call, next, context, hContext, hDevice, *phCommandList, 1,
-                      altdesc->ordinal, altdesc->index, !!(altdesc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER));
-    if (r == ZE_RESULT_SUCCESS && phCommandList && altdesc && hazards_active())
-        hazards_list_mode(*phCommandList, altdesc->mode);
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListCreateImmediate, ZEIL_ARGS_zeCommandListCreateImmediate);
+    return check_device_in_context(call, objs[0], a->hDevice);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeCommandListDestroy(const zeil_next_t *next,
-                                                      ze_command_list_handle_t hCommandList)
+ZEIL_POST(zeCommandListCreateImmediate)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandListDestroy");
-    zeil_obj_t *list;
-    ze_result_t r = check_handle(&call, "hCommandList", hCommandList, ZEIL_KIND_COMMAND_LIST,
-                                 &list);
-    if (r == ZE_RESULT_SUCCESS && list)
-        timing_list_destroyed(list);
-    if (r == ZE_RESULT_SUCCESS) {
-        intercept_destroying(&call, list);
-        r = NEXT(ze_command_list_dditable_t, pfnDestroy)(hCommandList);
+    if (result != ZE_RESULT_SUCCESS || !a->phCommandList || !a->altdesc)
+        return;
+    register_list(call, next, objs[0], a->hContext, a->hDevice, *a->phCommandList, 1,
+                  a->altdesc->ordinal, a->altdesc->index,
+                  !!(a->altdesc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER));
+    if (hazards_active())
+        hazards_list_mode(*a->phCommandList, a->altdesc->mode);
+}
+
+ZEIL_PRE(zeCommandListDestroy)
+{
+    if (objs[0])
+        timing_list_destroyed(objs[0]);
+    intercept_destroying(call, objs[0]);
+    return ZE_RESULT_SUCCESS;
+}
+
+ZEIL_POST(zeCommandListDestroy)
+{
+    if (result != ZE_RESULT_SUCCESS || !objs[0])
+        return;
+    launch_cache_forget_all(); /* before the records go */
+    records_list_destroyed(objs[0]->records);
+    intercept_retire(call, objs[0]);
+}
+
+ZEIL_POST(zeCommandListClose)
+{
+    if (result == ZE_RESULT_SUCCESS && objs[0] && !objs[0]->is_immediate) {
+        atomic_store(&objs[0]->closed_call, call->number);
+        atomic_store(&objs[0]->is_closed, 1);
     }
-    if (r == ZE_RESULT_SUCCESS && list) {
-        launch_cache_forget_all(); /* before the records go */
-        records_list_destroyed(list->records);
-        intercept_retire(&call, list);
-    }
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListDestroy, ZEIL_ARGS_zeCommandListDestroy);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeCommandListClose(const zeil_next_t *next,
-                                                    ze_command_list_handle_t hCommandList)
+ZEIL_POST(zeCommandListReset)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandListClose");
-    zeil_obj_t *list;
-    ze_result_t r = check_handle(&call, "hCommandList", hCommandList, ZEIL_KIND_COMMAND_LIST,
-                                 &list);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_list_dditable_t, pfnClose)(hCommandList);
-    if (r == ZE_RESULT_SUCCESS && list && !list->is_immediate) {
-        atomic_store(&list->closed_call, call.number);
-        atomic_store(&list->is_closed, 1);
-    }
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListClose, ZEIL_ARGS_zeCommandListClose);
-}
-
-ze_result_t ZE_APICALL zeil_icpt_zeCommandListReset(const zeil_next_t *next,
-                                                    ze_command_list_handle_t hCommandList)
-{
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandListReset");
-    zeil_obj_t *list;
-    ze_result_t r = check_handle(&call, "hCommandList", hCommandList, ZEIL_KIND_COMMAND_LIST,
-                                 &list);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_list_dditable_t, pfnReset)(hCommandList);
-    if (r == ZE_RESULT_SUCCESS && list)
-        atomic_store(&list->is_closed, 0);
-    if (r == ZE_RESULT_SUCCESS && list && hazards_active())
-        hazards_list_reset(list);
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListReset, ZEIL_ARGS_zeCommandListReset);
+    if (result != ZE_RESULT_SUCCESS || !objs[0])
+        return;
+    atomic_store(&objs[0]->is_closed, 0);
+    if (hazards_active())
+        hazards_list_reset(objs[0]);
 }
