@@ -29,156 +29,101 @@ static void register_context(const zeil_call_t *call, const zeil_next_t *next,
     intercept_register(call, next, &proto);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeContextCreate(const zeil_next_t *next,
-                                                 ze_driver_handle_t hDriver,
-                                                 const ze_context_desc_t *desc,
-                                                 ze_context_handle_t *phContext)
+ZEIL_POST(zeContextCreate)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeContextCreate");
-    zeil_obj_t *driver;
-    ze_result_t r = check_handle(&call, "hDriver", hDriver, ZEIL_KIND_DRIVER, &driver);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_context_dditable_t, pfnCreate)(hDriver, desc, phContext);
-    if (r == ZE_RESULT_SUCCESS && phContext)
-        register_context(&call, next, hDriver, *phContext, 0, NULL);
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeContextCreate, ZEIL_ARGS_zeContextCreate);
+    if (result == ZE_RESULT_SUCCESS && a->phContext)
+        register_context(call, next, a->hDriver, *a->phContext, 0, NULL);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeContextCreateEx(const zeil_next_t *next,
-                                                   ze_driver_handle_t hDriver,
-                                                   const ze_context_desc_t *desc,
-                                                   uint32_t numDevices,
-                                                   ze_device_handle_t *phDevices,
-                                                   ze_context_handle_t *phContext)
+ZEIL_PRE(zeContextCreateEx)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeContextCreateEx");
-    zeil_obj_t *driver;
-    ze_result_t r = check_handle(&call, "hDriver", hDriver, ZEIL_KIND_DRIVER, &driver);
-    CHECK_KEEP_FIRST(r, check_handle_array(&call, "phDevices[]", numDevices,
-                                           (const void *const *)phDevices, ZEIL_KIND_DEVICE));
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_context_dditable_t, pfnCreateEx)(hDriver, desc, numDevices, phDevices,
-                                                     phContext);
-    if (r == ZE_RESULT_SUCCESS && phContext)
-        register_context(&call, next, hDriver, *phContext, numDevices, phDevices);
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeContextCreateEx, ZEIL_ARGS_zeContextCreateEx);
+    return check_handle_array(call, "phDevices[]", a->numDevices,
+                              (const void *const *)a->phDevices, ZEIL_KIND_DEVICE);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeContextDestroy(const zeil_next_t *next,
-                                                  ze_context_handle_t hContext)
+ZEIL_POST(zeContextCreateEx)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeContextDestroy");
-    zeil_obj_t *context;
-    ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
-    CHECK_KEEP_FIRST(r, check_context_children(&call, context));
-    if (r == ZE_RESULT_SUCCESS) {
-        intercept_destroying(&call, context);
-        r = NEXT(ze_context_dditable_t, pfnDestroy)(hContext);
-    }
-    if (r == ZE_RESULT_SUCCESS)
-        intercept_retire(&call, context);
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeContextDestroy, ZEIL_ARGS_zeContextDestroy);
+    if (result == ZE_RESULT_SUCCESS && a->phContext)
+        register_context(call, next, a->hDriver, *a->phContext, a->numDevices, a->phDevices);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueCreate(const zeil_next_t *next,
-                                                      ze_context_handle_t hContext,
-                                                      ze_device_handle_t hDevice,
-                                                      const ze_command_queue_desc_t *desc,
-                                                      ze_command_queue_handle_t *phCommandQueue)
+ZEIL_PRE(zeContextDestroy)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandQueueCreate");
-    zeil_obj_t *context, *device;
-    ze_result_t r = check_handle(&call, "hContext", hContext, ZEIL_KIND_CONTEXT, &context);
-    CHECK_KEEP_FIRST(r, check_handle(&call, "hDevice", hDevice, ZEIL_KIND_DEVICE, &device));
-    CHECK_KEEP_FIRST(r, check_device_in_context(&call, context, hDevice));
+    ze_result_t r = check_context_children(call, objs[0]);
     if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_queue_dditable_t, pfnCreate)(hContext, hDevice, desc, phCommandQueue);
-    if (r == ZE_RESULT_SUCCESS && phCommandQueue && desc)
-        intercept_register(&call, next,
-                           &(zeil_obj_t){.handle = *phCommandQueue,
-                                         .kind = ZEIL_KIND_COMMAND_QUEUE,
-                                         .driver = context ? context->driver : NULL,
-                                         .device = hDevice, .context = hContext,
-                                         .ordinal = desc->ordinal,
-                                         .is_in_order = !!(desc->flags &
-                                                           ZE_COMMAND_QUEUE_FLAG_IN_ORDER)});
-    if (r == ZE_RESULT_SUCCESS && phCommandQueue && desc && hazards_active())
-        hazards_queue_mode(*phCommandQueue, desc->mode);
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandQueueCreate, ZEIL_ARGS_zeCommandQueueCreate);
+        intercept_destroying(call, objs[0]);
+    return r;
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueDestroy(const zeil_next_t *next,
-                                                       ze_command_queue_handle_t hCommandQueue)
+ZEIL_POST(zeContextDestroy)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandQueueDestroy");
-    zeil_obj_t *queue;
-    ze_result_t r = check_handle(&call, "hCommandQueue", hCommandQueue,
-                                 ZEIL_KIND_COMMAND_QUEUE, &queue);
-    if (r == ZE_RESULT_SUCCESS) {
-        intercept_destroying(&call, queue);
-        r = NEXT(ze_command_queue_dditable_t, pfnDestroy)(hCommandQueue);
-    }
-    if (r == ZE_RESULT_SUCCESS)
-        intercept_retire(&call, queue);
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandQueueDestroy, ZEIL_ARGS_zeCommandQueueDestroy);
+    if (result == ZE_RESULT_SUCCESS)
+        intercept_retire(call, objs[0]);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeCommandQueueExecuteCommandLists(
-    const zeil_next_t *next, ze_command_queue_handle_t hCommandQueue, uint32_t numCommandLists,
-    ze_command_list_handle_t *phCommandLists, ze_fence_handle_t hFence)
+ZEIL_PRE(zeCommandQueueCreate)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeCommandQueueExecuteCommandLists");
-    zeil_obj_t *queue;
-    ze_result_t r = check_handle(&call, "hCommandQueue", hCommandQueue,
-                                 ZEIL_KIND_COMMAND_QUEUE, &queue);
-    CHECK_KEEP_FIRST(r, check_execute(&call, queue, numCommandLists, phCommandLists, hFence));
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_command_queue_dditable_t, pfnExecuteCommandLists)(
-            hCommandQueue, numCommandLists, phCommandLists, hFence);
-    if (r == ZE_RESULT_SUCCESS && queue && hazards_active())
-        hazards_executed(&call, queue, numCommandLists, phCommandLists, hFence);
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandQueueExecuteCommandLists, ZEIL_ARGS_zeCommandQueueExecuteCommandLists);
+    return check_device_in_context(call, objs[0], a->hDevice);
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeFenceCreate(const zeil_next_t *next,
-                                               ze_command_queue_handle_t hCommandQueue,
-                                               const ze_fence_desc_t *desc,
-                                               ze_fence_handle_t *phFence)
+ZEIL_POST(zeCommandQueueCreate)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeFenceCreate");
-    zeil_obj_t *queue;
-    ze_result_t r = check_handle(&call, "hCommandQueue", hCommandQueue,
-                                 ZEIL_KIND_COMMAND_QUEUE, &queue);
-    if (r == ZE_RESULT_SUCCESS)
-        r = NEXT(ze_fence_dditable_t, pfnCreate)(hCommandQueue, desc, phFence);
-    if (r == ZE_RESULT_SUCCESS && phFence)
-        intercept_register(&call, next,
-                           &(zeil_obj_t){.handle = *phFence, .kind = ZEIL_KIND_FENCE,
+    const ze_command_queue_desc_t *desc = a->desc;
+    if (result != ZE_RESULT_SUCCESS || !a->phCommandQueue || !desc)
+        return;
+    intercept_register(call, next,
+                       &(zeil_obj_t){.handle = *a->phCommandQueue, .kind = ZEIL_KIND_COMMAND_QUEUE,
+                                     .driver = objs[0] ? objs[0]->driver : NULL,
+                                     .device = a->hDevice, .context = a->hContext,
+                                     .ordinal = desc->ordinal,
+                                     .is_in_order = !!(desc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER)});
+    if (hazards_active())
+        hazards_queue_mode(*a->phCommandQueue, desc->mode);
+}
+
+ZEIL_PRE(zeCommandQueueDestroy)
+{
+    intercept_destroying(call, objs[0]);
+    return ZE_RESULT_SUCCESS;
+}
+
+ZEIL_POST(zeCommandQueueDestroy)
+{
+    if (result == ZE_RESULT_SUCCESS)
+        intercept_retire(call, objs[0]);
+}
+
+ZEIL_PRE(zeCommandQueueExecuteCommandLists)
+{
+    return check_execute(call, objs[0], a->numCommandLists, a->phCommandLists, a->hFence);
+}
+
+ZEIL_POST(zeCommandQueueExecuteCommandLists)
+{
+    if (result == ZE_RESULT_SUCCESS && objs[0] && hazards_active())
+        hazards_executed(call, objs[0], a->numCommandLists, a->phCommandLists, a->hFence);
+}
+
+ZEIL_POST(zeFenceCreate)
+{
+    const zeil_obj_t *queue = objs[0];
+    if (result == ZE_RESULT_SUCCESS && a->phFence)
+        intercept_register(call, next,
+                           &(zeil_obj_t){.handle = *a->phFence, .kind = ZEIL_KIND_FENCE,
                                          .driver = queue ? queue->driver : NULL,
                                          .device = queue ? queue->device : NULL,
                                          .context = queue ? queue->context : NULL,
-                                         .parent = hCommandQueue});
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeFenceCreate, ZEIL_ARGS_zeFenceCreate);
+                                         .parent = a->hCommandQueue});
 }
 
-ze_result_t ZE_APICALL zeil_icpt_zeFenceDestroy(const zeil_next_t *next, ze_fence_handle_t hFence)
+ZEIL_PRE(zeFenceDestroy)
 {
-    zeil_call_t call;
-    calls_begin(&call, "zeFenceDestroy");
-    zeil_obj_t *fence;
-    ze_result_t r = check_handle(&call, "hFence", hFence, ZEIL_KIND_FENCE, &fence);
-    if (r == ZE_RESULT_SUCCESS) {
-        intercept_destroying(&call, fence);
-        r = NEXT(ze_fence_dditable_t, pfnDestroy)(hFence);
-    }
-    if (r == ZE_RESULT_SUCCESS)
-        intercept_retire(&call, fence);
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeFenceDestroy, ZEIL_ARGS_zeFenceDestroy);
+    intercept_destroying(call, objs[0]);
+    return ZE_RESULT_SUCCESS;
+}
+
+ZEIL_POST(zeFenceDestroy)
+{
+    if (result == ZE_RESULT_SUCCESS)
+        intercept_retire(call, objs[0]);
 }
