@@ -1,6 +1,6 @@
 /*
  * zeil_bench: zeil's cost against the reference driver alone and against
- * the loader's stock validation and tracing layers (issue 7).
+ * the loader's stock validation and tracing layers.
  *
  *   zeil_bench [--quick] [--rounds N] [--callgrind] [--json FILE] [--only interop|scaling]
  *

@@ -1,6 +1,6 @@
 /*
  * bench_report.h: a finished run, printed as a table and written as the
- * JSON of issue 7 (build/bench.json).
+ * JSON scripts/bench documents (build/bench.json).
  */
 #ifndef ZEIL_BENCH_REPORT_H
 #define ZEIL_BENCH_REPORT_H

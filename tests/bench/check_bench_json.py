@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs zeil_bench --quick and checks that it wrote the JSON of issue 7.
+"""Runs zeil_bench --quick and checks the JSON it wrote (build/bench.json keys).
 
 Only the shape is checked (every key, every value a number or, where the
 figure was not measured, null); never a timing: a smoke test must not fail

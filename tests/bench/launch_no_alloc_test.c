@@ -1,5 +1,5 @@
 /*
- * zeil's launch path allocates nothing in steady state (issue 7): with zeil
+ * zeil's launch path allocates nothing in steady state: with zeil
  * on, 10 000 launches on a warmed-up regular list make exactly the heap
  * calls that the same 10 000 launches make when given straight to the
  * reference driver (which copies each launch's arguments into a heap block
