@@ -42,9 +42,7 @@ static ze_result_t append_post(append_t *a, ze_result_t driver_result, int kind,
 {
     if (driver_result != ZE_RESULT_SUCCESS)
         return driver_result;
-    if (a->signal)
-        atomic_store_explicit(&a->signal->signalled_by_call, a->call.number,
-                              memory_order_relaxed);
+    check_note_signal(a->signal, &a->call);
     if (kind >= 0)
         records_add(a->list, &(zeil_submission_t){(zeil_record_kind_t)kind, &a->call, a->kernel,
                                                   groups, bytes, signal, num_waits, waits});
