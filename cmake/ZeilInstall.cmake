@@ -15,11 +15,7 @@ endif()
 if(TARGET zeil_demo_net AND NOT ZEIL_SANITIZE)
   install(TARGETS zeil_demo_net RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/zeil)
 endif()
-foreach(tool zeil-run zeil-report)
-  if(EXISTS ${CMAKE_SOURCE_DIR}/scripts/${tool})
-    install(PROGRAMS scripts/${tool} DESTINATION ${CMAKE_INSTALL_BINDIR})
-  endif()
-endforeach()
+install(PROGRAMS scripts/zeil-run scripts/zeil-report DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # Targets that applications link register themselves in the zeilTargets
 # export set (install(TARGETS ... EXPORT zeilTargets)) in their own folder.

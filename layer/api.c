@@ -3,9 +3,7 @@
 #include "registry.h"
 #include "timing.h"
 
-#ifdef ZEIL_HAVE_OUTPUT
 #include "zeil_output.h"
-#endif
 
 #include <string.h>
 
@@ -95,8 +93,6 @@ void zeil_flush(void)
 {
     if (zeil_is_active())
         timing_collect(NULL);
-#ifdef ZEIL_HAVE_OUTPUT
     if (zeil_is_enabled())
         zo_flush();
-#endif
 }

@@ -20,9 +20,7 @@
 
 #include <zeil/zeil.h>
 
-#ifdef ZEIL_HAVE_OUTPUT
 #include "zeil_output.h"
-#endif
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -107,9 +105,7 @@ const zeil_intercepts_t *zeil_shim_attach(zeil_next_t *next)
         return &no_intercepts;
     coverage_note_next(next);
     atomic_fetch_add(&wrapped_drivers, 1);
-#ifdef ZEIL_HAVE_OUTPUT
     zo_start_background();
-#endif
     return &zeil_runtime_intercepts;
 }
 
@@ -178,20 +174,16 @@ static void at_exit(void)
         check_leaks_at_exit();
         coverage_list_unchecked();
     }
-#ifdef ZEIL_HAVE_OUTPUT
     zo_finish(); /* reads zeil's counters only: no driver is called */
-#endif
 }
 
 static void start_output(void)
 {
-#ifdef ZEIL_HAVE_OUTPUT
     const zeil_settings_t *s = zeil_settings();
     /* The flusher waits for the first wrapped driver (zeil_shim_attach). */
     zo_config_t config = {(zo_log_level_t)s->log_level, s->log_file, s->trace_file, s->report,
                           s->report_file, s->summary_file, s->timing, 1, s->rank};
     zo_init(&config);
-#endif
 }
 
 __attribute__((constructor)) static void zeil_bootstrap(void)

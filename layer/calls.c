@@ -6,9 +6,7 @@
 
 #include <zeil/zeil.h>
 
-#ifdef ZEIL_HAVE_OUTPUT
 #include "zeil_output.h"
-#endif
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -21,12 +19,7 @@ _Thread_local calls_thread_t calls_thread;
 
 uint64_t calls_now_ns(void)
 {
-#ifdef ZEIL_HAVE_OUTPUT
     return zo_now_ns(); /* the trace's clock, cheaper than clock_gettime */
-#endif
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 uint32_t calls_number_this_thread(void)
@@ -51,15 +44,11 @@ uint64_t zeil_call_number(void)
 
 ze_result_t calls_end_span(const zeil_call_t *call, ze_result_t result)
 {
-#ifdef ZEIL_HAVE_OUTPUT
     if (call->start_ns && zo_trace_enabled()) {
         uint64_t end = calls_now_ns();
         zo_trace_api_call(calls_thread_number(), call->name, call->number, call->start_ns,
                           end < call->start_ns ? call->start_ns : end);
     }
-#else
-    (void)call;
-#endif
     return result;
 }
 
@@ -70,10 +59,8 @@ ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *f
     uint64_t end = calls_now_ns();
     if (end < call->start_ns) /* a clock recalibration in between, by a few ns */
         end = call->start_ns;
-#ifdef ZEIL_HAVE_OUTPUT
     if (zo_trace_enabled())
         zo_trace_api_call(calls_thread_number(), call->name, call->number, call->start_ns, end);
-#endif
     if (zeil_settings()->log_level < ZEIL_LOG_CALLS)
         return result;
     char args[1024];
@@ -83,15 +70,7 @@ ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *f
     va_end(ap);
     if (n < 0)
         args[0] = 0;
-#ifdef ZEIL_HAVE_OUTPUT
     zo_log_call(calls_thread_number(), call->name, args, result, call->start_ns, end);
-    return result;
-#endif
-    log_sink_printf("zeil: call %llu.%09llu thread %u #%llu %s(%s) -> %s (%llu ns)",
-                    (unsigned long long)(call->start_ns / 1000000000u),
-                    (unsigned long long)(call->start_ns % 1000000000u), calls_thread_number(),
-                    (unsigned long long)call->number, call->name, args,
-                    calls_result_name(result), (unsigned long long)(end - call->start_ns));
     return result;
 }
 

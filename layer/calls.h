@@ -12,9 +12,7 @@
 #include <zeil/zeil.h>
 #include <stdint.h>
 
-#ifdef ZEIL_HAVE_OUTPUT
 #include "zeil_output.h"
-#endif
 
 typedef struct zeil_call {
     const char *name;     /* the API function, e.g. "zeMemFree" */
@@ -60,10 +58,8 @@ static inline uint64_t calls_take_number(void)
 /* 1 when every call is timed: calls log or trace on. Inline: every call asks. */
 static inline int calls_timed(void)
 {
-#ifdef ZEIL_HAVE_OUTPUT
     if (zo_trace_enabled())
         return 1;
-#endif
     return zeil_settings()->log_level >= ZEIL_LOG_CALLS;
 }
 

@@ -13,9 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef ZEIL_HAVE_OUTPUT
 #include "zeil_output.h"
-#endif
 
 #define MAX_LABELS 65536u   /* lists, and streams, each */
 #define MAX_DEVICES 16u     /* device names asked once each */
@@ -130,7 +128,6 @@ static stream_label_t *find_stream(uint64_t stream_id)
 /* Under names_lock: tells the trace the track's label. */
 static void publish(const stream_label_t *s, const list_label_t *l)
 {
-#ifdef ZEIL_HAVE_OUTPUT
     if (!zo_trace_enabled() || !l)
         return;
     char text[512] = "";
@@ -142,10 +139,6 @@ static void publish(const stream_label_t *s, const list_label_t *l)
     else
         zo_trace_track_name((ze_command_list_handle_t)l->list, 0, label,
                             LIST_SORT_BASE + l->number);
-#else
-    (void)s;
-    (void)l;
-#endif
 }
 
 void names_list_created(const zeil_next_t *next, const zeil_obj_t *obj, uint32_t index)

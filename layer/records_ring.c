@@ -7,9 +7,7 @@
 #include "host_clock.h"
 #include "out_of_memory.h"
 
-#ifdef ZEIL_HAVE_OUTPUT
 #include "zeil_output.h"
-#endif
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -276,14 +274,12 @@ record_write(zeil_list_state_t *state, zeil_obj_t *list, const zeil_submission_t
     }
     if (s->kind == ZEIL_RECORD_LAUNCH && records_count_launch(state, r, locked) != 0)
         kept = 0;
-#ifdef ZEIL_HAVE_OUTPUT
     if (zo_trace_enabled()) {
         /* Shown from the slot, not copied: this thread is its only writer. */
         zeil_record_t shown = *r;
         shown.wait_events = waits ? slot->waits : NULL;
         zo_trace_submission(&shown);
     }
-#endif
     if (locked)
         records_unlock(state);
     if (!kept)
@@ -352,10 +348,8 @@ void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t s
             PUT(r->device_end_ns, end_ns);
             atomic_store_explicit(&slot->version, 2 * index + 2, memory_order_release);
             records_count_device_time(state, r);
-#ifdef ZEIL_HAVE_OUTPUT
             if (zo_trace_enabled())
                 zo_trace_device_times(seq, start_ns, end_ns);
-#endif
             break;
         }
         if (r->seq < seq)
