@@ -96,17 +96,28 @@ const char *zeil_shim_next_driver(unsigned index)
 }
 
 static const zeil_intercepts_t no_intercepts;
+static zeil_next_t attached_next[ZEIL_MAX_NEXT_DRIVERS];
 
-const zeil_intercepts_t *zeil_shim_attach(zeil_next_t *next)
+zeil_next_t *zeil_shim_attach(unsigned index, const char *path, void *library,
+                              const zeil_intercepts_t **intercepts)
 {
-    /* Each trampoline passes its own next driver on every call; the runtime
-     * keeps it only to say what the loader asked of it. */
+    /* Each trampoline passes its next driver on every call; the runtime owns
+     * the record so that it outlives the shim. A shim loaded again after
+     * the loader unloaded it gets the same record back. */
+    *intercepts = &no_intercepts;
+    if (index >= ZEIL_MAX_NEXT_DRIVERS)
+        return NULL;
+    zeil_next_t *next = &attached_next[index];
+    next->index = index;
+    next->path = path;
+    next->library = library;
     if (!zeil_settings()->enabled)
-        return &no_intercepts;
+        return next;
     coverage_note_next(next);
     atomic_fetch_add(&wrapped_drivers, 1);
     zo_start_background();
-    return &zeil_runtime_intercepts;
+    *intercepts = &zeil_runtime_intercepts;
+    return next;
 }
 
 const zeil_intercepts_t *zeil_shim_intercepts(void)

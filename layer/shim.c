@@ -25,14 +25,17 @@
 #error "ZEIL_SHIM_INDEX must be defined (0 for libzeil_layer.so)"
 #endif
 
-static zeil_next_t shim_next = {.index = ZEIL_SHIM_INDEX};
+/* The runtime's record of the next driver, not this shim's: the loader may
+ * unload the shim before the process exits, and the runtime (exit report,
+ * registry) still reads it then. */
+static zeil_next_t *shim_next;
 static const zeil_intercepts_t *shim_intercepts;
 static pthread_once_t shim_once = PTHREAD_ONCE_INIT;
 
 #define SHIM_TRAMPOLINE(table, member, pfn, api, params, args) \
     static ze_result_t ZE_APICALL shim_##api params            \
     {                                                          \
-        const zeil_next_t *next = &shim_next;                  \
+        const zeil_next_t *next = shim_next;                   \
         return shim_intercepts->api ZEIL_ARGS_WITH_NEXT args;  \
     }
 ZEIL_DDI_ENTRIES(SHIM_TRAMPOLINE)
@@ -81,19 +84,19 @@ static const shim_entry_t shim_entries[] = {ZEIL_DDI_LAYOUT(SHIM_ROW)};
 
 static void shim_open_next(void)
 {
-    shim_next.path = zeil_shim_next_driver(ZEIL_SHIM_INDEX);
-    if (!shim_next.path)
+    const char *path = zeil_shim_next_driver(ZEIL_SHIM_INDEX);
+    if (!path)
         return;
-    shim_next.library = dlopen(shim_next.path, RTLD_NOW | RTLD_LOCAL);
-    if (!shim_next.library) {
+    void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
         char line[512];
         int n = snprintf(line, sizeof line, "zeil: warning cannot open next driver %s: %s\n",
-                         shim_next.path, dlerror());
+                         path, dlerror());
         if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
             return;
         return;
     }
-    shim_intercepts = zeil_shim_attach(&shim_next);
+    shim_next = zeil_shim_attach(ZEIL_SHIM_INDEX, path, library, &shim_intercepts);
 }
 
 typedef ze_result_t (ZE_APICALL *shim_getter_fn)(ze_api_version_t, void *);
@@ -113,14 +116,15 @@ static size_t shim_entries_at(size_t first, size_t count, ze_api_version_t versi
  * replaces the intercepted ones the driver provides. A table the next driver
  * lacks gets unsupported entries. Touches nothing past those entries. */
 static ze_result_t shim_fill(const char *getter, ze_api_version_t version, size_t first,
-                             size_t count, void *next_table, void *loader_table)
+                             size_t count, size_t next_table_offset, void *loader_table)
 {
     pthread_once(&shim_once, shim_open_next);
     if (!loader_table)
         return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (!shim_next.library)
+    if (!shim_next)
         return ZE_RESULT_ERROR_UNINITIALIZED;
-    shim_getter_fn next_getter = (shim_getter_fn)dlsym(shim_next.library, getter);
+    void *next_table = (char *)shim_next + next_table_offset;
+    shim_getter_fn next_getter = (shim_getter_fn)dlsym(shim_next->library, getter);
     if (next_getter) {
         ze_result_t r = next_getter(version, loader_table);
         if (r != ZE_RESULT_SUCCESS)
@@ -128,7 +132,7 @@ static ze_result_t shim_fill(const char *getter, ze_api_version_t version, size_
     }
     if (ZE_MAJOR_VERSION(version) != 1)
         return next_getter ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_UNSUPPORTED_VERSION;
-    atomic_store(&shim_next.requested_version, version);
+    atomic_store(&shim_next->requested_version, version);
     size_t known = shim_entries_at(first, count, version);
     shim_fn *loader = loader_table, *copy = next_table;
     for (size_t i = 0; i < known; i++) {
@@ -157,7 +161,8 @@ static ze_result_t shim_fill(const char *getter, ze_api_version_t version, size_
     ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi);      \
     ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi)       \
     {                                                                                      \
-        return shim_fill(#getter, version, first, count, &shim_next.ddi_##table, ddi);     \
+        return shim_fill(#getter, version, first, count,                                  \
+                         offsetof(zeil_next_t, ddi_##table), ddi);                         \
     }
 ZEIL_DDI_ALL_TABLES(SHIM_GETTER)
 #undef SHIM_GETTER

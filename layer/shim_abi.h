@@ -48,10 +48,15 @@ typedef struct zeil_intercepts {
 /* The next driver shim number index must wrap, or null when there is none. */
 const char *zeil_shim_next_driver(unsigned index) __attribute__((visibility("default")));
 
-/* Called once per shim after it opened its next driver. next stays valid for
- * the life of the process. Returns the entries to intercept (all null when
- * zeil is not enabled: the shim then passes everything through). */
-const zeil_intercepts_t *zeil_shim_attach(zeil_next_t *next)
+/* Called once per shim after it opened its next driver. Returns the
+ * runtime's record of shim index, which the shim fills with the next
+ * driver's tables: it lives as long as libzeil.so, so it outlives a shim the
+ * loader unloads before exit (the exit report and the registry still read
+ * it then). Sets *intercepts to the entries to intercept (all null when zeil
+ * is not enabled: the shim then passes everything through). Null when index
+ * is out of range. */
+zeil_next_t *zeil_shim_attach(unsigned index, const char *path, void *library,
+                              const zeil_intercepts_t **intercepts)
     __attribute__((visibility("default")));
 
 /* The entries the runtime intercepts, for tests that check a shim's tables
