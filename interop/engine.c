@@ -25,15 +25,8 @@ interop_engine_t *interop_engine_find(dnnl_engine_t engine)
 
 interop_engine_t *interop_engine_require(const char *call, dnnl_engine_t engine)
 {
-    if (check_not_null(call, engine, "engine"))
-        return NULL;
-    interop_engine_t *record = interop_engine_find(engine);
-    if (!record)
-        interop_report(INTEROP_RULE_E105, call,
-                       "engine %p is not a Level Zero interop engine (not created by "
-                       "dnnl_ze_interop_engine_create)",
-                       (void *)engine);
-    return record;
+    return check_interop_handle(call, &engines, engine, "engine", INTEROP_RULE_E105,
+                                "dnnl_ze_interop_engine_create");
 }
 
 void interop_engine_retain(interop_engine_t *engine)
