@@ -242,9 +242,7 @@ ze_result_t ZE_APICALL rd_zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_d
     RD_HANDLE(rd_device_t, peer, hPeerDevice, RD_MAGIC_DEVICE);
     (void)dev;
     (void)peer;
-    RD_NOT_NULL(value);
-    *value = 1;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(value, 1);
 }
 
 ze_result_t ZE_APICALL rd_zeDeviceGetStatus(ze_device_handle_t hDevice)

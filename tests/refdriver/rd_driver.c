@@ -89,9 +89,7 @@ ze_result_t ZE_APICALL rd_zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_a
 {
     RD_HANDLE(rd_driver_t, d, hDriver, RD_MAGIC_DRIVER);
     (void)d;
-    RD_NOT_NULL(version);
-    *version = (ze_api_version_t)RD_API_VERSION;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(version, (ze_api_version_t)RD_API_VERSION);
 }
 
 ze_result_t ZE_APICALL rd_zeDriverGetProperties(ze_driver_handle_t hDriver,

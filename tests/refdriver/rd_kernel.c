@@ -204,9 +204,7 @@ ze_result_t ZE_APICALL rd_zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
                                                     ze_kernel_indirect_access_flags_t *pFlags)
 {
     RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
-    RD_NOT_NULL(pFlags);
-    *pFlags = k->indirect_access;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(pFlags, k->indirect_access);
 }
 
 ze_result_t ZE_APICALL rd_zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_flags_t flags)

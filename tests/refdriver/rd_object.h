@@ -69,6 +69,15 @@ static inline ze_result_t rd_check_handle(const void *handle, rd_magic_t magic)
             return ZE_RESULT_ERROR_INVALID_NULL_POINTER;  \
     } while (0)
 
+/* The body of a query that answers one value: ZE_RESULT_ERROR_INVALID_NULL_POINTER
+ * when out is null, else *out = value and success. */
+#define RD_ANSWER(out, value)                 \
+    do {                                      \
+        RD_NOT_NULL(out);                     \
+        *(out) = (value);                     \
+        return ZE_RESULT_SUCCESS;             \
+    } while (0)
+
 /* Returns from the calling entry point unless the call succeeded. */
 #define RD_TRY(call)                                \
     do {                                            \
