@@ -171,6 +171,14 @@ ze_command_queue_handle_t zt_queue(const zt_env_t *env, int sync)
     return queue;
 }
 
+ze_fence_handle_t zt_fence(ze_command_queue_handle_t queue)
+{
+    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
+    ze_fence_handle_t fence = NULL;
+    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    return fence;
+}
+
 uint64_t zt_now_ns(void)
 {
     struct timespec ts;

@@ -96,6 +96,8 @@ void zt_launch(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
  * (ordinal 0). */
 ze_command_list_handle_t zt_regular_list(const zt_env_t *env);
 ze_command_queue_handle_t zt_queue(const zt_env_t *env, int sync);
+/* A fence on queue, with no flags. */
+ze_fence_handle_t zt_fence(ze_command_queue_handle_t queue);
 
 /* CLOCK_MONOTONIC in nanoseconds, the clock the test kernels stamp with. */
 uint64_t zt_now_ns(void);

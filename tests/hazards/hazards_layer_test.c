@@ -180,9 +180,7 @@ START_TEST(regular_list_through_queue_and_fence_is_silent)
     size_t mark = zl_log_mark();
     ze_command_list_handle_t regular = zt_regular_list(&t.f.env);
     ze_command_queue_handle_t queue = zt_queue(&t.f.env, 0);
-    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
-    ze_fence_handle_t fence;
-    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    ze_fence_handle_t fence = zt_fence(queue);
     fill(regular, t.x, NULL, 0, NULL);
     copy(regular, t.y, t.x, NULL, 0, NULL);
     ZT_OK(zeCommandListClose(regular));
@@ -207,9 +205,7 @@ START_TEST(fence_polled_until_ready_is_silent)
     size_t mark = zl_log_mark();
     ze_command_list_handle_t regular = zt_regular_list(&t.f.env);
     ze_command_queue_handle_t queue = zt_queue(&t.f.env, 0);
-    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
-    ze_fence_handle_t fence;
-    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    ze_fence_handle_t fence = zt_fence(queue);
     fill(regular, t.x, NULL, 0, NULL);
     ZT_OK(zeCommandListClose(regular));
     ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
@@ -367,9 +363,7 @@ START_TEST(queue_and_fence_waits_on_unsignalled_event_are_reported)
     void *x = zt_usm_alloc(&f.env, ZT_USM_DEVICE, BYTES, 64);
     ze_command_list_handle_t regular = zt_regular_list(&f.env);
     ze_command_queue_handle_t queue = zt_queue(&f.env, 0);
-    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
-    ze_fence_handle_t fence;
-    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    ze_fence_handle_t fence = zt_fence(queue);
     ze_event_handle_t never = f.event[2];
     fill(regular, x, NULL, 1, &never);
     ZT_OK(zeCommandListClose(regular));
