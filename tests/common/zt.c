@@ -66,6 +66,17 @@ ze_command_list_handle_t zt_immediate_list(const zt_env_t *env, int sync)
     return list;
 }
 
+ze_command_list_handle_t zt_in_order_list(const zt_env_t *env)
+{
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
+                                    ZE_COMMAND_QUEUE_FLAG_IN_ORDER,
+                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_list_handle_t list = NULL;
+    ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
+    return list;
+}
+
 ze_event_pool_handle_t zt_event_pool(const zt_env_t *env, uint32_t count,
                                      ze_event_pool_flags_t flags)
 {

@@ -16,22 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#ifndef ZE_COMMAND_QUEUE_FLAG_IN_ORDER
-#define ZE_COMMAND_QUEUE_FLAG_IN_ORDER ZE_BIT(1)
-#endif
-
 enum { BYTES = 4096 };
-
-static ze_command_list_handle_t in_order_list(const zt_env_t *env)
-{
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
-                                    ZE_COMMAND_QUEUE_FLAG_IN_ORDER,
-                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze_command_list_handle_t list = NULL;
-    ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
-    return list;
-}
 
 static void fill(ze_command_list_handle_t list, void *ptr, ze_event_handle_t signal,
                  uint32_t nwaits, ze_event_handle_t *waits)
@@ -59,8 +44,8 @@ typedef struct two_lists {
 static void open_two(two_lists_t *t)
 {
     zl_open(&t->f);
-    t->a = in_order_list(&t->f.env);
-    t->b = in_order_list(&t->f.env);
+    t->a = zt_in_order_list(&t->f.env);
+    t->b = zt_in_order_list(&t->f.env);
     t->x = zt_usm_alloc(&t->f.env, ZT_USM_DEVICE, BYTES, 64);
     t->y = zt_usm_alloc(&t->f.env, ZT_USM_DEVICE, BYTES, 64);
     t->extra = NULL;

@@ -21,24 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef ZE_COMMAND_QUEUE_FLAG_IN_ORDER
-#define ZE_COMMAND_QUEUE_FLAG_IN_ORDER ZE_BIT(1)
-#endif
-
 enum { BYTES = 4096 };
 static const uint64_t forever = UINT64_MAX;
 static const char *const hazards_env[] = {"ZEIL_CHECKS=hazards", NULL};
-
-static ze_command_list_handle_t in_order_list(const zt_env_t *env)
-{
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
-                                    ZE_COMMAND_QUEUE_FLAG_IN_ORDER,
-                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze_command_list_handle_t list = NULL;
-    ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
-    return list;
-}
 
 static void fill_waiting(ze_command_list_handle_t list, void *ptr, ze_event_handle_t signal,
                          ze_event_handle_t wait)
@@ -78,7 +63,7 @@ static void free_before_synchronizing(void)
 {
     zl_fixture_t f;
     zl_open(&f);
-    ze_command_list_handle_t list = in_order_list(&f.env);
+    ze_command_list_handle_t list = zt_in_order_list(&f.env);
     void *buffer = zt_usm_alloc(&f.env, ZT_USM_DEVICE, BYTES, 64);
     ze_event_handle_t go = f.event[2], done = f.event[0];
     fill_waiting(list, buffer, done, go); /* held back until the host says go */
@@ -110,7 +95,7 @@ static void wait_on_event_never_signalled(void)
 {
     zl_fixture_t f;
     zl_open(&f);
-    ze_command_list_handle_t list = in_order_list(&f.env);
+    ze_command_list_handle_t list = zt_in_order_list(&f.env);
     void *buffer = zt_usm_alloc(&f.env, ZT_USM_DEVICE, BYTES, 64);
     ze_event_handle_t never = f.event[2], done = f.event[0];
     fill_waiting(list, buffer, done, never);
@@ -126,7 +111,7 @@ static void two_list_cycle(void)
 {
     zl_fixture_t f;
     zl_open(&f);
-    ze_command_list_handle_t a = in_order_list(&f.env), b = in_order_list(&f.env);
+    ze_command_list_handle_t a = zt_in_order_list(&f.env), b = zt_in_order_list(&f.env);
     ze_event_handle_t e1 = f.event[0], e2 = f.event[1];
     ZT_OK(zeCommandListAppendBarrier(a, e1, 1, &e2));
     ZT_OK(zeCommandListAppendBarrier(b, e2, 1, &e1)); /* closes the cycle: not refused */
@@ -139,7 +124,7 @@ static void poll_times_out(void)
 {
     zl_fixture_t f;
     zl_open(&f);
-    ze_command_list_handle_t list = in_order_list(&f.env);
+    ze_command_list_handle_t list = zt_in_order_list(&f.env);
     void *buffer = zt_usm_alloc(&f.env, ZT_USM_DEVICE, BYTES, 64);
     ze_event_handle_t never = f.event[2], done = f.event[0];
     fill_waiting(list, buffer, done, never);
@@ -154,7 +139,7 @@ static void kernel_argument_race(void)
 {
     zl_fixture_t f;
     zl_open(&f);
-    ze_command_list_handle_t a = in_order_list(&f.env), b = in_order_list(&f.env);
+    ze_command_list_handle_t a = zt_in_order_list(&f.env), b = zt_in_order_list(&f.env);
     uint64_t *stamp;
     ze_kernel_handle_t k = misuse_stamp_kernel(&f, &stamp);
     static const uint64_t zero = 0;
