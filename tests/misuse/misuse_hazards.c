@@ -156,7 +156,6 @@ static void kernel_argument_race(void)
     assert_logged("[ZEIL-W091]", "kernel 'stamp' on list", "may read or write", NULL);
 }
 
-#ifdef ZEIL_MISUSE_DEMO_NET
 /* The demo with the wait of stream B on stream A's ReLU removed. */
 static void demo_without_wait(void)
 {
@@ -174,7 +173,6 @@ static void demo_without_wait(void)
                   "reads 0x", "written by eltwise on stream 0x", "with no event between them",
                   NULL);
 }
-#endif
 
 static const misuse_case_t cases[] = {
     {"hazard_free_before_synchronizing", "ZEIL-E092", free_before_synchronizing, hazards_env},
@@ -183,9 +181,7 @@ static const misuse_case_t cases[] = {
     {"hazard_two_list_cycle", "ZEIL-E093", two_list_cycle, hazards_env},
     {"hazard_poll_times_out", "ZEIL-W095", poll_times_out, hazards_env},
     {"hazard_kernel_argument_race", "ZEIL-W091", kernel_argument_race, hazards_env},
-#ifdef ZEIL_MISUSE_DEMO_NET
     {"hazard_demo_without_wait", "ZEIL-E090", demo_without_wait, hazards_env},
-#endif
 };
 
 misuse_case_list_t misuse_hazard_cases(void)

@@ -1,11 +1,9 @@
 /*
  * Hazard misuse through the interop library (ZEIL_CHECKS=hazards): a stream
- * that waits on the wrong event of another stream. Built only with the
- * interop library.
+ * that waits on the wrong event of another stream.
  */
 #include "misuse.h"
 
-#ifdef ZEIL_MISUSE_HAVE_INTEROP
 #include "misuse_interop.h"
 
 static dnnl_stream_t in_order_stream(const interop_fixture_t *x)
@@ -63,9 +61,3 @@ misuse_case_list_t misuse_hazard_interop_cases(void)
 {
     return MISUSE_LIST(cases);
 }
-#else
-misuse_case_list_t misuse_hazard_interop_cases(void)
-{
-    return (misuse_case_list_t){NULL, 0};
-}
-#endif

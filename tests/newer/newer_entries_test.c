@@ -12,9 +12,7 @@
 #include "zl.h"
 
 #include <zeil/zeil.h>
-#ifdef NEWER_HAVE_INTEROP
 #include <zeil/dnnl_ze.h>
-#endif
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -323,7 +321,6 @@ START_TEST(test_newer_entries_reach_driver)
 }
 END_TEST
 
-#ifdef NEWER_HAVE_INTEROP
 /* The interop library checks a stream's list it never saw created through
  * the driver's queries where the version has them: the list of
  * test_list_zeil_never_saw makes a stream at 1.9+, and is unknown at 1.4. */
@@ -365,7 +362,6 @@ START_TEST(test_interop_stream_on_list_zeil_never_saw)
     zt_close(&env);
 }
 END_TEST
-#endif
 
 int main(void)
 {
@@ -377,9 +373,7 @@ int main(void)
     tcase_add_test(tc, test_list_zeil_never_saw);
     tcase_add_test(tc, test_counter_based_event_reaches_driver);
     tcase_add_test(tc, test_newer_entries_reach_driver);
-#ifdef NEWER_HAVE_INTEROP
     tcase_add_test(tc, test_interop_stream_on_list_zeil_never_saw);
-#endif
     suite_add_tcase(s, tc);
     return zt_run_suite(s);
 }
