@@ -286,24 +286,6 @@ START_TEST(two_list_cycle_is_reported_at_the_closing_append)
 }
 END_TEST
 
-typedef struct late_signal {
-    ze_event_handle_t event;
-    const char *rule;
-} late_signal_t;
-
-/* Signals the event once zeil has said the rule: the host thread blocked
- * in the wait zeil warned about is let go. */
-static void *signal_when_reported(void *arg)
-{
-    late_signal_t *s = arg;
-    for (int i = 0; i < 6000 && zeil_rule_count(s->rule) == 0; i++) {
-        struct timespec tick = {0, 1000 * 1000};
-        nanosleep(&tick, NULL);
-    }
-    zeEventHostSignal(s->event);
-    return NULL;
-}
-
 START_TEST(infinite_wait_on_unsignalled_event_is_reported_before_blocking)
 {
     two_lists_t t;
@@ -311,9 +293,9 @@ START_TEST(infinite_wait_on_unsignalled_event_is_reported_before_blocking)
     size_t mark = zl_log_mark();
     ze_event_handle_t never = t.f.event[2], done = t.f.event[0];
     fill(t.a, t.x, done, 1, &never);
-    late_signal_t s = {never, "ZEIL-E094"};
+    zl_late_signal_t s = {never, "ZEIL-E094"};
     pthread_t helper;
-    ck_assert_int_eq(pthread_create(&helper, NULL, signal_when_reported, &s), 0);
+    ck_assert_int_eq(pthread_create(&helper, NULL, zl_signal_when_reported, &s), 0);
     ZT_OK(zeEventHostSynchronize(done, forever)); /* returns once the helper signals */
     pthread_join(helper, NULL);
     char path[96];
@@ -359,9 +341,9 @@ START_TEST(queue_and_fence_waits_on_unsignalled_event_are_reported)
     zl_assert_one_finding(mark, "ZEIL-W095", "zeFenceHostSynchronize", "timed out waiting on fence",
                           "its work waits (call #", "which nothing pending signals", NULL);
     mark = zl_log_mark();
-    late_signal_t s = {never, "ZEIL-E094"};
+    zl_late_signal_t s = {never, "ZEIL-E094"};
     pthread_t helper;
-    ck_assert_int_eq(pthread_create(&helper, NULL, signal_when_reported, &s), 0);
+    ck_assert_int_eq(pthread_create(&helper, NULL, zl_signal_when_reported, &s), 0);
     ZT_OK(zeCommandQueueSynchronize(queue, forever));
     pthread_join(helper, NULL);
     zl_assert_one_finding(mark, "ZEIL-E094", "zeCommandQueueSynchronize",

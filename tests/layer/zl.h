@@ -44,4 +44,14 @@ void zl_close(zl_fixture_t *f);
 /* 1 when the driver signalled the event. */
 int zl_signalled(ze_event_handle_t event);
 
+/* ---- a host wait zeil warns about ---- */
+/* A thread's work (pthread_create(..., zl_signal_when_reported, &late)):
+ * signals event once zeil has counted rule (or after 6 s), letting go of
+ * the host thread blocked in the wait zeil reported. */
+typedef struct zl_late_signal {
+    ze_event_handle_t event;
+    const char *rule;
+} zl_late_signal_t;
+void *zl_signal_when_reported(void *late_signal);
+
 #endif

@@ -73,24 +73,6 @@ static void free_before_synchronizing(void)
     misuse_assert_memory_usable(&f, buffer, BYTES); /* the driver never freed it */
 }
 
-/* Signals the event once zeil counted the rule: lets go of the host thread
- * blocked in the wait zeil reported. */
-typedef struct late_signal {
-    ze_event_handle_t event;
-    const char *rule;
-} late_signal_t;
-
-static void *signal_when_reported(void *arg)
-{
-    late_signal_t *s = arg;
-    for (int i = 0; i < 6000 && zeil_rule_count(s->rule) == 0; i++) {
-        struct timespec tick = {0, 1000 * 1000};
-        nanosleep(&tick, NULL);
-    }
-    zeEventHostSignal(s->event);
-    return NULL;
-}
-
 static void wait_on_event_never_signalled(void)
 {
     zl_fixture_t f;
@@ -99,9 +81,9 @@ static void wait_on_event_never_signalled(void)
     void *buffer = zt_usm_alloc(&f.env, ZT_USM_DEVICE, BYTES, 64);
     ze_event_handle_t never = f.event[2], done = f.event[0];
     fill_waiting(list, buffer, done, never);
-    late_signal_t s = {never, "ZEIL-E094"};
+    zl_late_signal_t s = {never, "ZEIL-E094"};
     pthread_t helper;
-    ck_assert_int_eq(pthread_create(&helper, NULL, signal_when_reported, &s), 0);
+    ck_assert_int_eq(pthread_create(&helper, NULL, zl_signal_when_reported, &s), 0);
     ZT_OK(zeEventHostSynchronize(done, forever)); /* reported, then it blocks */
     pthread_join(helper, NULL);
     ck_assert_uint_eq(zeil_rule_count("ZEIL-E094"), 1);
