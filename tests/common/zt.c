@@ -55,26 +55,27 @@ ze_module_handle_t zt_load_test_module(const zt_env_t *env)
     return module;
 }
 
-ze_command_list_handle_t zt_immediate_list(const zt_env_t *env, int sync)
+static ze_command_list_handle_t immediate_list(const zt_env_t *env,
+                                               ze_command_queue_flags_t flags,
+                                               ze_command_queue_mode_t mode)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                    sync ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS
-                                         : ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, flags,
+                                    mode, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list = NULL;
     ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
     return list;
 }
 
+ze_command_list_handle_t zt_immediate_list(const zt_env_t *env, int sync)
+{
+    return immediate_list(env, 0,
+                          sync ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS
+                               : ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+}
+
 ze_command_list_handle_t zt_in_order_list(const zt_env_t *env)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
-                                    ZE_COMMAND_QUEUE_FLAG_IN_ORDER,
-                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze_command_list_handle_t list = NULL;
-    ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
-    return list;
+    return immediate_list(env, ZE_COMMAND_QUEUE_FLAG_IN_ORDER, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
 }
 
 ze_event_pool_handle_t zt_event_pool(const zt_env_t *env, uint32_t count,
