@@ -43,16 +43,7 @@ void *zt_read_file(const char *path, size_t *size)
 
 ze_module_handle_t zt_load_test_module(const zt_env_t *env)
 {
-    const char *path = getenv("ZEIL_TEST_KERNELS");
-    ck_assert_msg(path != NULL, "ZEIL_TEST_KERNELS is not set");
-    size_t size = 0;
-    void *bytes = zt_read_file(path, &size);
-    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
-                             size, bytes, NULL, NULL};
-    ze_module_handle_t module = NULL;
-    ZT_OK(zeModuleCreate(env->context, env->device, &desc, &module, NULL));
-    free(bytes);
-    return module;
+    return zt_load_module_from_env(env, "ZEIL_TEST_KERNELS");
 }
 
 static ze_command_list_handle_t immediate_list(const zt_env_t *env,
