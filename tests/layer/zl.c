@@ -76,6 +76,13 @@ void zl_assert_silent(size_t mark)
     free(text);
 }
 
+void zl_assert_no_error(size_t mark)
+{
+    char *text = zl_log_since(mark);
+    ck_assert_msg(!strstr(text, "ZEIL-E"), "zeil refused a valid call: %s", text);
+    free(text);
+}
+
 int zl_run_child(const char *mode, const char *const *overrides, char *out, size_t out_size)
 {
     int pipe_fds[2];

@@ -16,6 +16,8 @@ char *zl_log_since(size_t mark);
 void zl_assert_one_finding(size_t mark, const char *rule, const char *call, ...);
 /* Asserts zeil wrote nothing since mark. */
 void zl_assert_silent(size_t mark);
+/* Asserts zeil reported no error since mark (warnings may be there). */
+void zl_assert_no_error(size_t mark);
 
 /* ---- child processes ---- */
 /* Runs this test binary again as `binary mode` with the environment changed

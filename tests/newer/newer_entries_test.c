@@ -86,9 +86,7 @@ START_TEST(test_program_of_api_1_17)
     ck_assert_uint_eq(zeil_submission_count(list), 3);
     zeil_handle_info_t info;
     ck_assert(zeil_lookup_handle(env.driver, &info) && info.kind == ZEIL_KIND_DRIVER);
-    char *log = zl_log_since(mark);
-    ck_assert_msg(!strstr(log, "ZEIL-E"), "zeil refused a valid call: %s", log);
-    free(log);
+    zl_assert_no_error(mark);
     ZT_OK(zeMemFree(env.context, started));
     ZT_OK(zeCommandListDestroy(list));
     ZT_OK(zeKernelDestroy(stamp));
@@ -311,9 +309,7 @@ START_TEST(test_newer_entries_reach_driver)
     ZT_OK(zeCommandListHostSynchronize(list, UINT64_MAX));
     ck_assert_uint_eq(buffer[15], pattern);
     ck_assert_uint_eq(zeil_submission_count(list), 1);
-    char *log = zl_log_since(mark);
-    ck_assert_msg(!strstr(log, "ZEIL-E"), "zeil refused a valid call: %s", log);
-    free(log);
+    zl_assert_no_error(mark);
     ZT_OK(zeMemFree(env.context, buffer));
     ZT_OK(zeCommandListDestroy(regular));
     ZT_OK(zeCommandListDestroy(list));
