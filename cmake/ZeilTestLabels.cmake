@@ -1,38 +1,32 @@
 # ctest labels, by test name: `ctest -L unit` is the loop of seconds (no
 # driver), the others pick a part (README, "Building, testing, installing").
 # Each directory that adds tests calls it last (labels are set where the
-# tests are).
+# tests are). Each label with the pattern of the test names it takes (a test
+# may take several).
+set(ZEIL_TEST_LABELS
+  "unit=^(test_output_|fuzz_replay_|interop_cache_blob_parser$|zeil_readme|layer_exports_test$|layer_env_reads_test$)"
+  "fuzz=^fuzz_"
+  "driver=^(future_)?driver_|^zeil_cpu_sample"
+  "layer=^(future_|hazards_)?(layer_|transparency)|^hazards_layer|^newer_"
+  "interop=interop|onednn|^zeil_demo"
+  "misuse=misuse|hostile_env"
+  "stress=stress"
+  "bench=^bench_"
+  "package=^zeil_(install|package|ranks|viewer)")
+
 function(zeil_label_tests)
   get_property(tests DIRECTORY PROPERTY TESTS)
   foreach(t ${tests})
     set(labels)
-    if(t MATCHES "^(test_output_|fuzz_replay_|interop_cache_blob_parser$|zeil_readme)")
-      list(APPEND labels unit)
-    endif()
-    if(t MATCHES "^fuzz_")
-      list(APPEND labels fuzz)
-    endif()
-    if(t MATCHES "^(future_)?driver_|^zeil_cpu_sample")
-      list(APPEND labels driver)
-    endif()
-    if(t MATCHES "^(future_|hazards_)?(layer_|transparency)|^hazards_layer|^newer_")
-      list(APPEND labels layer)
-    endif()
-    if(t MATCHES "interop|onednn|^zeil_demo")
-      list(APPEND labels interop)
-    endif()
-    if(t MATCHES "misuse|hostile_env")
-      list(APPEND labels misuse)
-    endif()
-    if(t MATCHES "stress")
-      list(APPEND labels stress)
-    endif()
-    if(t MATCHES "^bench_")
-      list(APPEND labels bench)
-    endif()
-    if(t MATCHES "^zeil_(install|package|ranks|viewer)")
-      list(APPEND labels package)
-    endif()
+    foreach(rule ${ZEIL_TEST_LABELS})
+      string(FIND "${rule}" "=" at)
+      string(SUBSTRING "${rule}" 0 ${at} label)
+      math(EXPR at "${at} + 1")
+      string(SUBSTRING "${rule}" ${at} -1 pattern)
+      if(t MATCHES "${pattern}")
+        list(APPEND labels ${label})
+      endif()
+    endforeach()
     if(labels)
       set_tests_properties(${t} PROPERTIES LABELS "${labels}")
     endif()

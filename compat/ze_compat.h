@@ -14,6 +14,10 @@
  * that the installed headers have is API 1.0. Entries are listed in table
  * order: a table of version v is the prefix of entries of version <= v.
  *
+ * A result code newer than the installed headers goes here as
+ * `#define ZE_RESULT_<NAME> ((ze_result_t)<value>)`: scripts/gen-result-names
+ * names it in log lines too.
+ *
  * Include zeil_ddi.h, not this file: it defines ZEIL_INSTALLED_API_VERSION
  * (the installed ze_api.h's ZE_API_VERSION_CURRENT, as gen-ddi read it).
  * Used by the layer and the reference driver alike; it knows nothing of zeil.

@@ -10,6 +10,7 @@
 #include <level_zero/loader/ze_loader.h>
 #include <zeil/zeil.h>
 
+#include "handle_map.h"
 #include "rules.h"
 
 dnnl_status_t check_not_null(const char *call, const void *p, const char *what)
@@ -18,6 +19,18 @@ dnnl_status_t check_not_null(const char *call, const void *p, const char *what)
         return dnnl_success;
     interop_report(INTEROP_RULE_E101, call, "%s is null", what);
     return dnnl_invalid_arguments;
+}
+
+void *check_interop_handle(const char *call, handle_map_t *map, const void *handle,
+                           const char *what, interop_rule_t unknown, const char *creator)
+{
+    if (check_not_null(call, handle, what))
+        return NULL;
+    void *record = handle_map_get(map, handle);
+    if (!record)
+        interop_report(unknown, call, "%s %p is not a Level Zero interop %s (not created by %s)",
+                       what, handle, what, creator);
+    return record;
 }
 
 int check_registry_available(const char *call)

@@ -15,12 +15,22 @@
 #include <level_zero/loader/ze_loader.h>
 #include <zeil/dnnl_ze.h>
 
+#include "handle_map.h"
+#include "rules.h"
+
 /* The registry knows driver handles; the application may hold loader
  * handles (when the loader wraps them): the driver handle of one. */
 const void *below_loader(zel_handle_type_t type, const void *handle);
 
 /* E101 when p is null; what names it ("context", "engine output"). */
 dnnl_status_t check_not_null(const char *call, const void *p, const char *what);
+
+/* The record a handle map keeps for a oneDNN handle the interop library
+ * made (an engine, a stream), or null after reporting E101 (handle null) or
+ * rule unknown (not in map: "<what> %p is not a Level Zero interop <what>
+ * (not created by <creator>)"). */
+void *check_interop_handle(const char *call, handle_map_t *map, const void *handle,
+                           const char *what, interop_rule_t unknown, const char *creator);
 
 /* 1 when the zeil registry can be consulted; otherwise reports W150 once. */
 int check_registry_available(const char *call);

@@ -7,6 +7,7 @@
 #include <zeil/zeil.h>
 
 #include "checks.h"
+#include "env.h"
 #include "export.h"
 #include "forward.h"
 #include "handle_map.h"
@@ -24,15 +25,8 @@ interop_engine_t *interop_engine_find(dnnl_engine_t engine)
 
 interop_engine_t *interop_engine_require(const char *call, dnnl_engine_t engine)
 {
-    if (check_not_null(call, engine, "engine"))
-        return NULL;
-    interop_engine_t *record = interop_engine_find(engine);
-    if (!record)
-        interop_report(INTEROP_RULE_E105, call,
-                       "engine %p is not a Level Zero interop engine (not created by "
-                       "dnnl_ze_interop_engine_create)",
-                       (void *)engine);
-    return record;
+    return check_interop_handle(call, &engines, engine, "engine", INTEROP_RULE_E105,
+                                "dnnl_ze_interop_engine_create");
 }
 
 void interop_engine_retain(interop_engine_t *engine)
@@ -58,7 +52,7 @@ void interop_engine_forget(dnnl_engine_t engine)
 
 interop_backend_t interop_engine_backend_for(ze_device_handle_t device)
 {
-    backend_request_t request = forward_backend_request();
+    backend_request_t request = env_backend_request();
     if (request == BACKEND_FORWARD_ONLY)
         return INTEROP_BACKEND_FORWARD; /* refused later (E152) without a target */
     if (request == BACKEND_HOST_ONLY || !forward_table())
@@ -192,7 +186,7 @@ dnnl_status_t interop_engine_create(const char *call, dnnl_engine_t *out,
     if (probe == ZE_RESULT_SUCCESS)
         return status;
     /* The device does not run host code: a Level Zero oneDNN may. */
-    if (forward_table() && forward_backend_request() != BACKEND_HOST_ONLY && !binary) {
+    if (forward_table() && env_backend_request() != BACKEND_HOST_ONLY && !binary) {
         record->backend = INTEROP_BACKEND_FORWARD;
         return create_forward(call, out, record, NULL, 0);
     }

@@ -3,7 +3,6 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
 
 static forward_table_t next_table;
@@ -26,14 +25,4 @@ const forward_table_t *forward_table(void)
 {
     pthread_once(&next_once, resolve_next);
     return next_complete ? &next_table : NULL;
-}
-
-backend_request_t forward_backend_request(void)
-{
-    const char *value = getenv("ZEIL_INTEROP_BACKEND");
-    if (value && strcmp(value, "host") == 0)
-        return BACKEND_HOST_ONLY;
-    if (value && strcmp(value, "forward") == 0)
-        return BACKEND_FORWARD_ONLY;
-    return BACKEND_AUTO;
 }

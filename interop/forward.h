@@ -31,9 +31,4 @@ typedef struct forward_table {
  * of its functions). */
 const forward_table_t *forward_table(void);
 
-/* Which backend the environment asks for: ZEIL_INTEROP_BACKEND=host|forward
- * (anything else, or unset: chosen per device). */
-typedef enum backend_request { BACKEND_AUTO, BACKEND_HOST_ONLY, BACKEND_FORWARD_ONLY } backend_request_t;
-backend_request_t forward_backend_request(void);
-
 #endif

@@ -26,15 +26,8 @@ interop_stream_t *interop_stream_find(const_dnnl_stream_t stream)
 
 interop_stream_t *interop_stream_require(const char *call, const_dnnl_stream_t stream)
 {
-    if (check_not_null(call, stream, "stream"))
-        return NULL;
-    interop_stream_t *record = interop_stream_find(stream);
-    if (!record)
-        interop_report(INTEROP_RULE_E115, call,
-                       "stream %p is not a Level Zero interop stream (not created by "
-                       "dnnl_ze_interop_stream_create)",
-                       (void *)stream);
-    return record;
+    return check_interop_handle(call, &streams, stream, "stream", INTEROP_RULE_E115,
+                                "dnnl_ze_interop_stream_create");
 }
 
 static void free_record(interop_stream_t *record)

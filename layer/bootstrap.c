@@ -67,17 +67,7 @@ static void add_next_driver(const char *item, size_t len, void *user)
 
 static void derive_next_drivers(void)
 {
-    const char *chosen = secure_getenv("ZEIL_DRIVERS");
-    if (!chosen || !*chosen) {
-        const char *alt = secure_getenv("ZE_ENABLE_ALT_DRIVERS");
-        const char *shims = secure_getenv("ZEIL_BOOTSTRAP_SHIMS");
-        const char *saved = secure_getenv("ZEIL_BOOTSTRAP_NEXT");
-        if (alt && shims && saved && strcmp(alt, shims) == 0)
-            chosen = saved;
-        else
-            chosen = alt;
-    }
-    env_foreach_item(chosen, add_next_driver, NULL);
+    env_foreach_item(env_next_drivers(), add_next_driver, NULL);
     if (next_driver_count)
         return;
     for (size_t i = 0; i < sizeof standard_drivers / sizeof standard_drivers[0]; i++) {
@@ -232,7 +222,7 @@ __attribute__((constructor)) static void zeil_bootstrap(void)
     /* Newer loaders dispatch a driver that claims DDI handles through
      * the tables inside its handles, past zeil's: keep them on the tables
      * unless the user chose (zeDriverGetProperties also hides the claim). */
-    if (!getenv("ZE_ENABLE_LOADER_DRIVER_DDI_PATH") &&
+    if (!env_loader_ddi_path_chosen() &&
         setenv("ZE_ENABLE_LOADER_DRIVER_DDI_PATH", "0", 0) != 0)
         oom_dropped(OOM_OTHER, 1, NULL, "keeping the loader on zeil's tables (setenv)");
 }

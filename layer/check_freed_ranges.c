@@ -9,6 +9,14 @@
  * kept for pointers nothing else can own: not USM by the driver's own
  * answer, and either a free (only USM can be freed) or a device that cannot
  * use system memory, or an address no host mapping covers.
+ *
+ * Copies and fills are different on the host side: the specification asks
+ * that their memory be accessible by the device, yet drivers take plain host
+ * memory there whatever the device's system-memory support (Intel's
+ * compute-runtime imports an unknown host pointer of a copy or fill as a
+ * host-pointer allocation, or stages it). So where host USM was, mapped host
+ * memory in a copy or fill is W016 on any device; a freed device or shared
+ * range still mapped is the driver's own memory, and stays E015.
  * Only called once a lookup landed in a freed range: never on a fast path.
  */
 #include "checks.h"
@@ -60,7 +68,8 @@ static int host_can_read(const void *ptr)
 }
 
 freed_range_verdict_t check_freed_range(const zeil_obj_t *owner, ze_device_handle_t device,
-                                        const void *ptr, freed_range_use_t use)
+                                        const void *ptr, const zeil_alloc_t *freed,
+                                        freed_range_use_t use)
 {
     const zeil_next_t *next = owner ? owner->next : NULL;
     ze_context_handle_t context = owner ? owner->context : NULL;
@@ -70,8 +79,12 @@ freed_range_verdict_t check_freed_range(const zeil_obj_t *owner, ze_device_handl
         return FREED_RANGE_REUSED_BY_USM;
     if (use == FREED_RANGE_FREE)
         return FREED_RANGE_DANGLING;
-    if (device_uses_system_memory(next, device) && host_can_read(ptr))
+    if (!host_can_read(ptr))
+        return FREED_RANGE_DANGLING;
+    if (device_uses_system_memory(next, device))
         return FREED_RANGE_SYSTEM_MEMORY;
+    if (use == FREED_RANGE_TRANSFER && freed->type == ZE_MEMORY_TYPE_HOST)
+        return FREED_RANGE_HOST_MEMORY;
     return FREED_RANGE_DANGLING;
 }
 
@@ -83,7 +96,8 @@ void check_freed_range_reused(const zeil_call_t *call, const char *arg, const vo
                 "#%llu, freed at call #%llu); %s, so the call proceeds",
                 arg, ptr, freed->base, freed->size, freed->created_by,
                 (unsigned long long)freed->created_call, (unsigned long long)freed->freed_call,
-                verdict == FREED_RANGE_REUSED_BY_USM
-                    ? "the driver knows it as USM now"
+                verdict == FREED_RANGE_REUSED_BY_USM ? "the driver knows it as USM now"
+                : verdict == FREED_RANGE_HOST_MEMORY
+                    ? "the address is mapped host memory, which drivers take in copies and fills"
                     : "the device accepts system memory and the address is mapped host memory");
 }

@@ -23,7 +23,7 @@ ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, con
     int found = registry_find_alloc(ptr, &a);
     if (found == 2) {
         freed_range_verdict_t verdict =
-            check_freed_range(list, list ? list->device : NULL, ptr, FREED_RANGE_ACCESS);
+            check_freed_range(list, list ? list->device : NULL, ptr, &a, FREED_RANGE_TRANSFER);
         if (verdict != FREED_RANGE_DANGLING) {
             check_freed_range_reused(call, arg, ptr, &a, verdict);
             return ZE_RESULT_SUCCESS;
@@ -65,7 +65,8 @@ ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context,
                            (void *)a.context, (void *)context);
     if (found == 2) {
         const zeil_obj_t *owner = context ? registry_find(context) : NULL;
-        freed_range_verdict_t verdict = check_freed_range(owner, NULL, ptr, FREED_RANGE_FREE);
+        freed_range_verdict_t verdict =
+            check_freed_range(owner, NULL, ptr, &a, FREED_RANGE_FREE);
         if (verdict != FREED_RANGE_DANGLING) {
             check_freed_range_reused(call, "ptr", ptr, &a, verdict);
             return ZE_RESULT_SUCCESS;
@@ -95,7 +96,7 @@ void check_kernel_argument(const zeil_call_t *call, const zeil_obj_t *kernel, ui
     zeil_alloc_t a;
     if (!ptr || registry_find_alloc(ptr, &a) != 2)
         return;
-    freed_range_verdict_t verdict = check_freed_range(kernel, kernel->device, ptr,
+    freed_range_verdict_t verdict = check_freed_range(kernel, kernel->device, ptr, &a,
                                                       FREED_RANGE_ACCESS);
     if (verdict != FREED_RANGE_DANGLING) {
         char arg[32];

@@ -110,15 +110,19 @@ typedef enum freed_range_verdict {
     FREED_RANGE_DANGLING,      /* nothing the driver accepts: the "freed" finding holds */
     FREED_RANGE_REUSED_BY_USM, /* the driver knows it as USM (zeil missed the allocation) */
     FREED_RANGE_SYSTEM_MEMORY, /* mapped host memory, and the device accepts system memory */
+    FREED_RANGE_HOST_MEMORY,   /* a copy's or fill's mapped host memory where host USM was */
 } freed_range_verdict_t;
 typedef enum freed_range_use {
-    FREED_RANGE_ACCESS, /* the device reads or writes it: copies, fills, kernels */
-    FREED_RANGE_FREE,   /* zeMemFree: only USM can be freed */
+    FREED_RANGE_TRANSFER, /* copies and fills: drivers also take plain host memory there */
+    FREED_RANGE_ACCESS,   /* kernel arguments: the device itself reads or writes it */
+    FREED_RANGE_FREE,     /* zeMemFree: only USM can be freed */
 } freed_range_use_t;
 /* owner: the object whose driver and context are asked (list, kernel or
- * context); device: the device that would access ptr. */
+ * context); device: the device that would access ptr; freed: the freed
+ * allocation ptr lies in. */
 freed_range_verdict_t check_freed_range(const zeil_obj_t *owner, ze_device_handle_t device,
-                                        const void *ptr, freed_range_use_t use);
+                                        const void *ptr, const zeil_alloc_t *freed,
+                                        freed_range_use_t use);
 /* W016 for a pointer the verdict found valid. */
 void check_freed_range_reused(const zeil_call_t *call, const char *arg, const void *ptr,
                               const zeil_alloc_t *freed, freed_range_verdict_t verdict);

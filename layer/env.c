@@ -1,7 +1,8 @@
 /*
  * Environment handling: zeil's settings and the list syntax of
- * ZE_ENABLE_LAYERS / ZEIL_DRIVERS. Nothing else in zeil calls getenv for its
- * own settings.
+ * ZE_ENABLE_LAYERS / ZEIL_DRIVERS. Every read of the environment in the layer
+ * is here; bootstrap.c only writes the variables that put zeil in the call
+ * path (and asks here what the user had set).
  */
 #include "env.h"
 
@@ -207,4 +208,23 @@ const zeil_settings_t *zeil_settings_read(void)
 {
     pthread_once(&settings_once, read_settings);
     return &zeil_settings_data;
+}
+
+/* Read when asked, not with the settings: a shim may ask for its next driver
+ * (zeil_shim_next_driver) in a process where zeil is off and the constructor
+ * read nothing, and the bootstrap asks before it changes these variables. */
+const char *env_next_drivers(void)
+{
+    const char *chosen = secure_getenv("ZEIL_DRIVERS");
+    if (chosen && *chosen)
+        return chosen;
+    const char *alt = secure_getenv("ZE_ENABLE_ALT_DRIVERS");
+    const char *shims = secure_getenv("ZEIL_BOOTSTRAP_SHIMS");
+    const char *saved = secure_getenv("ZEIL_BOOTSTRAP_NEXT");
+    return alt && shims && saved && strcmp(alt, shims) == 0 ? saved : alt;
+}
+
+int env_loader_ddi_path_chosen(void)
+{
+    return getenv("ZE_ENABLE_LOADER_DRIVER_DDI_PATH") != NULL;
 }

@@ -49,6 +49,17 @@ int env_settings_copy_failed(void);
  * file is libzeil_layer*.so or libzeil.so. */
 int env_layers_name_zeil(const char *value);
 
+/* The comma list of next drivers to wrap (bootstrap.c): ZEIL_DRIVERS if set;
+ * else ZE_ENABLE_ALT_DRIVERS, unless that still is the shim list a parent
+ * process set (ZEIL_BOOTSTRAP_SHIMS), when the parent's choice
+ * (ZEIL_BOOTSTRAP_NEXT) is taken instead. Null when none is set. The string
+ * is the environment's: copy it before the environment changes. */
+const char *env_next_drivers(void);
+
+/* 1 when the user set ZE_ENABLE_LOADER_DRIVER_DDI_PATH (to anything): the
+ * bootstrap then leaves it alone. */
+int env_loader_ddi_path_chosen(void);
+
 /* Calls fn for each non-empty, blank-trimmed item of a comma list. */
 void env_foreach_item(const char *list, void (*fn)(const char *item, size_t len, void *user),
                       void *user);

@@ -29,6 +29,12 @@ void zo_buf_mem(zo_buf_t *b, const char *s, size_t n);
 void zo_buf_str(zo_buf_t *b, const char *s);
 void zo_buf_char(zo_buf_t *b, char c);
 void zo_buf_u64(zo_buf_t *b, uint64_t v);
+/* text, then v in decimal: a JSON key and its number, a label and its count. */
+static inline void zo_buf_str_u64(zo_buf_t *b, const char *text, uint64_t v)
+{
+    zo_buf_str(b, text);
+    zo_buf_u64(b, v);
+}
 /* Right-aligned (width > 0) or left-aligned (width < 0) in |width| columns. */
 void zo_buf_padded(zo_buf_t *b, const char *s, int width);
 void zo_buf_hex(zo_buf_t *b, uint64_t v); /* 0x1f */

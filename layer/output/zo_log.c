@@ -61,8 +61,7 @@ void zo_log_call(uint32_t thread, const char *call, const char *args, ze_result_
     zo_buf_init(&b, out, sizeof out - 1);
     zo_buf_str(&b, "zeil: ");
     zo_buf_fixed(&b, start_ns > log_base_ns ? start_ns - log_base_ns : 0, 1000000000u, 6);
-    zo_buf_str(&b, " T");
-    zo_buf_u64(&b, thread);
+    zo_buf_str_u64(&b, " T", thread);
     zo_buf_char(&b, ' ');
     zo_buf_safe_text(&b, call);
     zo_buf_char(&b, '(');

@@ -287,8 +287,7 @@ void zo_report_write_from_signal(int signo)
     char title[128];
     zo_buf_t b;
     zo_buf_init(&b, title, sizeof title - 1);
-    zo_buf_str(&b, "zeil report (incomplete: the process got signal ");
-    zo_buf_u64(&b, (uint64_t)signo);
+    zo_buf_str_u64(&b, "zeil report (incomplete: the process got signal ", (uint64_t)signo);
     zo_buf_str(&b, "; counters as of up to 1 s before)\n");
     title[b.len] = 0;
     const snapshot_t *s = &snapshots[i];

@@ -291,8 +291,7 @@ static void out_of_memory_line(zo_buf_t *b, const zeil_dropped_counts_t *o)
         zo_buf_char(b, ' ');
         zo_buf_str(b, parts[i].n == 1 ? parts[i].one : parts[i].many);
     }
-    zo_buf_str(b, "; ");
-    zo_buf_u64(b, o->unchecked);
+    zo_buf_str_u64(b, "; ", o->unchecked);
     zo_buf_str(b, o->unchecked == 1 ? " call" : " calls");
     zo_buf_str(b, " passed unchecked\n");
 }
@@ -328,8 +327,7 @@ size_t zo_format_report_minimal(char *buf, size_t cap, const zo_report_data_t *d
 {
     zo_buf_t b;
     zo_buf_init(&b, buf, cap);
-    zo_buf_str(&b, "\nerrors and warnings: ");
-    zo_buf_u64(&b, d->errors);
+    zo_buf_str_u64(&b, "\nerrors and warnings: ", d->errors);
     zo_buf_str(&b, d->errors == 1 ? " error, " : " errors, ");
     zo_buf_u64(&b, d->warnings);
     zo_buf_str(&b, d->warnings == 1 ? " warning\n" : " warnings\n");
@@ -431,16 +429,11 @@ static void json_leaks(FILE *out, const zo_report_data_t *d)
 
 static void json_out_of_memory(zo_buf_t *b, const zeil_dropped_counts_t *o)
 {
-    zo_buf_str(b, "  \"out_of_memory\": {\"objects\": ");
-    zo_buf_u64(b, o->objects);
-    zo_buf_str(b, ", \"allocations\": ");
-    zo_buf_u64(b, o->allocations);
-    zo_buf_str(b, ", \"records\": ");
-    zo_buf_u64(b, o->records);
-    zo_buf_str(b, ", \"other\": ");
-    zo_buf_u64(b, o->other);
-    zo_buf_str(b, ", \"unchecked\": ");
-    zo_buf_u64(b, o->unchecked);
+    zo_buf_str_u64(b, "  \"out_of_memory\": {\"objects\": ", o->objects);
+    zo_buf_str_u64(b, ", \"allocations\": ", o->allocations);
+    zo_buf_str_u64(b, ", \"records\": ", o->records);
+    zo_buf_str_u64(b, ", \"other\": ", o->other);
+    zo_buf_str_u64(b, ", \"unchecked\": ", o->unchecked);
     zo_buf_str(b, "},\n");
 }
 
@@ -477,14 +470,12 @@ size_t zo_format_summary_minimal(char *buf, size_t cap, const zo_report_data_t *
 {
     zo_buf_t b;
     zo_buf_init(&b, buf, cap);
-    zo_buf_str(&b, "{\n  \"zeil_version\": \"");
-    zo_buf_u64(&b, ZEIL_VERSION_MAJOR);
+    zo_buf_str_u64(&b, "{\n  \"zeil_version\": \"", ZEIL_VERSION_MAJOR);
     zo_buf_char(&b, '.');
     zo_buf_u64(&b, ZEIL_VERSION_MINOR);
     zo_buf_char(&b, '.');
     zo_buf_u64(&b, ZEIL_VERSION_PATCH);
-    zo_buf_str(&b, "\",\n  \"pid\": ");
-    zo_buf_u64(&b, d->pid);
+    zo_buf_str_u64(&b, "\",\n  \"pid\": ", d->pid);
     zo_buf_str(&b, ",\n  \"rank\": ");
     if (d->rank >= 0)
         zo_buf_u64(&b, (uint64_t)d->rank);
@@ -498,20 +489,14 @@ size_t zo_format_summary_minimal(char *buf, size_t cap, const zo_report_data_t *
             continue;
         zo_buf_str(&b, any ? ", \"" : "\"");
         zo_buf_str(&b, zo_kind_key((zeil_kind_t)k));
-        zo_buf_str(&b, "\": ");
-        zo_buf_u64(&b, d->live.handles[k]);
+        zo_buf_str_u64(&b, "\": ", d->live.handles[k]);
         any = 1;
     }
-    zo_buf_str(&b, "}, \"allocations\": ");
-    zo_buf_u64(&b, d->live.allocations);
-    zo_buf_str(&b, ", \"allocation_bytes\": ");
-    zo_buf_u64(&b, d->live.allocation_bytes);
-    zo_buf_str(&b, "},\n  \"errors\": ");
-    zo_buf_u64(&b, d->errors);
-    zo_buf_str(&b, ",\n  \"warnings\": ");
-    zo_buf_u64(&b, d->warnings);
-    zo_buf_str(&b, ",\n  \"dropped_records\": ");
-    zo_buf_u64(&b, d->dropped_records);
+    zo_buf_str_u64(&b, "}, \"allocations\": ", d->live.allocations);
+    zo_buf_str_u64(&b, ", \"allocation_bytes\": ", d->live.allocation_bytes);
+    zo_buf_str_u64(&b, "},\n  \"errors\": ", d->errors);
+    zo_buf_str_u64(&b, ",\n  \"warnings\": ", d->warnings);
+    zo_buf_str_u64(&b, ",\n  \"dropped_records\": ", d->dropped_records);
     zo_buf_str(&b, ",\n");
     json_out_of_memory(&b, &d->out_of_memory);
     zo_coverage_json(&b, &d->coverage);
@@ -524,8 +509,7 @@ size_t zo_format_summary_status(char *buf, size_t cap, int signo)
     zo_buf_t b;
     zo_buf_init(&b, buf, cap);
     if (signo > 0) {
-        zo_buf_str(&b, "\"signal ");
-        zo_buf_u64(&b, (uint64_t)signo);
+        zo_buf_str_u64(&b, "\"signal ", (uint64_t)signo);
         zo_buf_str(&b, "\"\n}\n");
     } else if (signo == ZO_STATUS_RUNNING) {
         zo_buf_str(&b, "\"running\"\n}\n");

@@ -1,5 +1,6 @@
 /* zo_trace_flows.c: event → signalling submissions (see zo_trace_flows.h). */
 #include "zo_trace_flows.h"
+#include "zo_hash.h"
 
 #include <string.h>
 
@@ -22,17 +23,9 @@ typedef struct signal_slot {
 
 static signal_slot_t slots[SIGNAL_SLOTS];
 
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return x;
-}
-
 static signal_slot_t *slot_of(uint64_t event, int create)
 {
-    uint32_t first = (uint32_t)(mix(event) % SIGNAL_SLOTS);
+    uint32_t first = (uint32_t)(zo_hash_mix(event) % SIGNAL_SLOTS);
     for (uint32_t probe = 0; probe < PROBES; probe++) {
         signal_slot_t *s = &slots[(first + probe) % SIGNAL_SLOTS];
         if (s->event == event)

@@ -8,10 +8,8 @@ static void begin_event(zo_buf_t *b, const char *ph, int pid, uint64_t tid)
 {
     zo_buf_str(b, ",\n{\"ph\":\"");
     zo_buf_str(b, ph);
-    zo_buf_str(b, "\",\"pid\":");
-    zo_buf_u64(b, (uint64_t)pid);
-    zo_buf_str(b, ",\"tid\":");
-    zo_buf_u64(b, tid);
+    zo_buf_str_u64(b, "\",\"pid\":", (uint64_t)pid);
+    zo_buf_str_u64(b, ",\"tid\":", tid);
 }
 
 static void field_ts(zo_buf_t *b, const char *key, uint64_t ns)
@@ -50,23 +48,20 @@ void zo_format_trace_header(zo_buf_t *b)
 void zo_format_process_info(zo_buf_t *b, uint64_t pid, int rank, uint64_t realtime_ns)
 {
     begin_event(b, "M", ZO_PID_HOST, 0);
-    zo_buf_str(b, ",\"name\":\"zeil_process\",\"args\":{\"pid\":");
-    zo_buf_u64(b, pid);
+    zo_buf_str_u64(b, ",\"name\":\"zeil_process\",\"args\":{\"pid\":", pid);
     zo_buf_str(b, ",\"rank\":");
     if (rank >= 0)
         zo_buf_u64(b, (uint64_t)rank);
     else
         zo_buf_str(b, "null");
-    zo_buf_str(b, ",\"realtime_ns\":");
-    zo_buf_u64(b, realtime_ns);
+    zo_buf_str_u64(b, ",\"realtime_ns\":", realtime_ns);
     zo_buf_str(b, "}}");
 }
 
 void zo_format_host_thread_name(zo_buf_t *b, uint32_t thread)
 {
     metadata_name(b, ZO_PID_HOST, thread, "thread_name");
-    zo_buf_str(b, "\"thread ");
-    zo_buf_u64(b, thread);
+    zo_buf_str_u64(b, "\"thread ", thread);
     zo_buf_str(b, "\"}}");
 }
 
@@ -110,8 +105,7 @@ void zo_format_device_track_name(zo_buf_t *b, uint32_t tid, uint64_t stream_id,
 void zo_format_device_track_order(zo_buf_t *b, uint32_t tid, uint64_t sort_key)
 {
     begin_event(b, "M", ZO_PID_DEVICE, tid);
-    zo_buf_str(b, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
-    zo_buf_u64(b, sort_key);
+    zo_buf_str_u64(b, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":", sort_key);
     zo_buf_str(b, "}}");
 }
 
@@ -133,8 +127,7 @@ void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t
     field_ts(b, "ts", since_base(c, e->start_ns));
     field_ts(b, "dur", e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0);
     if (e->seq) {
-        zo_buf_str(b, ",\"args\":{\"seq\":");
-        zo_buf_u64(b, e->seq);
+        zo_buf_str_u64(b, ",\"args\":{\"seq\":", e->seq);
         zo_buf_char(b, '}');
     }
     zo_buf_char(b, '}');
@@ -203,8 +196,7 @@ void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entr
     span_name(b, e, timing);
     field_ts(b, "ts", since_base(c, start_ns));
     field_ts(b, "dur", end_ns > start_ns ? end_ns - start_ns : 0);
-    zo_buf_str(b, ",\"args\":{\"seq\":");
-    zo_buf_u64(b, e->seq);
+    zo_buf_str_u64(b, ",\"args\":{\"seq\":", e->seq);
     zo_buf_str(b, ",\"kind\":\"");
     zo_buf_str(b, record_kind_name(e->record_kind));
     zo_buf_str(b, "\",\"call\":");
@@ -223,13 +215,10 @@ void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entr
         field_u32x3(b, "group_count", e->group_count);
         field_u32x3(b, "group_size", e->group_size);
     } else if (e->record_kind == ZEIL_RECORD_COPY || e->record_kind == ZEIL_RECORD_FILL) {
-        zo_buf_str(b, ",\"bytes\":");
-        zo_buf_u64(b, e->bytes);
+        zo_buf_str_u64(b, ",\"bytes\":", e->bytes);
     }
-    zo_buf_str(b, ",\"thread\":");
-    zo_buf_u64(b, e->thread);
-    zo_buf_str(b, ",\"wait_events\":");
-    zo_buf_u64(b, e->num_waits);
+    zo_buf_str_u64(b, ",\"thread\":", e->thread);
+    zo_buf_str_u64(b, ",\"wait_events\":", e->num_waits);
     if (e->waits_cut)
         zo_buf_str(b, ",\"wait_events_cut\":true");
     if (num_waits_on) {
@@ -256,8 +245,7 @@ void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, const ch
     begin_event(b, ph, pid, tid);
     zo_buf_str(b, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":\"");
     zo_buf_str(b, name);
-    zo_buf_str(b, "\",\"id\":");
-    zo_buf_u64(b, flow_id);
+    zo_buf_str_u64(b, "\",\"id\":", flow_id);
     /* At the span's start: DevTools binds by equal ts; "bp":"e" makes
      * Perfetto bind the end to the enclosing slice rather than the next. */
     field_ts(b, "ts", since_base(c, ns));
@@ -271,10 +259,8 @@ void zo_format_trace_end(zo_buf_t *b, const char *reason, int signo, uint64_t dr
     begin_event(b, "M", ZO_PID_HOST, 0);
     zo_buf_str(b, ",\"name\":\"zeil_trace_end\",\"args\":{\"reason\":\"");
     zo_buf_str(b, reason);
-    zo_buf_str(b, "\",\"signal\":");
-    zo_buf_u64(b, (uint64_t)(signo > 0 ? signo : 0));
-    zo_buf_str(b, ",\"dropped_records\":");
-    zo_buf_u64(b, dropped);
+    zo_buf_str_u64(b, "\",\"signal\":", (uint64_t)(signo > 0 ? signo : 0));
+    zo_buf_str_u64(b, ",\"dropped_records\":", dropped);
     zo_buf_str(b, "}}");
 }
 

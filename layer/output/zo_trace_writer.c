@@ -2,6 +2,7 @@
 #include "zo_trace_writer.h"
 #include "zo_clock.h"
 #include "zo_file.h"
+#include "zo_hash.h"
 #include "zo_ring.h"
 #include "zo_trace_flows.h"
 #include "zo_trace_format.h"
@@ -101,14 +102,6 @@ static void event_end(void)
 
 /* ---- tracks ---- */
 
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    return x;
-}
-
 /* Track numbers (tids): viewers list a process's tracks by tid, so a track
  * the layer labelled before its first span gets one from its sort key
  * (streams in binding order, then lists in creation order); one first seen
@@ -119,7 +112,7 @@ static uint64_t mix(uint64_t x)
  * (0: none known yet). */
 static track_t *track_sorted(uint64_t stream_id, uint64_t list, uint64_t sort_key)
 {
-    uint32_t i = (uint32_t)(mix(stream_id * 31 + list) % (MAX_TRACKS - 1));
+    uint32_t i = (uint32_t)(zo_hash_mix(stream_id * 31 + list) % (MAX_TRACKS - 1));
     for (uint32_t probe = 0; probe < MAX_TRACKS - 1; probe++, i = (i + 1) % (MAX_TRACKS - 1)) {
         track_t *t = &tracks[i];
         if (t->tid && t->stream_id == stream_id && t->list == list)

@@ -13,7 +13,7 @@ typedef struct bench_paths {
     const char *driver;      /* the reference driver, libze_zeil_cpu.so.1 */
     const char *zeil;        /* libzeil.so */
     const char *kernels;     /* the test kernel library */
-    const char *interop_exe; /* zeil_bench_interop, or null when not built */
+    const char *interop_exe; /* zeil_bench_interop, or null when its file is missing */
     const char *tmpdir;      /* traces and child logs */
 } bench_paths_t;
 

@@ -304,7 +304,7 @@ static int run_parent(const options_t *o)
     run.scaling_counts = bench_scaling_thread_counts(run.cores, run.scaling_threads,
                                                      BENCH_MAX_THREAD_COUNTS);
     if (o->only_interop && !run.interop_built)
-        return fprintf(stderr, "zeil_bench: --only interop: the interop library was not built\n"), 2;
+        return fprintf(stderr, "zeil_bench: --only interop: zeil_bench_interop is missing\n"), 2;
     describe_machine(run.machine, sizeof run.machine);
     run.load_before = load_now();
     for (int r = 0; r < o->rounds; r++) {

@@ -9,7 +9,7 @@
 
 static const char *const call_figures[] = {"launch_append_ns", "alloc_free_ns", "event_ns"};
 static const char *const lookup_sizes[] = {"1000", "100000", "1000000"};
-#define NOT_BUILT "n/a (interop library not built)"
+#define NOT_BUILT "n/a (zeil_bench_interop missing)"
 
 static void row(FILE *out, const char *figure, const char *column, const bench_summary_t *s,
                 const char *unit, const char *relative)

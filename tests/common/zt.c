@@ -43,27 +43,30 @@ void *zt_read_file(const char *path, size_t *size)
 
 ze_module_handle_t zt_load_test_module(const zt_env_t *env)
 {
-    const char *path = getenv("ZEIL_TEST_KERNELS");
-    ck_assert_msg(path != NULL, "ZEIL_TEST_KERNELS is not set");
-    size_t size = 0;
-    void *bytes = zt_read_file(path, &size);
-    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
-                             size, bytes, NULL, NULL};
-    ze_module_handle_t module = NULL;
-    ZT_OK(zeModuleCreate(env->context, env->device, &desc, &module, NULL));
-    free(bytes);
-    return module;
+    return zt_load_module_from_env(env, "ZEIL_TEST_KERNELS");
+}
+
+static ze_command_list_handle_t immediate_list(const zt_env_t *env,
+                                               ze_command_queue_flags_t flags,
+                                               ze_command_queue_mode_t mode)
+{
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, flags,
+                                    mode, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_list_handle_t list = NULL;
+    ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
+    return list;
 }
 
 ze_command_list_handle_t zt_immediate_list(const zt_env_t *env, int sync)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                    sync ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS
-                                         : ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze_command_list_handle_t list = NULL;
-    ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
-    return list;
+    return immediate_list(env, 0,
+                          sync ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS
+                               : ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+}
+
+ze_command_list_handle_t zt_in_order_list(const zt_env_t *env)
+{
+    return immediate_list(env, ZE_COMMAND_QUEUE_FLAG_IN_ORDER, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
 }
 
 ze_event_pool_handle_t zt_event_pool(const zt_env_t *env, uint32_t count,
@@ -169,6 +172,14 @@ ze_command_queue_handle_t zt_queue(const zt_env_t *env, int sync)
     ze_command_queue_handle_t queue = NULL;
     ZT_OK(zeCommandQueueCreate(env->context, env->device, &desc, &queue));
     return queue;
+}
+
+ze_fence_handle_t zt_fence(ze_command_queue_handle_t queue)
+{
+    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
+    ze_fence_handle_t fence = NULL;
+    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    return fence;
 }
 
 uint64_t zt_now_ns(void)

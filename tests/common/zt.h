@@ -7,6 +7,11 @@
 #include <stdint.h>
 #include <level_zero/ze_api.h>
 
+/* API 1.4 headers lack it (bit 1 of an immediate list's queue flags). */
+#ifndef ZE_COMMAND_QUEUE_FLAG_IN_ORDER
+#define ZE_COMMAND_QUEUE_FLAG_IN_ORDER ZE_BIT(1)
+#endif
+
 /* Asserts that a Level Zero call returns ZE_RESULT_SUCCESS, naming the call. */
 #define ZT_OK(call)                                                              \
     do {                                                                         \
@@ -44,6 +49,9 @@ ze_module_handle_t zt_load_test_module(const zt_env_t *env);
 
 /* An immediate command list (synchronous when sync is non-zero). */
 ze_command_list_handle_t zt_immediate_list(const zt_env_t *env, int sync);
+/* An asynchronous immediate list created with ZE_COMMAND_QUEUE_FLAG_IN_ORDER
+ * (what oneDNN streams need). */
+ze_command_list_handle_t zt_in_order_list(const zt_env_t *env);
 
 /* A host-visible event pool of count events (flags added to HOST_VISIBLE)
  * and one of its events. */
@@ -96,6 +104,8 @@ void zt_launch(ze_command_list_handle_t list, ze_kernel_handle_t kernel,
  * (ordinal 0). */
 ze_command_list_handle_t zt_regular_list(const zt_env_t *env);
 ze_command_queue_handle_t zt_queue(const zt_env_t *env, int sync);
+/* A fence on queue, with no flags. */
+ze_fence_handle_t zt_fence(ze_command_queue_handle_t queue);
 
 /* CLOCK_MONOTONIC in nanoseconds, the clock the test kernels stamp with. */
 uint64_t zt_now_ns(void);

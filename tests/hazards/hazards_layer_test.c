@@ -16,22 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#ifndef ZE_COMMAND_QUEUE_FLAG_IN_ORDER
-#define ZE_COMMAND_QUEUE_FLAG_IN_ORDER ZE_BIT(1)
-#endif
-
 enum { BYTES = 4096 };
-
-static ze_command_list_handle_t in_order_list(const zt_env_t *env)
-{
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
-                                    ZE_COMMAND_QUEUE_FLAG_IN_ORDER,
-                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze_command_list_handle_t list = NULL;
-    ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
-    return list;
-}
 
 static void fill(ze_command_list_handle_t list, void *ptr, ze_event_handle_t signal,
                  uint32_t nwaits, ze_event_handle_t *waits)
@@ -59,8 +44,8 @@ typedef struct two_lists {
 static void open_two(two_lists_t *t)
 {
     zl_open(&t->f);
-    t->a = in_order_list(&t->f.env);
-    t->b = in_order_list(&t->f.env);
+    t->a = zt_in_order_list(&t->f.env);
+    t->b = zt_in_order_list(&t->f.env);
     t->x = zt_usm_alloc(&t->f.env, ZT_USM_DEVICE, BYTES, 64);
     t->y = zt_usm_alloc(&t->f.env, ZT_USM_DEVICE, BYTES, 64);
     t->extra = NULL;
@@ -180,9 +165,7 @@ START_TEST(regular_list_through_queue_and_fence_is_silent)
     size_t mark = zl_log_mark();
     ze_command_list_handle_t regular = zt_regular_list(&t.f.env);
     ze_command_queue_handle_t queue = zt_queue(&t.f.env, 0);
-    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
-    ze_fence_handle_t fence;
-    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    ze_fence_handle_t fence = zt_fence(queue);
     fill(regular, t.x, NULL, 0, NULL);
     copy(regular, t.y, t.x, NULL, 0, NULL);
     ZT_OK(zeCommandListClose(regular));
@@ -207,9 +190,7 @@ START_TEST(fence_polled_until_ready_is_silent)
     size_t mark = zl_log_mark();
     ze_command_list_handle_t regular = zt_regular_list(&t.f.env);
     ze_command_queue_handle_t queue = zt_queue(&t.f.env, 0);
-    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
-    ze_fence_handle_t fence;
-    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    ze_fence_handle_t fence = zt_fence(queue);
     fill(regular, t.x, NULL, 0, NULL);
     ZT_OK(zeCommandListClose(regular));
     ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
@@ -305,24 +286,6 @@ START_TEST(two_list_cycle_is_reported_at_the_closing_append)
 }
 END_TEST
 
-typedef struct late_signal {
-    ze_event_handle_t event;
-    const char *rule;
-} late_signal_t;
-
-/* Signals the event once zeil has said the rule: the host thread blocked
- * in the wait zeil warned about is let go. */
-static void *signal_when_reported(void *arg)
-{
-    late_signal_t *s = arg;
-    for (int i = 0; i < 6000 && zeil_rule_count(s->rule) == 0; i++) {
-        struct timespec tick = {0, 1000 * 1000};
-        nanosleep(&tick, NULL);
-    }
-    zeEventHostSignal(s->event);
-    return NULL;
-}
-
 START_TEST(infinite_wait_on_unsignalled_event_is_reported_before_blocking)
 {
     two_lists_t t;
@@ -330,9 +293,9 @@ START_TEST(infinite_wait_on_unsignalled_event_is_reported_before_blocking)
     size_t mark = zl_log_mark();
     ze_event_handle_t never = t.f.event[2], done = t.f.event[0];
     fill(t.a, t.x, done, 1, &never);
-    late_signal_t s = {never, "ZEIL-E094"};
+    zl_late_signal_t s = {never, "ZEIL-E094"};
     pthread_t helper;
-    ck_assert_int_eq(pthread_create(&helper, NULL, signal_when_reported, &s), 0);
+    ck_assert_int_eq(pthread_create(&helper, NULL, zl_signal_when_reported, &s), 0);
     ZT_OK(zeEventHostSynchronize(done, forever)); /* returns once the helper signals */
     pthread_join(helper, NULL);
     char path[96];
@@ -367,9 +330,7 @@ START_TEST(queue_and_fence_waits_on_unsignalled_event_are_reported)
     void *x = zt_usm_alloc(&f.env, ZT_USM_DEVICE, BYTES, 64);
     ze_command_list_handle_t regular = zt_regular_list(&f.env);
     ze_command_queue_handle_t queue = zt_queue(&f.env, 0);
-    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
-    ze_fence_handle_t fence;
-    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    ze_fence_handle_t fence = zt_fence(queue);
     ze_event_handle_t never = f.event[2];
     fill(regular, x, NULL, 1, &never);
     ZT_OK(zeCommandListClose(regular));
@@ -380,9 +341,9 @@ START_TEST(queue_and_fence_waits_on_unsignalled_event_are_reported)
     zl_assert_one_finding(mark, "ZEIL-W095", "zeFenceHostSynchronize", "timed out waiting on fence",
                           "its work waits (call #", "which nothing pending signals", NULL);
     mark = zl_log_mark();
-    late_signal_t s = {never, "ZEIL-E094"};
+    zl_late_signal_t s = {never, "ZEIL-E094"};
     pthread_t helper;
-    ck_assert_int_eq(pthread_create(&helper, NULL, signal_when_reported, &s), 0);
+    ck_assert_int_eq(pthread_create(&helper, NULL, zl_signal_when_reported, &s), 0);
     ZT_OK(zeCommandQueueSynchronize(queue, forever));
     pthread_join(helper, NULL);
     zl_assert_one_finding(mark, "ZEIL-E094", "zeCommandQueueSynchronize",

@@ -5,14 +5,7 @@
 
 ze_command_list_handle_t ifx_list(const zt_env_t *env, int in_order)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
-                                    in_order ? ZE_COMMAND_QUEUE_FLAG_IN_ORDER : 0,
-                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze_command_list_handle_t list = NULL;
-    ze_result_t result = zeCommandListCreateImmediate(env->context, env->device, &desc, &list);
-    ZT_OK(result);
-    return list;
+    return in_order ? zt_in_order_list(env) : zt_immediate_list(env, 0);
 }
 
 void ifx_open(ifx_t *f)

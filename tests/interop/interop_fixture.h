@@ -10,10 +10,6 @@
 
 #include "zt.h"
 
-#ifndef ZE_COMMAND_QUEUE_FLAG_IN_ORDER
-#define ZE_COMMAND_QUEUE_FLAG_IN_ORDER ZE_BIT(1)
-#endif
-
 #define IFX_DNNL_OK(call)                                                                    \
     do {                                                                                     \
         dnnl_status_t ifx_s_ = (call);                                                       \

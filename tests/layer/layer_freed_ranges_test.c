@@ -72,7 +72,15 @@ START_TEST(copy_into_heap_memory_at_freed_address_proceeds)
 }
 END_TEST
 
-START_TEST(copy_into_heap_memory_at_freed_address_refused_without_system_memory)
+/* Without system memory too, the host side of a copy or fill may be plain
+ * host memory (drivers import or stage it), so host memory where host USM
+ * was proceeds with W016. Where the C heap did not take the address, the
+ * freed address itself is asked, with zero bytes so that nothing is written
+ * into it: still mapped (the driver kept it), W016 the same; unmapped, E015.
+ * A freed device or shared range stays E015 however mapped (the driver's own
+ * memory): layer_rules_usm_test and the misuse cases copy_into_freed and
+ * fill_freed hold that. */
+static void transfer_where_host_usm_was(int fill)
 {
     zt_set_system_memory(0);
     zl_fixture_t f;
@@ -80,16 +88,42 @@ START_TEST(copy_into_heap_memory_at_freed_address_refused_without_system_memory)
     void *freed;
     char *host = heap_where_usm_was(&f, 256, &freed);
     char *target = host ? host : freed;
-    char source[16] = "abc";
+    size_t bytes = host ? 16 : 0;
+    if (host)
+        memset(host, 0, 256);
+    static const char source[16] = "host memory";
+    const char *api = fill ? "zeCommandListAppendMemoryFill" : "zeCommandListAppendMemoryCopy";
     size_t mark = zl_log_mark();
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-              zeCommandListAppendMemoryCopy(f.list, target, source, sizeof source, f.event[0],
-                                            0, NULL));
-    zl_assert_one_finding(mark, "ZEIL-E015", "zeCommandListAppendMemoryCopy",
-                          "is in freed allocation", NULL);
-    ck_assert(!zl_signalled(f.event[0]));
+    ze_result_t r = fill ? zeCommandListAppendMemoryFill(f.list, target, "x", 1, bytes, f.event[0],
+                                                         0, NULL)
+                         : zeCommandListAppendMemoryCopy(f.list, target, source, bytes,
+                                                         f.event[0], 0, NULL);
+    if (host || host_readable(freed)) {
+        ZT_OK(r);
+        zl_assert_one_finding(mark, "ZEIL-W016", api, "lies where freed allocation",
+                              "allocated by zeMemAllocHost",
+                              "mapped host memory, which drivers take in copies and fills", NULL);
+        ck_assert(zl_signalled(f.event[0]));
+        if (host)
+            ck_assert_str_eq(host, fill ? "xxxxxxxxxxxxxxxx" : "host memory");
+    } else {
+        ck_assert_int_eq(r, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+        zl_assert_one_finding(mark, "ZEIL-E015", api, "is in freed allocation", NULL);
+        ck_assert(!zl_signalled(f.event[0]));
+    }
     free(host);
     zl_close(&f);
+}
+
+START_TEST(copy_where_host_usm_was_proceeds_without_system_memory)
+{
+    transfer_where_host_usm_was(0);
+}
+END_TEST
+
+START_TEST(fill_where_host_usm_was_proceeds_without_system_memory)
+{
+    transfer_where_host_usm_was(1);
 }
 END_TEST
 
@@ -224,7 +258,8 @@ int main(void)
     Suite *s = suite_create("layer_freed_ranges");
     TCase *tc = tcase_create("freed_ranges");
     tcase_add_test(tc, copy_into_heap_memory_at_freed_address_proceeds);
-    tcase_add_test(tc, copy_into_heap_memory_at_freed_address_refused_without_system_memory);
+    tcase_add_test(tc, copy_where_host_usm_was_proceeds_without_system_memory);
+    tcase_add_test(tc, fill_where_host_usm_was_proceeds_without_system_memory);
     tcase_add_test(tc, copy_into_freed_range_judged_by_host_mapping);
     tcase_add_test(tc, kernel_argument_at_reused_address_warns_where_it_lies);
     tcase_add_test(tc, kernel_argument_at_reused_address_without_system_memory_is_w040);

@@ -33,70 +33,80 @@ static ze_result_t launch(ze_command_list_handle_t list, ze_kernel_handle_t kern
     return zeCommandListAppendLaunchKernel(list, kernel, &one_group, NULL, 0, NULL);
 }
 
+/* A regular list with launches of one kernel: from the second on, they find
+ * the thread's launch cache. */
+typedef struct launches {
+    zl_fixture_t f;
+    uint64_t *out;
+    ze_command_list_handle_t list;
+    ze_kernel_handle_t kernel;
+} launches_t;
+
+static void launches_open(launches_t *c, int launches)
+{
+    zl_open(&c->f);
+    c->out = zt_usm_alloc(&c->f.env, ZT_USM_HOST, sizeof *c->out, 0);
+    c->list = zt_regular_list(&c->f.env);
+    c->kernel = stamp_kernel(&c->f, c->out);
+    for (int i = 0; i < launches; i++)
+        ZT_OK(launch(c->list, c->kernel));
+}
+
+/* Destroys what the test left alive (it sets what it destroyed to null). */
+static void launches_close(launches_t *c)
+{
+    if (c->list)
+        ZT_OK(zeCommandListDestroy(c->list));
+    if (c->kernel)
+        ZT_OK(zeKernelDestroy(c->kernel));
+    ZT_OK(zeMemFree(c->f.env.context, c->out));
+    zl_close(&c->f);
+}
+
 START_TEST(test_destroyed_kernel_refused_after_cached_launches)
 {
-    zl_fixture_t f;
-    zl_open(&f);
-    uint64_t *out = zt_usm_alloc(&f.env, ZT_USM_HOST, sizeof *out, 0);
-    ze_command_list_handle_t list = zt_regular_list(&f.env);
-    ze_kernel_handle_t k = stamp_kernel(&f, out);
-    for (int i = 0; i < 3; i++) /* the second and third find the cache */
-        ZT_OK(launch(list, k));
-    ZT_OK(zeKernelDestroy(k));
+    launches_t c;
+    launches_open(&c, 3);
+    ZT_OK(zeKernelDestroy(c.kernel));
     size_t mark = zl_log_mark();
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, launch(list, k));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, launch(c.list, c.kernel));
     zl_assert_one_finding(mark, "ZEIL-E002", "zeCommandListAppendLaunchKernel", "was destroyed",
                           NULL);
-    ck_assert_uint_eq(zeil_submission_count(list), 3);
-    ZT_OK(zeCommandListDestroy(list));
-    ZT_OK(zeMemFree(f.env.context, out));
-    zl_close(&f);
+    ck_assert_uint_eq(zeil_submission_count(c.list), 3);
+    c.kernel = NULL;
+    launches_close(&c);
 }
 END_TEST
 
 START_TEST(test_destroyed_list_refused_after_cached_launches)
 {
-    zl_fixture_t f;
-    zl_open(&f);
-    uint64_t *out = zt_usm_alloc(&f.env, ZT_USM_HOST, sizeof *out, 0);
-    ze_command_list_handle_t list = zt_regular_list(&f.env);
-    ze_kernel_handle_t k = stamp_kernel(&f, out);
-    for (int i = 0; i < 3; i++)
-        ZT_OK(launch(list, k));
-    ZT_OK(zeCommandListDestroy(list));
+    launches_t c;
+    launches_open(&c, 3);
+    ZT_OK(zeCommandListDestroy(c.list));
     size_t mark = zl_log_mark();
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, launch(list, k));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, launch(c.list, c.kernel));
     zl_assert_one_finding(mark, "ZEIL-E002", "zeCommandListAppendLaunchKernel", "was destroyed",
                           NULL);
-    ZT_OK(zeKernelDestroy(k));
-    ZT_OK(zeMemFree(f.env.context, out));
-    zl_close(&f);
+    c.list = NULL;
+    launches_close(&c);
 }
 END_TEST
 
 START_TEST(test_closed_list_refused_after_cached_launches)
 {
-    zl_fixture_t f;
-    zl_open(&f);
-    uint64_t *out = zt_usm_alloc(&f.env, ZT_USM_HOST, sizeof *out, 0);
-    ze_command_list_handle_t list = zt_regular_list(&f.env);
-    ze_kernel_handle_t k = stamp_kernel(&f, out);
-    for (int i = 0; i < 3; i++)
-        ZT_OK(launch(list, k));
-    ZT_OK(zeCommandListClose(list));
+    launches_t c;
+    launches_open(&c, 3);
+    ZT_OK(zeCommandListClose(c.list));
     size_t mark = zl_log_mark();
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, launch(list, k));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, launch(c.list, c.kernel));
     zl_assert_one_finding(mark, "ZEIL-E020", "zeCommandListAppendLaunchKernel", "is closed",
                           NULL);
     /* Reset opens it again, and the fast path with it. */
-    ZT_OK(zeCommandListReset(list));
-    ZT_OK(launch(list, k));
-    ZT_OK(launch(list, k));
-    ck_assert_uint_eq(zeil_submission_count(list), 5);
-    ZT_OK(zeCommandListDestroy(list));
-    ZT_OK(zeKernelDestroy(k));
-    ZT_OK(zeMemFree(f.env.context, out));
-    zl_close(&f);
+    ZT_OK(zeCommandListReset(c.list));
+    ZT_OK(launch(c.list, c.kernel));
+    ZT_OK(launch(c.list, c.kernel));
+    ck_assert_uint_eq(zeil_submission_count(c.list), 5);
+    launches_close(&c);
 }
 END_TEST
 
@@ -224,29 +234,22 @@ static void *read_while_appending(void *arg)
 
 START_TEST(test_readers_copy_while_the_writer_appends)
 {
-    zl_fixture_t f;
-    zl_open(&f);
-    uint64_t *out = zt_usm_alloc(&f.env, ZT_USM_HOST, sizeof *out, 0);
-    ze_command_list_handle_t list = zt_regular_list(&f.env);
-    ze_kernel_handle_t k = stamp_kernel(&f, out);
-    ZT_OK(launch(list, k)); /* the ring exists before the reader starts */
-    reader_t reader = {list, 0, 0, 0};
+    launches_t c;
+    launches_open(&c, 1); /* the ring exists before the reader starts */
+    reader_t reader = {c.list, 0, 0, 0};
     pthread_t thread;
     ck_assert_int_eq(pthread_create(&thread, NULL, read_while_appending, &reader), 0);
     for (int batch = 0; batch < 20; batch++) {
         for (int i = 0; i < 1000; i++)
-            ZT_OK(launch(list, k));
-        ZT_OK(zeCommandListReset(list));
+            ZT_OK(launch(c.list, c.kernel));
+        ZT_OK(zeCommandListReset(c.list));
     }
     atomic_store(&reader.stop, 1);
     pthread_join(thread, NULL);
     ck_assert_uint_gt(reader.visits, 0);
     ck_assert_uint_eq(reader.bad, 0);
-    ck_assert_uint_eq(zeil_submission_count(list), 20001);
-    ZT_OK(zeCommandListDestroy(list));
-    ZT_OK(zeKernelDestroy(k));
-    ZT_OK(zeMemFree(f.env.context, out));
-    zl_close(&f);
+    ck_assert_uint_eq(zeil_submission_count(c.list), 20001);
+    launches_close(&c);
 }
 END_TEST
 

@@ -112,9 +112,7 @@ START_TEST(test_destroyed_event_and_fence_refused)
                               "event created by zeEventCreate", NULL);
     }
     ze_command_queue_handle_t queue = zt_queue(&f.env, 1);
-    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
-    ze_fence_handle_t fence = NULL;
-    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    ze_fence_handle_t fence = zt_fence(queue);
     ZT_OK(zeFenceDestroy(fence));
     size_t mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeFenceQueryStatus(fence));

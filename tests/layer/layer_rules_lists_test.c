@@ -88,9 +88,7 @@ START_TEST(test_fence_of_other_queue_refused)
     zl_fixture_t f;
     zl_open(&f);
     ze_command_queue_handle_t queue = zt_queue(&f.env, 1), other = zt_queue(&f.env, 1);
-    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
-    ze_fence_handle_t fence = NULL;
-    ZT_OK(zeFenceCreate(other, &desc, &fence));
+    ze_fence_handle_t fence = zt_fence(other);
     ze_command_list_handle_t list = zt_regular_list(&f.env);
     ZT_OK(zeCommandListAppendSignalEvent(list, f.event[0]));
     ZT_OK(zeCommandListClose(list));

@@ -1,12 +1,15 @@
 /* Helpers of the layer's check suites. */
 #include "zl.h"
 
+#include <zeil/zeil.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *log_path(void)
@@ -70,6 +73,13 @@ void zl_assert_silent(size_t mark)
 {
     char *text = zl_log_since(mark);
     ck_assert_msg(text[0] == 0, "zeil wrote:\n%s", text);
+    free(text);
+}
+
+void zl_assert_no_error(size_t mark)
+{
+    char *text = zl_log_since(mark);
+    ck_assert_msg(!strstr(text, "ZEIL-E"), "zeil refused a valid call: %s", text);
     free(text);
 }
 
@@ -145,4 +155,15 @@ int zl_signalled(ze_event_handle_t event)
     ck_assert_msg(r == ZE_RESULT_SUCCESS || r == ZE_RESULT_NOT_READY,
                   "zeEventQueryStatus returned 0x%x", (unsigned)r);
     return r == ZE_RESULT_SUCCESS;
+}
+
+void *zl_signal_when_reported(void *late_signal)
+{
+    zl_late_signal_t *s = late_signal;
+    for (int i = 0; i < 6000 && zeil_rule_count(s->rule) == 0; i++) {
+        struct timespec tick = {0, 1000 * 1000};
+        nanosleep(&tick, NULL);
+    }
+    zeEventHostSignal(s->event);
+    return NULL;
 }

@@ -16,6 +16,8 @@ char *zl_log_since(size_t mark);
 void zl_assert_one_finding(size_t mark, const char *rule, const char *call, ...);
 /* Asserts zeil wrote nothing since mark. */
 void zl_assert_silent(size_t mark);
+/* Asserts zeil reported no error since mark (warnings may be there). */
+void zl_assert_no_error(size_t mark);
 
 /* ---- child processes ---- */
 /* Runs this test binary again as `binary mode` with the environment changed
@@ -43,5 +45,15 @@ void zl_open(zl_fixture_t *f);
 void zl_close(zl_fixture_t *f);
 /* 1 when the driver signalled the event. */
 int zl_signalled(ze_event_handle_t event);
+
+/* ---- a host wait zeil warns about ---- */
+/* A thread's work (pthread_create(..., zl_signal_when_reported, &late)):
+ * signals event once zeil has counted rule (or after 6 s), letting go of
+ * the host thread blocked in the wait zeil reported. */
+typedef struct zl_late_signal {
+    ze_event_handle_t event;
+    const char *rule;
+} zl_late_signal_t;
+void *zl_signal_when_reported(void *late_signal);
 
 #endif

@@ -28,10 +28,10 @@ misuse_case_list_t misuse_layer_handle_cases(void);
 misuse_case_list_t misuse_layer_usm_cases(void);
 misuse_case_list_t misuse_layer_list_cases(void);
 misuse_case_list_t misuse_thread_cases(void);
-misuse_case_list_t misuse_interop_cases(void); /* empty without the interop library */
-misuse_case_list_t misuse_interop_blob_cases(void); /* likewise */
+misuse_case_list_t misuse_interop_cases(void);
+misuse_case_list_t misuse_interop_blob_cases(void);
 misuse_case_list_t misuse_hazard_cases(void);
-misuse_case_list_t misuse_hazard_interop_cases(void); /* empty without the interop library */
+misuse_case_list_t misuse_hazard_interop_cases(void);
 
 #define MISUSE_LIST(array) \
     ((misuse_case_list_t){(array), sizeof(array) / sizeof((array)[0])})

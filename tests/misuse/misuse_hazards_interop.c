@@ -1,25 +1,14 @@
 /*
  * Hazard misuse through the interop library (ZEIL_CHECKS=hazards): a stream
- * that waits on the wrong event of another stream. Built only with the
- * interop library.
+ * that waits on the wrong event of another stream.
  */
 #include "misuse.h"
 
-#ifdef ZEIL_MISUSE_HAVE_INTEROP
 #include "misuse_interop.h"
-
-#ifndef ZE_COMMAND_QUEUE_FLAG_IN_ORDER
-#define ZE_COMMAND_QUEUE_FLAG_IN_ORDER ZE_BIT(1)
-#endif
 
 static dnnl_stream_t in_order_stream(const interop_fixture_t *x)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
-                                    ZE_COMMAND_QUEUE_FLAG_IN_ORDER,
-                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ze_command_list_handle_t list = NULL;
-    ZT_OK(zeCommandListCreateImmediate(x->f.env.context, x->f.env.device, &desc, &list));
+    ze_command_list_handle_t list = zt_in_order_list(&x->f.env);
     dnnl_stream_t stream = NULL;
     DNNL_OK(dnnl_ze_interop_stream_create(&stream, x->engine, list, 0));
     return stream;
@@ -72,9 +61,3 @@ misuse_case_list_t misuse_hazard_interop_cases(void)
 {
     return MISUSE_LIST(cases);
 }
-#else
-misuse_case_list_t misuse_hazard_interop_cases(void)
-{
-    return (misuse_case_list_t){NULL, 0};
-}
-#endif

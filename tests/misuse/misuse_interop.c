@@ -3,11 +3,9 @@
  * engine builds no module, a refused stream or execute appends nothing to
  * the list (zeil's submission count is unchanged and the list still takes
  * work), refused memory is not created. Cache blobs: misuse_interop_blobs.c.
- * Built only with the interop library.
  */
 #include "misuse.h"
 
-#ifdef ZEIL_MISUSE_HAVE_INTEROP
 #include "misuse_interop.h"
 
 #include <stdlib.h>
@@ -507,9 +505,3 @@ misuse_case_list_t misuse_interop_cases(void)
 {
     return MISUSE_LIST(cases);
 }
-#else
-misuse_case_list_t misuse_interop_cases(void)
-{
-    return (misuse_case_list_t){NULL, 0};
-}
-#endif

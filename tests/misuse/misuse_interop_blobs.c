@@ -2,11 +2,10 @@
  * Misuse of the interop API's cache blobs (rules ZEIL-E104, E107, E140 to
  * E145): blobs of another device, driver, oneDNN or zeil, corrupt ones, ones
  * whose binary is not zeil's module, and output buffers too small. A refused
- * blob builds no module. Built only with the interop library.
+ * blob builds no module.
  */
 #include "misuse.h"
 
-#ifdef ZEIL_MISUSE_HAVE_INTEROP
 #include "cache_blob.h"
 #include "misuse_interop.h"
 
@@ -155,9 +154,3 @@ misuse_case_list_t misuse_interop_blob_cases(void)
 {
     return MISUSE_LIST(cases);
 }
-#else
-misuse_case_list_t misuse_interop_blob_cases(void)
-{
-    return (misuse_case_list_t){NULL, 0};
-}
-#endif

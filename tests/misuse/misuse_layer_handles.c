@@ -80,9 +80,7 @@ static void destroyed_fence_query(void)
     zl_fixture_t f;
     zl_open(&f);
     ze_command_queue_handle_t queue = zt_queue(&f.env, 1);
-    ze_fence_desc_t desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
-    ze_fence_handle_t fence;
-    ZT_OK(zeFenceCreate(queue, &desc, &fence));
+    ze_fence_handle_t fence = zt_fence(queue);
     ZT_OK(zeFenceDestroy(fence));
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeFenceQueryStatus(fence));
     ZT_OK(zeCommandQueueSynchronize(queue, UINT64_MAX));

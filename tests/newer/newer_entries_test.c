@@ -12,9 +12,7 @@
 #include "zl.h"
 
 #include <zeil/zeil.h>
-#ifdef NEWER_HAVE_INTEROP
 #include <zeil/dnnl_ze.h>
-#endif
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -88,9 +86,7 @@ START_TEST(test_program_of_api_1_17)
     ck_assert_uint_eq(zeil_submission_count(list), 3);
     zeil_handle_info_t info;
     ck_assert(zeil_lookup_handle(env.driver, &info) && info.kind == ZEIL_KIND_DRIVER);
-    char *log = zl_log_since(mark);
-    ck_assert_msg(!strstr(log, "ZEIL-E"), "zeil refused a valid call: %s", log);
-    free(log);
+    zl_assert_no_error(mark);
     ZT_OK(zeMemFree(env.context, started));
     ZT_OK(zeCommandListDestroy(list));
     ZT_OK(zeKernelDestroy(stamp));
@@ -313,9 +309,7 @@ START_TEST(test_newer_entries_reach_driver)
     ZT_OK(zeCommandListHostSynchronize(list, UINT64_MAX));
     ck_assert_uint_eq(buffer[15], pattern);
     ck_assert_uint_eq(zeil_submission_count(list), 1);
-    char *log = zl_log_since(mark);
-    ck_assert_msg(!strstr(log, "ZEIL-E"), "zeil refused a valid call: %s", log);
-    free(log);
+    zl_assert_no_error(mark);
     ZT_OK(zeMemFree(env.context, buffer));
     ZT_OK(zeCommandListDestroy(regular));
     ZT_OK(zeCommandListDestroy(list));
@@ -323,7 +317,6 @@ START_TEST(test_newer_entries_reach_driver)
 }
 END_TEST
 
-#ifdef NEWER_HAVE_INTEROP
 /* The interop library checks a stream's list it never saw created through
  * the driver's queries where the version has them: the list of
  * test_list_zeil_never_saw makes a stream at 1.9+, and is unknown at 1.4. */
@@ -365,7 +358,6 @@ START_TEST(test_interop_stream_on_list_zeil_never_saw)
     zt_close(&env);
 }
 END_TEST
-#endif
 
 int main(void)
 {
@@ -377,9 +369,7 @@ int main(void)
     tcase_add_test(tc, test_list_zeil_never_saw);
     tcase_add_test(tc, test_counter_based_event_reaches_driver);
     tcase_add_test(tc, test_newer_entries_reach_driver);
-#ifdef NEWER_HAVE_INTEROP
     tcase_add_test(tc, test_interop_stream_on_list_zeil_never_saw);
-#endif
     suite_add_tcase(s, tc);
     return zt_run_suite(s);
 }

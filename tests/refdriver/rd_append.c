@@ -144,8 +144,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemAdvise(ze_command_list_handle_t 
                                                        ze_memory_advice_t advice)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    (void)dev;
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(ptr);
     (void)size;
     if (advice > ZE_MEMORY_ADVICE_BIAS_UNCACHED)

@@ -157,10 +157,8 @@ ze_result_t ZE_APICALL rd_zeCommandListCreate(ze_context_handle_t hContext, ze_d
                                               const ze_command_list_desc_t *desc,
                                               ze_command_list_handle_t *phCommandList)
 {
-    RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    (void)ctx;
-    (void)dev;
+    RD_CHECK(hContext, RD_MAGIC_CONTEXT);
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(desc);
     RD_NOT_NULL(phCommandList);
     if (desc->flags & ~RD_LIST_FLAGS_KNOWN)
@@ -178,10 +176,8 @@ ze_result_t ZE_APICALL rd_zeCommandListCreateImmediate(ze_context_handle_t hCont
                                                        const ze_command_queue_desc_t *altdesc,
                                                        ze_command_list_handle_t *phCommandList)
 {
-    RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    (void)ctx;
-    (void)dev;
+    RD_CHECK(hContext, RD_MAGIC_CONTEXT);
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(altdesc);
     RD_NOT_NULL(phCommandList);
     if ((altdesc->flags & ~RD_QUEUE_FLAGS_KNOWN) || altdesc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||

@@ -77,8 +77,7 @@ ze_result_t ZE_APICALL rd_zeContextDestroy(ze_context_handle_t hContext)
 
 ze_result_t ZE_APICALL rd_zeContextGetStatus(ze_context_handle_t hContext)
 {
-    RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
-    (void)ctx;
+    RD_CHECK(hContext, RD_MAGIC_CONTEXT);
     return ZE_RESULT_SUCCESS;
 }
 

@@ -53,8 +53,7 @@ ze_result_t ZE_APICALL rd_zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCou
 ze_result_t ZE_APICALL rd_zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
                                                 ze_device_handle_t *phSubdevices)
 {
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    (void)dev;
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(pCount);
     rd_count_query(pCount, 0, phSubdevices);
     return ZE_RESULT_SUCCESS;
@@ -92,8 +91,7 @@ ze_result_t ZE_APICALL rd_zeDeviceGetProperties(ze_device_handle_t hDevice, ze_d
 ze_result_t ZE_APICALL rd_zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
                                                        ze_device_compute_properties_t *p)
 {
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    (void)dev;
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(p);
     p->maxTotalGroupSize = RD_MAX_GROUP_SIZE;
     p->maxGroupSizeX = RD_MAX_GROUP_SIZE;
@@ -131,8 +129,7 @@ ze_result_t ZE_APICALL rd_zeDeviceGetModuleProperties(ze_device_handle_t hDevice
 ze_result_t ZE_APICALL rd_zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, uint32_t *pCount,
                                                                  ze_command_queue_group_properties_t *props)
 {
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    (void)dev;
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(pCount);
     uint32_t n = rd_count_query(pCount, RD_QUEUE_GROUPS, props);
     for (uint32_t i = 0; i < n; i++) {
@@ -162,8 +159,7 @@ ze_result_t ZE_APICALL rd_zeDeviceGetMemoryProperties(ze_device_handle_t hDevice
 ze_result_t ZE_APICALL rd_zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
                                                             ze_device_memory_access_properties_t *p)
 {
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    (void)dev;
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(p);
     /* Every kind of allocation is plain host memory, shared by all devices. */
     ze_memory_access_cap_flags_t all = ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC |
@@ -195,8 +191,7 @@ ze_result_t ZE_APICALL rd_zeDeviceGetCacheProperties(ze_device_handle_t hDevice,
 
 ze_result_t ZE_APICALL rd_zeDeviceGetImageProperties(ze_device_handle_t hDevice, ze_device_image_properties_t *p)
 {
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    (void)dev;
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(p);
     /* No images: zero in every limit, as the specification says for that. */
     p->maxImageDims1D = 0;
@@ -213,8 +208,7 @@ ze_result_t ZE_APICALL rd_zeDeviceGetImageProperties(ze_device_handle_t hDevice,
 ze_result_t ZE_APICALL rd_zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
                                                               ze_device_external_memory_properties_t *p)
 {
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    (void)dev;
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(p);
     p->memoryAllocationImportTypes = 0;
     p->memoryAllocationExportTypes = 0;
@@ -226,10 +220,8 @@ ze_result_t ZE_APICALL rd_zeDeviceGetExternalMemoryProperties(ze_device_handle_t
 ze_result_t ZE_APICALL rd_zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice,
                                                    ze_device_p2p_properties_t *p)
 {
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    RD_HANDLE(rd_device_t, peer, hPeerDevice, RD_MAGIC_DEVICE);
-    (void)dev;
-    (void)peer;
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
+    RD_CHECK(hPeerDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(p);
     p->flags = ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS | ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS;
     return ZE_RESULT_SUCCESS;
@@ -238,27 +230,21 @@ ze_result_t ZE_APICALL rd_zeDeviceGetP2PProperties(ze_device_handle_t hDevice, z
 ze_result_t ZE_APICALL rd_zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice,
                                                 ze_bool_t *value)
 {
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    RD_HANDLE(rd_device_t, peer, hPeerDevice, RD_MAGIC_DEVICE);
-    (void)dev;
-    (void)peer;
-    RD_NOT_NULL(value);
-    *value = 1;
-    return ZE_RESULT_SUCCESS;
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
+    RD_CHECK(hPeerDevice, RD_MAGIC_DEVICE);
+    RD_ANSWER(value, 1);
 }
 
 ze_result_t ZE_APICALL rd_zeDeviceGetStatus(ze_device_handle_t hDevice)
 {
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    (void)dev;
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t ZE_APICALL rd_zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t *hostTimestamp,
                                                       uint64_t *deviceTimestamp)
 {
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    (void)dev;
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(hostTimestamp);
     RD_NOT_NULL(deviceTimestamp);
     /* The device timer is the host's monotonic clock. */

@@ -87,11 +87,8 @@ ze_result_t ZE_APICALL rd_zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDr
 
 ze_result_t ZE_APICALL rd_zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *version)
 {
-    RD_HANDLE(rd_driver_t, d, hDriver, RD_MAGIC_DRIVER);
-    (void)d;
-    RD_NOT_NULL(version);
-    *version = (ze_api_version_t)RD_API_VERSION;
-    return ZE_RESULT_SUCCESS;
+    RD_CHECK(hDriver, RD_MAGIC_DRIVER);
+    RD_ANSWER(version, (ze_api_version_t)RD_API_VERSION);
 }
 
 ze_result_t ZE_APICALL rd_zeDriverGetProperties(ze_driver_handle_t hDriver,
@@ -107,8 +104,7 @@ ze_result_t ZE_APICALL rd_zeDriverGetProperties(ze_driver_handle_t hDriver,
 ze_result_t ZE_APICALL rd_zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
                                                    ze_driver_ipc_properties_t *pIpcProperties)
 {
-    RD_HANDLE(rd_driver_t, d, hDriver, RD_MAGIC_DRIVER);
-    (void)d;
+    RD_CHECK(hDriver, RD_MAGIC_DRIVER);
     RD_NOT_NULL(pIpcProperties);
     pIpcProperties->flags = 0; /* no IPC of memory or events */
     return ZE_RESULT_SUCCESS;
@@ -117,8 +113,7 @@ ze_result_t ZE_APICALL rd_zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
 ze_result_t ZE_APICALL rd_zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
                                                          ze_driver_extension_properties_t *pExtensionProperties)
 {
-    RD_HANDLE(rd_driver_t, d, hDriver, RD_MAGIC_DRIVER);
-    (void)d;
+    RD_CHECK(hDriver, RD_MAGIC_DRIVER);
     RD_NOT_NULL(pCount);
     rd_count_query(pCount, 0, pExtensionProperties);
     return ZE_RESULT_SUCCESS;
@@ -127,8 +122,7 @@ ze_result_t ZE_APICALL rd_zeDriverGetExtensionProperties(ze_driver_handle_t hDri
 ze_result_t ZE_APICALL rd_zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver,
                                                               const char *name, void **ppFunctionAddress)
 {
-    RD_HANDLE(rd_driver_t, d, hDriver, RD_MAGIC_DRIVER);
-    (void)d;
+    RD_CHECK(hDriver, RD_MAGIC_DRIVER);
     RD_NOT_NULL(name);
     RD_NOT_NULL(ppFunctionAddress);
     *ppFunctionAddress = NULL;

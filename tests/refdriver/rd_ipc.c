@@ -36,24 +36,21 @@ ze_result_t ZE_APICALL rd_zeEventPoolOpenIpcHandle(ze_context_handle_t hContext,
                                                    ze_event_pool_handle_t *phEventPool)
 {
     (void)hIpc;
-    RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
-    (void)ctx;
+    RD_CHECK(hContext, RD_MAGIC_CONTEXT);
     RD_NOT_NULL(phEventPool);
     return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }
 
 ze_result_t ZE_APICALL rd_zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool)
 {
-    RD_HANDLE(rd_event_pool_t, pool, hEventPool, RD_MAGIC_EVENT_POOL);
-    (void)pool;
+    RD_CHECK(hEventPool, RD_MAGIC_EVENT_POOL);
     return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* not opened from an IPC handle */
 }
 
 ze_result_t ZE_APICALL rd_zeMemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
                                             ze_ipc_mem_handle_t *pIpcHandle)
 {
-    RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
-    (void)ctx;
+    RD_CHECK(hContext, RD_MAGIC_CONTEXT);
     RD_NOT_NULL(ptr);
     RD_NOT_NULL(pIpcHandle);
     return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
@@ -65,10 +62,8 @@ ze_result_t ZE_APICALL rd_zeMemOpenIpcHandle(ze_context_handle_t hContext,
                                              ze_ipc_memory_flags_t flags, void **pptr)
 {
     (void)handle;
-    RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
-    RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
-    (void)ctx;
-    (void)dev;
+    RD_CHECK(hContext, RD_MAGIC_CONTEXT);
+    RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(pptr);
     if (flags > 0x3)
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
@@ -77,8 +72,7 @@ ze_result_t ZE_APICALL rd_zeMemOpenIpcHandle(ze_context_handle_t hContext,
 
 ze_result_t ZE_APICALL rd_zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr)
 {
-    RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
-    (void)ctx;
+    RD_CHECK(hContext, RD_MAGIC_CONTEXT);
     RD_NOT_NULL(ptr);
     return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* nothing was opened */
 }

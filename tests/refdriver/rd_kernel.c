@@ -99,8 +99,7 @@ ze_result_t ZE_APICALL rd_zeKernelGetProperties(ze_kernel_handle_t hKernel, ze_k
 
 ze_result_t ZE_APICALL rd_zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pSize, char **pString)
 {
-    RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
-    (void)k;
+    RD_CHECK(hKernel, RD_MAGIC_KERNEL);
     RD_NOT_NULL(pSize);
     /* Native kernels carry no source attributes: the empty string. */
     static char none[] = "";
@@ -146,8 +145,7 @@ ze_result_t ZE_APICALL rd_zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, u
                                                    uint32_t globalSizeY, uint32_t globalSizeZ, uint32_t *groupSizeX,
                                                    uint32_t *groupSizeY, uint32_t *groupSizeZ)
 {
-    RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
-    (void)k;
+    RD_CHECK(hKernel, RD_MAGIC_KERNEL);
     RD_NOT_NULL(groupSizeX);
     RD_NOT_NULL(groupSizeY);
     RD_NOT_NULL(groupSizeZ);
@@ -204,15 +202,12 @@ ze_result_t ZE_APICALL rd_zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
                                                     ze_kernel_indirect_access_flags_t *pFlags)
 {
     RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
-    RD_NOT_NULL(pFlags);
-    *pFlags = k->indirect_access;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(pFlags, k->indirect_access);
 }
 
 ze_result_t ZE_APICALL rd_zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_flags_t flags)
 {
-    RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
-    (void)k;
+    RD_CHECK(hKernel, RD_MAGIC_KERNEL);
     if (flags > 0x3)
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     return ZE_RESULT_SUCCESS; /* a hint; the host's caches are not configurable */

@@ -250,8 +250,7 @@ ze_result_t ZE_APICALL rd_zeModuleGetKernelNames(ze_module_handle_t hModule, uin
 
 ze_result_t ZE_APICALL rd_zeModuleGetProperties(ze_module_handle_t hModule, ze_module_properties_t *pModuleProperties)
 {
-    RD_HANDLE(rd_module_t, m, hModule, RD_MAGIC_MODULE);
-    (void)m;
+    RD_CHECK(hModule, RD_MAGIC_MODULE);
     RD_NOT_NULL(pModuleProperties);
     pModuleProperties->flags = 0; /* no imports */
     return ZE_RESULT_SUCCESS;

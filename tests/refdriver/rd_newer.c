@@ -30,36 +30,28 @@ ze_result_t ZE_APICALL rd_zeCommandListGetDeviceHandle(ze_command_list_handle_t 
                                                        ze_device_handle_t *phDevice)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
-    RD_NOT_NULL(phDevice);
-    *phDevice = (ze_device_handle_t)list->device;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(phDevice, (ze_device_handle_t)list->device);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListGetContextHandle(ze_command_list_handle_t hCommandList,
                                                         ze_context_handle_t *phContext)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
-    RD_NOT_NULL(phContext);
-    *phContext = (ze_context_handle_t)list->context;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(phContext, (ze_context_handle_t)list->context);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListGetOrdinal(ze_command_list_handle_t hCommandList,
                                                   uint32_t *pOrdinal)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
-    RD_NOT_NULL(pOrdinal);
-    *pOrdinal = list->ordinal;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(pOrdinal, list->ordinal);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListIsImmediate(ze_command_list_handle_t hCommandList,
                                                    ze_bool_t *pIsImmediate)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
-    RD_NOT_NULL(pIsImmediate);
-    *pIsImmediate = list->immediate ? 1 : 0;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(pIsImmediate, list->immediate ? 1 : 0);
 }
 
 /* The pool an event was created from (the layer asks it of an event it
@@ -69,9 +61,7 @@ ze_result_t ZE_APICALL rd_zeEventGetEventPool(ze_event_handle_t hEvent,
 {
     rd_event_t *event;
     RD_TRY(rd_event_from_handle(hEvent, &event));
-    RD_NOT_NULL(phEventPool);
-    *phEventPool = (ze_event_pool_handle_t)event->pool;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(phEventPool, (ze_event_pool_handle_t)event->pool);
 }
 
 /* The queries of an immediate list's queue: a regular list has none. */
@@ -84,9 +74,7 @@ ze_result_t ZE_APICALL rd_zeCommandListImmediateGetIndex(ze_command_list_handle_
                                                          uint32_t *pIndex)
 {
     RD_IMMEDIATE(list, hCommandList);
-    RD_NOT_NULL(pIndex);
-    *pIndex = list->queue_desc.index;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(pIndex, list->queue_desc.index);
 }
 
 /* ---- API 1.17 ---- */
@@ -95,36 +83,28 @@ ze_result_t ZE_APICALL rd_zeCommandListGetFlags(ze_command_list_handle_t hComman
                                                 ze_command_list_flags_t *pFlags)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
-    RD_NOT_NULL(pFlags);
-    *pFlags = list->flags;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(pFlags, list->flags);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListImmediateGetFlags(ze_command_list_handle_t hCommandList,
                                                          ze_command_queue_flags_t *pFlags)
 {
     RD_IMMEDIATE(list, hCommandList);
-    RD_NOT_NULL(pFlags);
-    *pFlags = list->queue_desc.flags;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(pFlags, list->queue_desc.flags);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListImmediateGetMode(ze_command_list_handle_t hCommandList,
                                                         ze_command_queue_mode_t *pMode)
 {
     RD_IMMEDIATE(list, hCommandList);
-    RD_NOT_NULL(pMode);
-    *pMode = list->queue_desc.mode;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(pMode, list->queue_desc.mode);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListImmediateGetPriority(ze_command_list_handle_t hCommandList,
                                                             ze_command_queue_priority_t *pPriority)
 {
     RD_IMMEDIATE(list, hCommandList);
-    RD_NOT_NULL(pPriority);
-    *pPriority = list->queue_desc.priority;
-    return ZE_RESULT_SUCCESS;
+    RD_ANSWER(pPriority, list->queue_desc.priority);
 }
 
 /* ---- API 1.14 and 1.16: appends with extensions in pNext ----

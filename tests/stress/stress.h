@@ -61,8 +61,6 @@ typedef struct stress_dnnl {
     uint64_t done[2];               /* executes that completed */
 } stress_dnnl_t;
 
-/* 0 when the interop library is not built (the thread is then left out). */
-int stress_dnnl_available(void);
 void *stress_dnnl_run(void *dnnl);
 
 /* ZEIL_STRESS_OPS, else the default; the CMake sets it lower under

@@ -1,12 +1,10 @@
 /*
  * The oneDNN thread: ReLU primitives executed alternately on two interop
  * streams, each bound to its own immediate list of the shared context, while
- * the workers hammer the same context. Built only with the interop library
- * (ZEIL_STRESS_HAVE_INTEROP).
+ * the workers hammer the same context.
  */
 #include "stress.h"
 
-#ifdef ZEIL_STRESS_HAVE_INTEROP
 #include <zeil/dnnl_ze.h>
 #include <zeil/zeil.h>
 
@@ -20,11 +18,6 @@ static void *allocate = DNNL_MEMORY_ALLOCATE;
         dnnl_status_t s_ = (call);                                                     \
         ck_assert_msg(s_ == dnnl_success, "%s returned %d", #call, (int)s_);           \
     } while (0)
-
-int stress_dnnl_available(void)
-{
-    return 1;
-}
 
 void *stress_dnnl_run(void *arg)
 {
@@ -73,15 +66,3 @@ void *stress_dnnl_run(void *arg)
     DNNL_OK(dnnl_engine_destroy(engine));
     return NULL;
 }
-#else
-int stress_dnnl_available(void)
-{
-    return 0;
-}
-
-void *stress_dnnl_run(void *arg)
-{
-    (void)arg;
-    return NULL;
-}
-#endif

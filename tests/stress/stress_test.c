@@ -92,13 +92,10 @@ START_TEST(threads_leave_exact_records_and_registry)
     for (int i = 0; i < STRESS_WORKERS; i++)
         start(&worker_threads[i], stress_worker_run, &workers[i]);
     start(&querier_thread, stress_querier_run, &querier);
-    int with_dnnl = stress_dnnl_available();
-    if (with_dnnl)
-        start(&dnnl_thread, stress_dnnl_run, &dnnl);
+    start(&dnnl_thread, stress_dnnl_run, &dnnl);
     for (int i = 0; i < STRESS_WORKERS; i++)
         ck_assert_int_eq(pthread_join(worker_threads[i], NULL), 0);
-    if (with_dnnl)
-        ck_assert_int_eq(pthread_join(dnnl_thread, NULL), 0);
+    ck_assert_int_eq(pthread_join(dnnl_thread, NULL), 0);
     atomic_store(&stop, 1);
     ck_assert_int_eq(pthread_join(querier_thread, NULL), 0);
 
@@ -112,11 +109,10 @@ START_TEST(threads_leave_exact_records_and_registry)
         ck_assert_uint_eq(zeil_submission_count(w->immediate), w->immediate_appends);
         ck_assert_uint_eq(zeil_submission_count(w->regular), w->regular_appends);
     }
-    if (with_dnnl)
-        for (int s = 0; s < 2; s++) {
-            ck_assert_uint_eq(dnnl.done[s], dnnl.executes);
-            ck_assert_uint_eq(dnnl.submissions[s], dnnl.executes);
-        }
+    for (int s = 0; s < 2; s++) {
+        ck_assert_uint_eq(dnnl.done[s], dnnl.executes);
+        ck_assert_uint_eq(dnnl.submissions[s], dnnl.executes);
+    }
 
     /* The registry: exactly the workers' lists and queues on top of the
      * baseline; every allocation freed. */
@@ -138,10 +134,10 @@ START_TEST(threads_leave_exact_records_and_registry)
     ck_assert_uint_eq(zeil_error_count(), 0);
     ck_assert_uint_gt(querier.handle_lookups, 0);
     ck_assert_uint_gt(querier.tombstones_seen, 0);
-    printf("stress: %d workers x %llu launches, copies, allocations and frees; oneDNN: %s "
+    printf("stress: %d workers x %llu launches, copies, allocations and frees; oneDNN: 2 streams "
            "(%llu executes per stream); registry: %llu handle and %llu pointer lookups; "
            "%.1f s\n",
-           STRESS_WORKERS, (unsigned long long)ops, with_dnnl ? "2 streams" : "not built",
+           STRESS_WORKERS, (unsigned long long)ops,
            (unsigned long long)dnnl.executes, (unsigned long long)querier.handle_lookups,
            (unsigned long long)querier.pointer_lookups, seconds_since(&started));
     ZT_OK(zeModuleDestroy(module));

@@ -3,6 +3,7 @@
 #include "fake_zeil_counters.h"
 #include "zo_buf.h"
 #include "zo_report_format.h"
+#include "zo_result_name.h"
 #include "zo_test_util.h"
 
 #include <check.h>
@@ -61,6 +62,22 @@ START_TEST(numbers_format_exactly)
     zo_buf_u64(&b, 0);
     out[b.len] = 0;
     ck_assert_str_eq(out, "1234.567 2.000 0.005 18446744073709551.6 0xdeadbeef 0");
+}
+END_TEST
+
+/* zo_result_name.c is generated from ze_api.h: the names of the first, a
+ * middle and the experimental block, and nothing for a value no header names
+ * (nor for the enumeration's width marker). */
+START_TEST(result_names_come_from_the_headers)
+{
+    ck_assert_str_eq(zo_result_name(ZE_RESULT_SUCCESS), "ZE_RESULT_SUCCESS");
+    ck_assert_str_eq(zo_result_name(ZE_RESULT_ERROR_INVALID_NULL_HANDLE),
+                     "ZE_RESULT_ERROR_INVALID_NULL_HANDLE");
+    ck_assert_str_eq(zo_result_name(ZE_RESULT_ERROR_UNKNOWN), "ZE_RESULT_ERROR_UNKNOWN");
+    ck_assert_str_eq(zo_result_name(ZE_RESULT_EXP_ERROR_REMOTE_DEVICE),
+                     "ZE_RESULT_EXP_ERROR_REMOTE_DEVICE");
+    ck_assert_ptr_null(zo_result_name((ze_result_t)0x7123abcd));
+    ck_assert_ptr_null(zo_result_name(ZE_RESULT_FORCE_UINT32));
 }
 END_TEST
 
@@ -347,6 +364,7 @@ static Suite *format_suite(void)
     tcase_add_test(t, json_strings_are_escaped);
     tcase_add_test(t, long_foreign_strings_are_cut);
     tcase_add_test(t, numbers_format_exactly);
+    tcase_add_test(t, result_names_come_from_the_headers);
     tcase_add_test(t, full_buffer_overflows_without_writing_past_it);
     suite_add_tcase(s, t);
     t = tcase_create("report");
