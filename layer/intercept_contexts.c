@@ -1,38 +1,17 @@
-/* Intercepts of contexts, command queues and fences. */
+/* Hooks of contexts, command queues and their executions, fences. */
 #include "intercepts.h"
 
 #include "checks.h"
-#include "zeil_hooks.h"
 #include "hazards/hazards.h"
 #include "out_of_memory.h"
+#include "zeil_hooks.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static void register_context(const zeil_call_t *call, const zeil_next_t *next,
-                             ze_driver_handle_t driver, ze_context_handle_t context,
-                             uint32_t device_count, const ze_device_handle_t *devices)
+ZEIL_MAKE(zeContextCreate)
 {
-    zeil_obj_t proto = {.handle = context, .kind = ZEIL_KIND_CONTEXT, .driver = driver,
-                        .context = context};
-    if (device_count && devices) {
-        /* Without the copy the context counts as one of all its driver's
-         * devices (device_count 0): checks then refuse less, never more. */
-        proto.devices = calloc(device_count, sizeof *devices);
-        if (proto.devices) {
-            memcpy(proto.devices, devices, device_count * sizeof *devices);
-            proto.device_count = device_count;
-        } else {
-            oom_dropped(OOM_OTHER, 1, call->name, "copying a context's device list");
-        }
-    }
-    intercept_register(call, next, &proto);
-}
-
-ZEIL_POST(zeContextCreate)
-{
-    if (result == ZE_RESULT_SUCCESS && a->phContext)
-        register_context(call, next, a->hDriver, *a->phContext, 0, NULL);
+    o->context = *a->phContext;
 }
 
 ZEIL_PRE(zeContextCreateEx)
@@ -41,24 +20,23 @@ ZEIL_PRE(zeContextCreateEx)
                               (const void *const *)a->phDevices, ZEIL_KIND_DEVICE);
 }
 
-ZEIL_POST(zeContextCreateEx)
+/* Without the copy of its devices a context counts as one of all its
+ * driver's devices (device_count 0): checks then refuse less, never more. */
+ZEIL_MAKE(zeContextCreateEx)
 {
-    if (result == ZE_RESULT_SUCCESS && a->phContext)
-        register_context(call, next, a->hDriver, *a->phContext, a->numDevices, a->phDevices);
+    o->context = *a->phContext;
+    o->devices = a->numDevices && a->phDevices ? calloc(a->numDevices, sizeof *o->devices) : NULL;
+    if (o->devices) {
+        memcpy(o->devices, a->phDevices, a->numDevices * sizeof *o->devices);
+        o->device_count = a->numDevices;
+    } else if (a->numDevices && a->phDevices) {
+        oom_dropped(OOM_OTHER, 1, call->name, "copying a context's device list");
+    }
 }
 
 ZEIL_PRE(zeContextDestroy)
 {
-    ze_result_t r = check_context_children(call, objs[0]);
-    if (r == ZE_RESULT_SUCCESS)
-        intercept_destroying(call, objs[0]);
-    return r;
-}
-
-ZEIL_POST(zeContextDestroy)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        intercept_retire(call, objs[0]);
+    return check_context_children(call, objs[0]);
 }
 
 ZEIL_PRE(zeCommandQueueCreate)
@@ -66,31 +44,16 @@ ZEIL_PRE(zeCommandQueueCreate)
     return check_device_in_context(call, objs[0], a->hDevice);
 }
 
+ZEIL_MAKE(zeCommandQueueCreate)
+{
+    o->ordinal = a->desc ? a->desc->ordinal : 0;
+    o->is_in_order = a->desc && (a->desc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER);
+}
+
 ZEIL_POST(zeCommandQueueCreate)
 {
-    const ze_command_queue_desc_t *desc = a->desc;
-    if (result != ZE_RESULT_SUCCESS || !a->phCommandQueue || !desc)
-        return;
-    intercept_register(call, next,
-                       &(zeil_obj_t){.handle = *a->phCommandQueue, .kind = ZEIL_KIND_COMMAND_QUEUE,
-                                     .driver = objs[0] ? objs[0]->driver : NULL,
-                                     .device = a->hDevice, .context = a->hContext,
-                                     .ordinal = desc->ordinal,
-                                     .is_in_order = !!(desc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER)});
-    if (hazards_active())
-        hazards_queue_mode(*a->phCommandQueue, desc->mode);
-}
-
-ZEIL_PRE(zeCommandQueueDestroy)
-{
-    intercept_destroying(call, objs[0]);
-    return ZE_RESULT_SUCCESS;
-}
-
-ZEIL_POST(zeCommandQueueDestroy)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        intercept_retire(call, objs[0]);
+    if (result == ZE_RESULT_SUCCESS && a->phCommandQueue && a->desc && hazards_active())
+        hazards_queue_mode(*a->phCommandQueue, a->desc->mode);
 }
 
 ZEIL_PRE(zeCommandQueueExecuteCommandLists)
@@ -104,26 +67,4 @@ ZEIL_POST(zeCommandQueueExecuteCommandLists)
         hazards_executed(call, objs[0], a->numCommandLists, a->phCommandLists, a->hFence);
 }
 
-ZEIL_POST(zeFenceCreate)
-{
-    const zeil_obj_t *queue = objs[0];
-    if (result == ZE_RESULT_SUCCESS && a->phFence)
-        intercept_register(call, next,
-                           &(zeil_obj_t){.handle = *a->phFence, .kind = ZEIL_KIND_FENCE,
-                                         .driver = queue ? queue->driver : NULL,
-                                         .device = queue ? queue->device : NULL,
-                                         .context = queue ? queue->context : NULL,
-                                         .parent = a->hCommandQueue});
-}
-
-ZEIL_PRE(zeFenceDestroy)
-{
-    intercept_destroying(call, objs[0]);
-    return ZE_RESULT_SUCCESS;
-}
-
-ZEIL_POST(zeFenceDestroy)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        intercept_retire(call, objs[0]);
-}
+ZEIL_MAKE(zeFenceCreate) {}

@@ -1,42 +1,31 @@
-/* Intercepts of command list creation, destruction, close and reset. */
+/* Hooks of command lists: creation, destruction, close, reset, and the
+ * queries of API 1.9+ answered from the registry when zeil knows the list,
+ * so that they agree with what zeil.h says. */
 #include "intercepts.h"
 
 #include "checks.h"
-#include "zeil_hooks.h"
-#include "names.h"
 #include "hazards/hazards.h"
 #include "launch_cache.h"
+#include "names.h"
 #include "records.h"
 #include "timing.h"
-
-static void register_list(const zeil_call_t *call, const zeil_next_t *next,
-                          const zeil_obj_t *context, ze_context_handle_t hContext,
-                          ze_device_handle_t hDevice, ze_command_list_handle_t list,
-                          int immediate, uint32_t ordinal, uint32_t index, int in_order)
-{
-    zeil_obj_t *obj = intercept_register(
-        call, next,
-        &(zeil_obj_t){.handle = list, .kind = ZEIL_KIND_COMMAND_LIST,
-                      .driver = context ? context->driver : NULL, .device = hDevice,
-                      .context = hContext, .is_immediate = immediate, .ordinal = ordinal,
-                      .is_in_order = in_order});
-    if (obj) {
-        records_list_created(call, obj);
-        names_list_created(next, obj, index);
-    }
-}
+#include "zeil_hooks.h"
 
 ZEIL_PRE(zeCommandListCreate)
 {
     return check_device_in_context(call, objs[0], a->hDevice);
 }
 
+ZEIL_MAKE(zeCommandListCreate)
+{
+    o->ordinal = a->desc ? a->desc->commandQueueGroupOrdinal : 0;
+    o->is_in_order = a->desc && (a->desc->flags & ZE_COMMAND_LIST_FLAG_IN_ORDER);
+}
+
 ZEIL_POST(zeCommandListCreate)
 {
-    if (result == ZE_RESULT_SUCCESS && a->phCommandList && a->desc)
-        register_list(call, next, objs[0], a->hContext, a->hDevice, *a->phCommandList, 0,
-                      a->desc->commandQueueGroupOrdinal, 0,
-                      !!(a->desc->flags & ZE_COMMAND_LIST_FLAG_IN_ORDER));
+    if (st->made)
+        records_list_created(call, st->made), names_list_created(next, st->made, 0);
 }
 
 ZEIL_PRE(zeCommandListCreateImmediate)
@@ -44,14 +33,19 @@ ZEIL_PRE(zeCommandListCreateImmediate)
     return check_device_in_context(call, objs[0], a->hDevice);
 }
 
+ZEIL_MAKE(zeCommandListCreateImmediate)
+{
+    o->is_immediate = 1;
+    o->ordinal = a->altdesc ? a->altdesc->ordinal : 0;
+    o->is_in_order = a->altdesc && (a->altdesc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER);
+}
+
 ZEIL_POST(zeCommandListCreateImmediate)
 {
-    if (result != ZE_RESULT_SUCCESS || !a->phCommandList || !a->altdesc)
-        return;
-    register_list(call, next, objs[0], a->hContext, a->hDevice, *a->phCommandList, 1,
-                  a->altdesc->ordinal, a->altdesc->index,
-                  !!(a->altdesc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER));
-    if (hazards_active())
+    if (st->made)
+        records_list_created(call, st->made),
+            names_list_created(next, st->made, a->altdesc ? a->altdesc->index : 0);
+    if (result == ZE_RESULT_SUCCESS && a->phCommandList && a->altdesc && hazards_active())
         hazards_list_mode(*a->phCommandList, a->altdesc->mode);
 }
 
@@ -59,7 +53,6 @@ ZEIL_PRE(zeCommandListDestroy)
 {
     if (objs[0])
         timing_list_destroyed(objs[0]);
-    intercept_destroying(call, objs[0]);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -69,7 +62,6 @@ ZEIL_POST(zeCommandListDestroy)
         return;
     launch_cache_forget_all(); /* before the records go */
     records_list_destroyed(objs[0]->records);
-    intercept_retire(call, objs[0]);
 }
 
 ZEIL_POST(zeCommandListClose)
@@ -88,3 +80,16 @@ ZEIL_POST(zeCommandListReset)
     if (hazards_active())
         hazards_list_reset(objs[0]);
 }
+
+/* The answer zeil knows: written, and the driver not asked. */
+#define ANSWER(out, value)                                                                  \
+    do {                                                                                   \
+        if (objs[0] && (out))                                                              \
+            *(out) = (value), st->answered = 1;                                            \
+        return ZE_RESULT_SUCCESS;                                                          \
+    } while (0)
+
+ZEIL_PRE(zeCommandListIsImmediate) { ANSWER(a->pIsImmediate, objs[0]->is_immediate ? 1 : 0); }
+ZEIL_PRE(zeCommandListGetDeviceHandle) { ANSWER(a->phDevice, objs[0]->device); }
+ZEIL_PRE(zeCommandListGetContextHandle) { ANSWER(a->phContext, objs[0]->context); }
+ZEIL_PRE(zeCommandListGetOrdinal) { ANSWER(a->pOrdinal, objs[0]->ordinal); }

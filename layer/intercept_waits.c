@@ -1,12 +1,10 @@
 /*
  * Hooks of the host's waits and queries: the hazard checks watch them (a
  * hang check before a wait without timeout, what the host learns after),
- * behind one branch when those checks are off. The generated intercepts
- * check the handle (objs[0]) and log the call.
+ * behind one branch when those checks are off.
  */
 #include "intercepts.h"
 
-#include "checks.h"
 #include "hazards/hazards.h"
 #include "zeil_hooks.h"
 
@@ -36,6 +34,12 @@ ZEIL_POST(zeFenceHostSynchronize)
         hazards_fence_synced(call, objs[0], a->timeout, result);
 }
 
+ZEIL_POST(zeFenceQueryStatus)
+{
+    if (objs[0] && hazards_active())
+        hazards_fence_synced(call, objs[0], 0, result); /* ready: the host knows the work done */
+}
+
 /* API 1.6: the host waits for an immediate list's work. */
 ZEIL_PRE(zeCommandListHostSynchronize)
 {
@@ -48,16 +52,4 @@ ZEIL_POST(zeCommandListHostSynchronize)
 {
     if (objs[0] && hazards_active())
         hazards_list_synced(call, objs[0], a->timeout, result);
-}
-
-ZEIL_POST(zeEventQueryStatus)
-{
-    if (objs[0] && hazards_active())
-        hazards_event_queried(objs[0], result); /* ready is a host synchronization */
-}
-
-ZEIL_POST(zeFenceQueryStatus)
-{
-    if (objs[0] && hazards_active())
-        hazards_fence_synced(call, objs[0], 0, result); /* ready: the host knows the work done */
 }
