@@ -17,17 +17,21 @@ ZEIL_HOOKS_OF(zeCommandListAppendMemoryFillWithParameters, zeCommandListAppendMe
 ZEIL_HOOKS_OF(zeCommandListImmediateAppendCommandListsWithParameters,
               zeCommandListImmediateAppendCommandListsExp);
 
-/* After the driver accepted an append with a signal and wait events: its
- * record on the list, what the hazard checks learn (.kind, what it touches). */
-#define APPENDED(record, bytes, ...)                                                        \
-    do {                                                                                   \
-        records_add(objs[0], &(zeil_submission_t){record, call, NULL, NULL, bytes,          \
-                                                  a->hSignalEvent, a->numWaitEvents,        \
-                                                  a->phWaitEvents});                        \
-        HAZARDS_APPENDED(.call = call, .list = objs[0], .signal = a->hSignalEvent,          \
-                         .num_waits = a->numWaitEvents, .waits = a->phWaitEvents,           \
-                         __VA_ARGS__);                                                      \
-    } while (0)
+/* An append the driver accepted, with its signal and wait events: recorded
+ * (record, bytes; -1: nothing to record), and what the hazard checks learn
+ * (.kind and what it touches). */
+#define APPENDED(api, record, bytes, ...)                                                   \
+    ZEIL_POST(api)                                                                         \
+    {                                                                                      \
+        if (result == ZE_RESULT_SUCCESS && (record) >= 0)                                   \
+            records_add(objs[0], &(zeil_submission_t){(zeil_record_kind_t)(record), call,   \
+                                                      NULL, NULL, bytes, a->hSignalEvent,   \
+                                                      a->numWaitEvents, a->phWaitEvents});  \
+        if (result == ZE_RESULT_SUCCESS)                                                   \
+            HAZARDS_APPENDED(.call = call, .list = objs[0], .signal = a->hSignalEvent,      \
+                             .num_waits = a->numWaitEvents, .waits = a->phWaitEvents,       \
+                             __VA_ARGS__);                                                  \
+    }
 
 ZEIL_PRE(zeCommandListAppendMemoryCopy)
 {
@@ -35,76 +39,44 @@ ZEIL_PRE(zeCommandListAppendMemoryCopy)
     CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "srcptr", a->srcptr, a->size));
     return r;
 }
-
-ZEIL_POST(zeCommandListAppendMemoryCopy)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        APPENDED(ZEIL_RECORD_COPY, a->size, .kind = HAZARDS_COPY, .dst = a->dstptr,
-                 .src = a->srcptr, .size = a->size);
-}
+APPENDED(zeCommandListAppendMemoryCopy, ZEIL_RECORD_COPY, a->size, .kind = HAZARDS_COPY,
+         .dst = a->dstptr, .src = a->srcptr, .size = a->size)
 
 /* Regions start at their origin's offset: the ranges from the pointers on
  * are an over-estimate, clipped to the allocations. */
-ZEIL_POST(zeCommandListAppendMemoryCopyRegion)
+static size_t region_bytes(const ze_copy_region_t *region, uint32_t pitch)
 {
-    const ze_copy_region_t *region = a->dstRegion;
     size_t rows = region ? (size_t)region->height * (region->depth ? region->depth : 1) : 0;
-    size_t bytes = region ? rows * (rows > 1 && a->dstPitch ? a->dstPitch : region->width) : 0;
-    if (result == ZE_RESULT_SUCCESS)
-        APPENDED(ZEIL_RECORD_COPY, bytes, .kind = HAZARDS_COPY, .dst = a->dstptr,
-                 .src = a->srcptr, .size = SIZE_MAX);
+    return region ? rows * (rows > 1 && pitch ? pitch : region->width) : 0;
 }
+APPENDED(zeCommandListAppendMemoryCopyRegion, ZEIL_RECORD_COPY,
+         region_bytes(a->dstRegion, a->dstPitch), .kind = HAZARDS_COPY, .dst = a->dstptr,
+         .src = a->srcptr, .size = SIZE_MAX)
 
 ZEIL_PRE(zeCommandListAppendMemoryFill)
 {
     return check_usm_range(call, objs[0], "ptr", a->ptr, a->size);
 }
+APPENDED(zeCommandListAppendMemoryFill, ZEIL_RECORD_FILL, a->size, .kind = HAZARDS_FILL,
+         .dst = a->ptr, .size = a->size)
 
-ZEIL_POST(zeCommandListAppendMemoryFill)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        APPENDED(ZEIL_RECORD_FILL, a->size, .kind = HAZARDS_FILL, .dst = a->ptr, .size = a->size);
-}
-
-ZEIL_POST(zeCommandListAppendBarrier)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        APPENDED(ZEIL_RECORD_BARRIER, 0, .kind = HAZARDS_BARRIER);
-}
-
-ZEIL_POST(zeCommandListAppendMemoryRangesBarrier)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        APPENDED(ZEIL_RECORD_BARRIER, 0, .kind = HAZARDS_BARRIER);
-}
+APPENDED(zeCommandListAppendBarrier, ZEIL_RECORD_BARRIER, 0, .kind = HAZARDS_BARRIER)
+APPENDED(zeCommandListAppendMemoryRangesBarrier, ZEIL_RECORD_BARRIER, 0, .kind = HAZARDS_BARRIER)
 
 /* Timestamps submit no work of their own: checked, not recorded. */
 ZEIL_PRE(zeCommandListAppendWriteGlobalTimestamp)
 {
     return check_usm_range(call, objs[0], "dstptr", a->dstptr, sizeof *a->dstptr);
 }
-
-ZEIL_POST(zeCommandListAppendWriteGlobalTimestamp)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_FILL, .dst = a->dstptr,
-                         .size = sizeof *a->dstptr, .signal = a->hSignalEvent,
-                         .num_waits = a->numWaitEvents, .waits = a->phWaitEvents);
-}
+APPENDED(zeCommandListAppendWriteGlobalTimestamp, -1, 0, .kind = HAZARDS_FILL, .dst = a->dstptr,
+         .size = sizeof *a->dstptr)
 
 ZEIL_PRE(zeCommandListAppendQueryKernelTimestamps)
 {
     return check_handle_array(call, "phEvents[]", a->numEvents,
                               (const void *const *)a->phEvents, ZEIL_KIND_EVENT);
 }
-
-ZEIL_POST(zeCommandListAppendQueryKernelTimestamps)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_SIGNAL,
-                         .signal = a->hSignalEvent, .num_waits = a->numWaitEvents,
-                         .waits = a->phWaitEvents);
-}
+APPENDED(zeCommandListAppendQueryKernelTimestamps, -1, 0, .kind = HAZARDS_SIGNAL)
 
 ZEIL_POST(zeCommandListAppendWaitOnEvents)
 {

@@ -1,0 +1,55 @@
+/*
+ * Hooks of what the host does with events, queues, fences and immediate
+ * lists: signals, resets, waits and queries. The hazard checks watch them (a
+ * hang check before a wait without timeout, what the host learns after),
+ * behind one branch when those checks are off.
+ */
+#include "intercepts.h"
+
+#include "hazards/hazards.h"
+#include "zeil_hooks.h"
+
+/* The host's signal, reset and wait of an event are hot calls that note no
+ * signal: numbered only when the calls log shows them (calls.h). */
+ZEIL_UNNUMBERED(zeEventHostSignal);
+ZEIL_UNNUMBERED(zeEventHostReset);
+ZEIL_UNNUMBERED(zeEventHostSynchronize);
+
+#define HAZARDS(...)                                                                        \
+    do {                                                                                   \
+        if (objs[0] && hazards_active())                                                   \
+            __VA_ARGS__;                                                                   \
+    } while (0)
+
+/* A host wait of the object: the hang check before, what the host learned after. */
+#define HOST_WAIT(api, before, after)                                                       \
+    ZEIL_PRE(api)                                                                          \
+    {                                                                                      \
+        HAZARDS(before(call, objs[0], a->timeout));                                        \
+        return ZE_RESULT_SUCCESS;                                                          \
+    }                                                                                      \
+    ZEIL_POST(api) { HAZARDS(after(call, objs[0], a->timeout, result)); }
+
+HOST_WAIT(zeEventHostSynchronize, hazards_event_sync_before, hazards_event_synced)
+HOST_WAIT(zeCommandQueueSynchronize, hazards_queue_sync_before, hazards_queue_synced)
+HOST_WAIT(zeFenceHostSynchronize, hazards_fence_sync_before, hazards_fence_synced)
+HOST_WAIT(zeCommandListHostSynchronize, hazards_list_sync_before, hazards_list_synced) /* API 1.6 */
+
+/* A query that finds the work done is a host synchronization too. */
+ZEIL_POST(zeEventQueryStatus) { HAZARDS(hazards_event_queried(objs[0], result)); }
+ZEIL_POST(zeFenceQueryStatus) { HAZARDS(hazards_fence_synced(call, objs[0], 0, result)); }
+
+ZEIL_POST(zeEventHostSignal)
+{
+    if (result == ZE_RESULT_SUCCESS)
+        HAZARDS(hazards_event_host_signalled(objs[0]));
+}
+
+/* After a reset, the event's next signal is no second signal. */
+ZEIL_POST(zeEventHostReset)
+{
+    if (result == ZE_RESULT_SUCCESS && objs[0])
+        atomic_store_explicit(&objs[0]->signalled_by_call, 0, memory_order_release);
+    if (result == ZE_RESULT_SUCCESS)
+        HAZARDS(hazards_event_host_reset(objs[0]));
+}

@@ -1,0 +1,313 @@
+/*
+ * Hooks of what makes and unmakes objects: drivers, devices, contexts,
+ * queues, lists, event pools, events, fences, modules, kernels. The
+ * generated intercept registers what a ZEIL_MAKE entry made (from its first
+ * handle: driver, device, context, parent) and retires what a ze<X>Destroy
+ * destroyed; these add each kind's own fields and rules.
+ */
+#include "intercepts.h"
+
+#include "checks.h"
+#include "coverage.h"
+#include "diag.h"
+#include "hazards/hazards.h"
+#include "launch_cache.h"
+#include "module_origin.h"
+#include "names.h"
+#include "out_of_memory.h"
+#include "records.h"
+#include "timing.h"
+#include "zeil_hooks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+zeil_obj_t *intercept_register(const zeil_call_t *call, const zeil_next_t *next,
+                               zeil_obj_t *proto)
+{
+    proto->next = next;
+    proto->created_by = call->name;
+    proto->created_call = call->number;
+    proto->created_thread = calls_thread_number();
+    zeil_obj_t *obj = registry_insert(proto);
+    char doing[96];
+    if (!obj && snprintf(doing, sizeof doing, "registering %s %p",
+                         check_kind_article(proto->kind), proto->handle) > 0)
+        oom_dropped(OOM_OBJECT, 1, call->name, doing);
+    return obj;
+}
+
+void intercept_destroying(const zeil_call_t *call, zeil_obj_t *obj)
+{
+    if (obj)
+        registry_destroying(obj, call->number, calls_thread_number());
+}
+
+void intercept_retire(const zeil_call_t *call, zeil_obj_t *obj)
+{
+    if (obj && hazards_active())
+        hazards_retired(obj);
+    if (obj)
+        registry_retire(obj, call->number, calls_thread_number());
+}
+
+/* The drivers or devices a call returned, registered unless known live
+ * (since API 1.10 a loader takes drivers from zeDriverGet or zeInitDrivers). */
+static void register_all(const zeil_call_t *call, const zeil_next_t *next, zeil_kind_t kind,
+                         ze_driver_handle_t driver, ze_device_handle_t parent,
+                         const uint32_t *count, void *const *handles)
+{
+    for (uint32_t i = 0; handles && count && i < *count; i++) {
+        zeil_obj_t *known = registry_find(handles[i]);
+        ze_api_version_t version;
+        if (!known || !atomic_load(&known->alive) || known->kind != kind)
+            intercept_register(call, next, &(zeil_obj_t){
+                .handle = handles[i], .kind = kind, .parent = parent,
+                .driver = kind == ZEIL_KIND_DRIVER ? handles[i] : driver,
+                .device = kind == ZEIL_KIND_DEVICE ? handles[i] : NULL});
+        if (kind == ZEIL_KIND_DRIVER && NEXT(ze_driver_dditable_t, pfnGetApiVersion) &&
+            NEXT(ze_driver_dditable_t, pfnGetApiVersion)(handles[i], &version) == 0)
+            coverage_note_driver_version(next, version);
+    }
+}
+#define REGISTER_ALL(kind, driver, parent, handles)                                         \
+    if (result == ZE_RESULT_SUCCESS)                                                       \
+        register_all(call, next, kind, driver, parent, a->pCount, (void *const *)handles)
+
+ZEIL_POST(zeDriverGet) { REGISTER_ALL(ZEIL_KIND_DRIVER, NULL, NULL, a->phDrivers); }
+ZEIL_POST(zeInitDrivers) { REGISTER_ALL(ZEIL_KIND_DRIVER, NULL, NULL, a->phDrivers); }
+ZEIL_POST(zeDeviceGet) { REGISTER_ALL(ZEIL_KIND_DEVICE, a->hDriver, NULL, a->phDevices); }
+ZEIL_POST(zeDeviceGetSubDevices)
+{
+    REGISTER_ALL(ZEIL_KIND_DEVICE, objs[0] ? objs[0]->driver : NULL, a->hDevice, a->phSubdevices);
+}
+
+/* A driver that claims DDI handles (ze_driver_ddi_handles_ext_properties_t
+ * chained to these properties) has newer loaders call it through the tables
+ * inside its handles, never through zeil's: zeil hides the claim (W081). */
+ZEIL_POST(zeDriverGetProperties)
+{
+    static _Atomic int said[ZEIL_MAX_NEXT_DRIVERS];
+    int hops = 0; /* a chain is short; a cycle must not hang the call */
+    for (ze_base_properties_t *p = result == ZE_RESULT_SUCCESS && a->pDriverProperties
+                                       ? a->pDriverProperties->pNext : NULL;
+         p && hops < 64; p = p->pNext, hops++) {
+        zeil_compat_driver_ddi_handles_ext_properties_t *ddi = (void *)p;
+        if (p->stype != ZEIL_COMPAT_STYPE_DRIVER_DDI_HANDLES_EXT_PROPERTIES ||
+            !(ddi->flags & ZEIL_COMPAT_DRIVER_DDI_HANDLE_EXT_FLAG_SUPPORTED))
+            continue;
+        ddi->flags &= ~(uint32_t)ZEIL_COMPAT_DRIVER_DDI_HANDLE_EXT_FLAG_SUPPORTED;
+        if (zeil_settings()->log_level >= ZEIL_LOG_INFO && next->index < ZEIL_MAX_NEXT_DRIVERS &&
+            !atomic_exchange(&said[next->index], 1))
+            diag_report(ZEIL_RULE_W081, call->name,
+                        "driver %p (%s) claims DDI handles; zeil hides the claim so that the "
+                        "loader keeps calling it through zeil's tables",
+                        (void *)a->hDriver, next->path);
+    }
+}
+
+ZEIL_MAKE(zeContextCreate) { o->context = *a->phContext; }
+ZEIL_PRE(zeContextCreateEx)
+{
+    return check_handle_array(call, "phDevices[]", a->numDevices,
+                              (const void *const *)a->phDevices, ZEIL_KIND_DEVICE);
+}
+/* Without the copy of its devices a context counts as one of all its
+ * driver's devices (device_count 0): checks then refuse less, never more. */
+ZEIL_MAKE(zeContextCreateEx)
+{
+    o->context = *a->phContext;
+    o->devices = a->numDevices && a->phDevices ? calloc(a->numDevices, sizeof *o->devices) : NULL;
+    if (o->devices)
+        memcpy(o->devices, a->phDevices, (o->device_count = a->numDevices) * sizeof *o->devices);
+    else if (a->numDevices && a->phDevices)
+        oom_dropped(OOM_OTHER, 1, call->name, "copying a context's device list");
+}
+ZEIL_PRE(zeContextDestroy) { return check_context_children(call, objs[0]); }
+
+/* Queues, lists, pools, counter-based events, USM and modules are made on a
+ * device that must be one of the context's (E005). */
+ZEIL_PRE(zeCommandQueueCreate) { return check_device_in_context(call, objs[0], a->hDevice); }
+ZEIL_MAKE(zeCommandQueueCreate)
+{
+    o->ordinal = a->desc ? a->desc->ordinal : 0;
+    o->is_in_order = a->desc && (a->desc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER);
+}
+ZEIL_POST(zeCommandQueueCreate)
+{
+    if (result == ZE_RESULT_SUCCESS && a->phCommandQueue && a->desc && hazards_active())
+        hazards_queue_mode(*a->phCommandQueue, a->desc->mode);
+}
+ZEIL_PRE(zeCommandQueueExecuteCommandLists)
+{
+    return check_execute(call, objs[0], a->numCommandLists, a->phCommandLists, a->hFence);
+}
+ZEIL_POST(zeCommandQueueExecuteCommandLists)
+{
+    if (result == ZE_RESULT_SUCCESS && objs[0] && hazards_active())
+        hazards_executed(call, objs[0], a->numCommandLists, a->phCommandLists, a->hFence);
+}
+ZEIL_MAKE(zeFenceCreate) {}
+
+/* A list gets its records and its name for the report once registered. */
+ZEIL_PRE(zeCommandListCreate) { return check_device_in_context(call, objs[0], a->hDevice); }
+ZEIL_MAKE(zeCommandListCreate)
+{
+    o->ordinal = a->desc ? a->desc->commandQueueGroupOrdinal : 0;
+    o->is_in_order = a->desc && (a->desc->flags & ZE_COMMAND_LIST_FLAG_IN_ORDER);
+}
+ZEIL_POST(zeCommandListCreate)
+{
+    if (st->made)
+        records_list_created(call, st->made), names_list_created(next, st->made, 0);
+}
+ZEIL_PRE(zeCommandListCreateImmediate)
+{
+    return check_device_in_context(call, objs[0], a->hDevice);
+}
+ZEIL_MAKE(zeCommandListCreateImmediate)
+{
+    o->is_immediate = 1;
+    o->ordinal = a->altdesc ? a->altdesc->ordinal : 0;
+    o->is_in_order = a->altdesc && (a->altdesc->flags & ZE_COMMAND_QUEUE_FLAG_IN_ORDER);
+}
+ZEIL_POST(zeCommandListCreateImmediate)
+{
+    if (st->made)
+        records_list_created(call, st->made),
+            names_list_created(next, st->made, a->altdesc ? a->altdesc->index : 0);
+    if (result == ZE_RESULT_SUCCESS && a->phCommandList && a->altdesc && hazards_active())
+        hazards_list_mode(*a->phCommandList, a->altdesc->mode);
+}
+ZEIL_PRE(zeCommandListDestroy)
+{
+    if (objs[0])
+        timing_list_destroyed(objs[0]);
+    return ZE_RESULT_SUCCESS;
+}
+ZEIL_POST(zeCommandListDestroy)
+{
+    if (result == ZE_RESULT_SUCCESS && objs[0]) {
+        launch_cache_forget_all(); /* before the records go */
+        records_list_destroyed(objs[0]->records);
+    }
+}
+ZEIL_POST(zeCommandListClose)
+{
+    if (result == ZE_RESULT_SUCCESS && objs[0] && !objs[0]->is_immediate) {
+        atomic_store(&objs[0]->closed_call, call->number);
+        atomic_store(&objs[0]->is_closed, 1);
+    }
+}
+ZEIL_POST(zeCommandListReset)
+{
+    if (result == ZE_RESULT_SUCCESS && objs[0])
+        atomic_store(&objs[0]->is_closed, 0);
+    if (result == ZE_RESULT_SUCCESS && objs[0] && hazards_active())
+        hazards_list_reset(objs[0]);
+}
+/* The queries of API 1.9+ answered from the registry when zeil knows the
+ * list, so that they agree with what zeil.h says; else the driver answers. */
+#define ANSWER(out, value)                                                                  \
+    do {                                                                                   \
+        if (objs[0] && (out))                                                              \
+            *(out) = (value), st->answered = 1;                                            \
+        return ZE_RESULT_SUCCESS;                                                          \
+    } while (0)
+ZEIL_PRE(zeCommandListIsImmediate) { ANSWER(a->pIsImmediate, objs[0]->is_immediate ? 1 : 0); }
+ZEIL_PRE(zeCommandListGetDeviceHandle) { ANSWER(a->phDevice, objs[0]->device); }
+ZEIL_PRE(zeCommandListGetContextHandle) { ANSWER(a->phContext, objs[0]->context); }
+ZEIL_PRE(zeCommandListGetOrdinal) { ANSWER(a->pOrdinal, objs[0]->ordinal); }
+
+ZEIL_PRE(zeEventPoolCreate)
+{
+    ze_result_t r = check_handle_array(call, "phDevices[]", a->numDevices,
+                                       (const void *const *)a->phDevices, ZEIL_KIND_DEVICE);
+    for (uint32_t i = 0; a->phDevices && i < a->numDevices; i++)
+        CHECK_KEEP_FIRST(r, check_device_in_context(call, objs[0], a->phDevices[i]));
+    return r;
+}
+ZEIL_MAKE(zeEventPoolCreate)
+{
+    o->device = a->numDevices == 1 && a->phDevices ? a->phDevices[0] : NULL;
+    o->pool_flags = a->desc ? a->desc->flags : 0;
+}
+ZEIL_PRE(zeEventPoolDestroy) { return check_pool_events(call, objs[0]); }
+ZEIL_MAKE(zeEventPoolOpenIpcHandle) {} /* another process's pool: a pool all the same */
+ZEIL_MAKE(zeEventCreate) {}
+ZEIL_POST(zeEventCreate)
+{
+    /* Another process may signal the events of a pool it shared. */
+    if (st->made && objs[0] && hazards_active() &&
+        strcmp(objs[0]->created_by, "zeEventPoolOpenIpcHandle") == 0)
+        hazards_event_external(st->made);
+}
+/* API 1.15: an event of no pool; it belongs to the context and device. */
+ZEIL_PRE(zeEventCounterBasedCreate) { return check_device_in_context(call, objs[0], a->hDevice); }
+ZEIL_MAKE(zeEventCounterBasedCreate) {}
+
+ZEIL_PRE(zeModuleCreate) { return check_device_in_context(call, objs[0], a->hDevice); }
+/* Its format, where it was built from, its kernel names (interned, asked once). */
+ZEIL_MAKE(zeModuleCreate)
+{
+    o->module_format = a->desc ? a->desc->format : ZE_MODULE_FORMAT_NATIVE;
+    o->origin = module_origin_of_caller();
+    uint32_t count = 0;
+    ze_pfnModuleGetKernelNames_t get = NEXT(ze_module_dditable_t, pfnGetKernelNames);
+    if (get(*a->phModule, &count, NULL) != ZE_RESULT_SUCCESS || count == 0)
+        return;
+    const char **names = calloc(count, sizeof *names);
+    if (!names)
+        oom_dropped(OOM_OTHER, 1, call->name, "keeping a module's kernel names");
+    if (!names || get(*a->phModule, &count, names) != ZE_RESULT_SUCCESS) {
+        free(names);
+        return;
+    }
+    for (uint32_t i = 0; i < count; i++)
+        names[i] = registry_intern(names[i]);
+    o->kernel_names = names;
+    o->kernel_name_count = count;
+}
+ZEIL_PRE(zeModuleDestroy) { return check_module_kernels(call, objs[0]); }
+
+/* Its name interned ("?" when unnamed or out of memory: a literal lives as
+ * long), group size 1x1x1 until set, how many arguments it takes when the
+ * driver says (0: unknown). */
+ZEIL_MAKE(zeKernelCreate)
+{
+    const char *name = a->desc && a->desc->pKernelName ? registry_intern(a->desc->pKernelName)
+                                                         : NULL;
+    ze_kernel_properties_t props = {.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+    o->name = name ? name : "?";
+    o->group_size[0] = o->group_size[1] = o->group_size[2] = 1;
+    if (NEXT(ze_kernel_dditable_t, pfnGetProperties)(*a->phKernel, &props) == ZE_RESULT_SUCCESS)
+        o->arg_count = props.numKernelArgs;
+}
+ZEIL_POST(zeKernelDestroy)
+{
+    if (result == ZE_RESULT_SUCCESS)
+        launch_cache_forget_all();
+}
+ZEIL_POST(zeKernelSetGroupSize)
+{
+    for (int i = 0; result == ZE_RESULT_SUCCESS && objs[0] && i < 3; i++)
+        atomic_store_explicit(&objs[0]->group_size[i],
+                              i == 0 ? a->groupSizeX : i == 1 ? a->groupSizeY : a->groupSizeZ,
+                              memory_order_relaxed);
+}
+/* The argument's rules (size, freed USM) are warnings: the call goes on. */
+ZEIL_PRE(zeKernelSetArgumentValue)
+{
+    check_kernel_argument(call, objs[0], a->argIndex, a->argSize, a->pArgValue);
+    return ZE_RESULT_SUCCESS;
+}
+ZEIL_POST(zeKernelSetArgumentValue)
+{
+    if (result != ZE_RESULT_SUCCESS || !objs[0])
+        return;
+    if (a->argIndex < 64)
+        atomic_fetch_or_explicit(&objs[0]->args_set, 1ull << a->argIndex, memory_order_relaxed);
+    if (hazards_active())
+        hazards_kernel_argument(objs[0], a->argIndex, a->argSize, a->pArgValue);
+}
