@@ -23,14 +23,13 @@ ZEIL_HOOKS_OF(zeCommandListImmediateAppendCommandListsWithParameters,
 #define APPENDED(api, record, bytes, ...)                                                   \
     ZEIL_POST(api)                                                                         \
     {                                                                                      \
-        if (result == ZE_RESULT_SUCCESS && (record) >= 0)                                   \
+        if ((record) >= 0)                                                                 \
             records_add(objs[0], &(zeil_submission_t){(zeil_record_kind_t)(record), call,   \
                                                       NULL, NULL, bytes, a->hSignalEvent,   \
                                                       a->numWaitEvents, a->phWaitEvents});  \
-        if (result == ZE_RESULT_SUCCESS)                                                   \
-            HAZARDS_APPENDED(.call = call, .list = objs[0], .signal = a->hSignalEvent,      \
-                             .num_waits = a->numWaitEvents, .waits = a->phWaitEvents,       \
-                             __VA_ARGS__);                                                  \
+        HAZARDS_APPENDED(.call = call, .list = objs[0], .signal = a->hSignalEvent,          \
+                         .num_waits = a->numWaitEvents, .waits = a->phWaitEvents,           \
+                         __VA_ARGS__);                                                      \
     }
 
 ZEIL_PRE(zeCommandListAppendMemoryCopy)
@@ -80,9 +79,8 @@ APPENDED(zeCommandListAppendQueryKernelTimestamps, -1, 0, .kind = HAZARDS_SIGNAL
 
 ZEIL_POST(zeCommandListAppendWaitOnEvents)
 {
-    if (result == ZE_RESULT_SUCCESS)
-        HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_WAIT,
-                         .num_waits = a->numEvents, .waits = a->phEvents);
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_WAIT,
+                     .num_waits = a->numEvents, .waits = a->phEvents);
 }
 
 /* The event is checked as the list's signal event would be. */
@@ -94,8 +92,6 @@ ZEIL_PRE(zeCommandListAppendSignalEvent)
 
 ZEIL_POST(zeCommandListAppendSignalEvent)
 {
-    if (result != ZE_RESULT_SUCCESS)
-        return;
     check_note_signal(objs[1], call);
     HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_SIGNAL, .signal = a->hEvent);
 }
@@ -109,8 +105,6 @@ ZEIL_PRE(zeCommandListAppendEventReset)
 
 ZEIL_POST(zeCommandListAppendEventReset)
 {
-    if (result != ZE_RESULT_SUCCESS)
-        return;
     if (objs[1])
         atomic_store_explicit(&objs[1]->signalled_by_call, 0, memory_order_release);
     HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_RESET, .signal = a->hEvent);

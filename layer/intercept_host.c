@@ -28,7 +28,7 @@ ZEIL_UNNUMBERED(zeEventHostSynchronize);
         HAZARDS(before(call, objs[0], a->timeout));                                        \
         return ZE_RESULT_SUCCESS;                                                          \
     }                                                                                      \
-    ZEIL_POST(api) { HAZARDS(after(call, objs[0], a->timeout, result)); }
+    ZEIL_AFTER(api) { HAZARDS(after(call, objs[0], a->timeout, result)); }
 
 HOST_WAIT(zeEventHostSynchronize, hazards_event_sync_before, hazards_event_synced)
 HOST_WAIT(zeCommandQueueSynchronize, hazards_queue_sync_before, hazards_queue_synced)
@@ -36,20 +36,15 @@ HOST_WAIT(zeFenceHostSynchronize, hazards_fence_sync_before, hazards_fence_synce
 HOST_WAIT(zeCommandListHostSynchronize, hazards_list_sync_before, hazards_list_synced) /* API 1.6 */
 
 /* A query that finds the work done is a host synchronization too. */
-ZEIL_POST(zeEventQueryStatus) { HAZARDS(hazards_event_queried(objs[0], result)); }
-ZEIL_POST(zeFenceQueryStatus) { HAZARDS(hazards_fence_synced(call, objs[0], 0, result)); }
+ZEIL_AFTER(zeEventQueryStatus) { HAZARDS(hazards_event_queried(objs[0], result)); }
+ZEIL_AFTER(zeFenceQueryStatus) { HAZARDS(hazards_fence_synced(call, objs[0], 0, result)); }
 
-ZEIL_POST(zeEventHostSignal)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        HAZARDS(hazards_event_host_signalled(objs[0]));
-}
+ZEIL_POST(zeEventHostSignal) { HAZARDS(hazards_event_host_signalled(objs[0])); }
 
 /* After a reset, the event's next signal is no second signal. */
 ZEIL_POST(zeEventHostReset)
 {
-    if (result == ZE_RESULT_SUCCESS && objs[0])
+    if (objs[0])
         atomic_store_explicit(&objs[0]->signalled_by_call, 0, memory_order_release);
-    if (result == ZE_RESULT_SUCCESS)
-        HAZARDS(hazards_event_host_reset(objs[0]));
+    HAZARDS(hazards_event_host_reset(objs[0]));
 }

@@ -83,7 +83,7 @@ ZEIL_PRE(zeCommandListAppendLaunchKernel)
                          launch_via.forward, a->hKernel);
 }
 
-ZEIL_POST(zeCommandListAppendLaunchKernel)
+ZEIL_AFTER(zeCommandListAppendLaunchKernel)
 {
     zeil_obj_t *list = objs[0], *kernel = objs[2];
     uint64_t generation = launch_via.generation;
@@ -117,8 +117,6 @@ ZEIL_PRE(zeCommandListAppendLaunchKernelIndirect)
 
 ZEIL_POST(zeCommandListAppendLaunchKernelIndirect)
 {
-    if (result != ZE_RESULT_SUCCESS)
-        return;
     records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call, objs[2], NULL, 0,
                                               a->hSignalEvent, a->numWaitEvents,
                                               a->phWaitEvents});
@@ -138,8 +136,6 @@ ZEIL_PRE(zeCommandListAppendLaunchKernelWithArguments)
 ZEIL_POST(zeCommandListAppendLaunchKernelWithArguments)
 {
     zeil_obj_t *kernel = objs[2];
-    if (result != ZE_RESULT_SUCCESS)
-        return;
     records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call, kernel, &a->groupCounts,
                                               0, a->hSignalEvent, a->numWaitEvents,
                                               a->phWaitEvents});

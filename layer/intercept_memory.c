@@ -10,49 +10,26 @@
 
 ZEIL_HOOKS_OF(zeMemFreeExt, zeMemFree);
 
-static void register_alloc(const zeil_call_t *call, void *const *pptr, size_t size,
-                           ze_memory_type_t type, ze_context_handle_t context,
-                           ze_device_handle_t device)
-{
-    if (!pptr || !*pptr ||
-        registry_add_alloc(&(zeil_alloc_t){.base = *pptr, .size = size, .type = type,
-                                           .context = context, .device = device,
-                                           .created_by = call->name,
-                                           .created_call = call->number,
-                                           .created_thread = calls_thread_number()}) == 0)
-        return;
-    char doing[96];
-    snprintf(doing, sizeof doing, "registering USM allocation %p (%zu bytes)", *pptr, size);
-    oom_dropped(OOM_ALLOCATION, 1, call->name, doing);
-}
+/* What an allocation registers: its range, type, context and device. */
+#define ALLOCATES(api, mem_type, on_device)                                                        \
+    ZEIL_POST(api)                                                                         \
+    {                                                                                      \
+        char doing[96];                                                                    \
+        if (a->pptr && *a->pptr &&                                                         \
+            registry_add_alloc(&(zeil_alloc_t){                                            \
+                .base = *a->pptr, .size = a->size, .type = mem_type, .context = a->hContext,   \
+                .device = on_device, .created_by = call->name, .created_call = call->number,  \
+                .created_thread = calls_thread_number()}) != 0 &&                          \
+            snprintf(doing, sizeof doing, "registering USM allocation %p (%zu bytes)",     \
+                     *a->pptr, a->size) > 0)                                               \
+            oom_dropped(OOM_ALLOCATION, 1, call->name, doing);                             \
+    }
 
-ZEIL_PRE(zeMemAllocDevice)
-{
-    return check_device_in_context(call, objs[0], a->hDevice);
-}
-
-ZEIL_POST(zeMemAllocDevice)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        register_alloc(call, a->pptr, a->size, ZE_MEMORY_TYPE_DEVICE, a->hContext, a->hDevice);
-}
-
-ZEIL_POST(zeMemAllocHost)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        register_alloc(call, a->pptr, a->size, ZE_MEMORY_TYPE_HOST, a->hContext, NULL);
-}
-
-ZEIL_PRE(zeMemAllocShared)
-{
-    return check_device_in_context(call, objs[0], a->hDevice);
-}
-
-ZEIL_POST(zeMemAllocShared)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        register_alloc(call, a->pptr, a->size, ZE_MEMORY_TYPE_SHARED, a->hContext, a->hDevice);
-}
+ZEIL_PRE(zeMemAllocDevice) { return check_device_in_context(call, objs[0], a->hDevice); }
+ALLOCATES(zeMemAllocDevice, ZE_MEMORY_TYPE_DEVICE, a->hDevice)
+ALLOCATES(zeMemAllocHost, ZE_MEMORY_TYPE_HOST, NULL)
+ZEIL_PRE(zeMemAllocShared) { return check_device_in_context(call, objs[0], a->hDevice); }
+ALLOCATES(zeMemAllocShared, ZE_MEMORY_TYPE_SHARED, a->hDevice)
 
 /* A free marks its allocation before the driver frees it and buries that
  * same allocation afterwards: by the time the driver returns, another thread
@@ -67,7 +44,7 @@ ZEIL_PRE(zeMemFree)
     return r;
 }
 
-ZEIL_POST(zeMemFree)
+ZEIL_AFTER(zeMemFree)
 {
     if (st->marked && registry_end_free(&st->freeing, result == ZE_RESULT_SUCCESS) == 2)
         oom_dropped(OOM_OTHER, 1, call->name, "keeping the history of a freed USM allocation");

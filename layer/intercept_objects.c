@@ -19,38 +19,8 @@
 #include "timing.h"
 #include "zeil_hooks.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-zeil_obj_t *intercept_register(const zeil_call_t *call, const zeil_next_t *next,
-                               zeil_obj_t *proto)
-{
-    proto->next = next;
-    proto->created_by = call->name;
-    proto->created_call = call->number;
-    proto->created_thread = calls_thread_number();
-    zeil_obj_t *obj = registry_insert(proto);
-    char doing[96];
-    if (!obj && snprintf(doing, sizeof doing, "registering %s %p",
-                         check_kind_article(proto->kind), proto->handle) > 0)
-        oom_dropped(OOM_OBJECT, 1, call->name, doing);
-    return obj;
-}
-
-void intercept_destroying(const zeil_call_t *call, zeil_obj_t *obj)
-{
-    if (obj)
-        registry_destroying(obj, call->number, calls_thread_number());
-}
-
-void intercept_retire(const zeil_call_t *call, zeil_obj_t *obj)
-{
-    if (obj && hazards_active())
-        hazards_retired(obj);
-    if (obj)
-        registry_retire(obj, call->number, calls_thread_number());
-}
 
 /* The drivers or devices a call returned, registered unless known live
  * (since API 1.10 a loader takes drivers from zeDriverGet or zeInitDrivers). */
@@ -72,8 +42,7 @@ static void register_all(const zeil_call_t *call, const zeil_next_t *next, zeil_
     }
 }
 #define REGISTER_ALL(kind, driver, parent, handles)                                         \
-    if (result == ZE_RESULT_SUCCESS)                                                       \
-        register_all(call, next, kind, driver, parent, a->pCount, (void *const *)handles)
+    register_all(call, next, kind, driver, parent, a->pCount, (void *const *)handles)
 
 ZEIL_POST(zeDriverGet) { REGISTER_ALL(ZEIL_KIND_DRIVER, NULL, NULL, a->phDrivers); }
 ZEIL_POST(zeInitDrivers) { REGISTER_ALL(ZEIL_KIND_DRIVER, NULL, NULL, a->phDrivers); }
@@ -90,8 +59,7 @@ ZEIL_POST(zeDriverGetProperties)
 {
     static _Atomic int said[ZEIL_MAX_NEXT_DRIVERS];
     int hops = 0; /* a chain is short; a cycle must not hang the call */
-    for (ze_base_properties_t *p = result == ZE_RESULT_SUCCESS && a->pDriverProperties
-                                       ? a->pDriverProperties->pNext : NULL;
+    for (ze_base_properties_t *p = a->pDriverProperties ? a->pDriverProperties->pNext : NULL;
          p && hops < 64; p = p->pNext, hops++) {
         zeil_compat_driver_ddi_handles_ext_properties_t *ddi = (void *)p;
         if (p->stype != ZEIL_COMPAT_STYPE_DRIVER_DDI_HANDLES_EXT_PROPERTIES ||
@@ -136,7 +104,7 @@ ZEIL_MAKE(zeCommandQueueCreate)
 }
 ZEIL_POST(zeCommandQueueCreate)
 {
-    if (result == ZE_RESULT_SUCCESS && a->phCommandQueue && a->desc && hazards_active())
+    if (a->phCommandQueue && a->desc && hazards_active())
         hazards_queue_mode(*a->phCommandQueue, a->desc->mode);
 }
 ZEIL_PRE(zeCommandQueueExecuteCommandLists)
@@ -145,7 +113,7 @@ ZEIL_PRE(zeCommandQueueExecuteCommandLists)
 }
 ZEIL_POST(zeCommandQueueExecuteCommandLists)
 {
-    if (result == ZE_RESULT_SUCCESS && objs[0] && hazards_active())
+    if (objs[0] && hazards_active())
         hazards_executed(call, objs[0], a->numCommandLists, a->phCommandLists, a->hFence);
 }
 ZEIL_MAKE(zeFenceCreate) {}
@@ -177,7 +145,7 @@ ZEIL_POST(zeCommandListCreateImmediate)
     if (st->made)
         records_list_created(call, st->made),
             names_list_created(next, st->made, a->altdesc ? a->altdesc->index : 0);
-    if (result == ZE_RESULT_SUCCESS && a->phCommandList && a->altdesc && hazards_active())
+    if (a->phCommandList && a->altdesc && hazards_active())
         hazards_list_mode(*a->phCommandList, a->altdesc->mode);
 }
 ZEIL_PRE(zeCommandListDestroy)
@@ -188,23 +156,22 @@ ZEIL_PRE(zeCommandListDestroy)
 }
 ZEIL_POST(zeCommandListDestroy)
 {
-    if (result == ZE_RESULT_SUCCESS && objs[0]) {
-        launch_cache_forget_all(); /* before the records go */
+    launch_cache_forget_all(); /* before the records go */
+    if (objs[0])
         records_list_destroyed(objs[0]->records);
-    }
 }
 ZEIL_POST(zeCommandListClose)
 {
-    if (result == ZE_RESULT_SUCCESS && objs[0] && !objs[0]->is_immediate) {
+    if (objs[0] && !objs[0]->is_immediate) {
         atomic_store(&objs[0]->closed_call, call->number);
         atomic_store(&objs[0]->is_closed, 1);
     }
 }
 ZEIL_POST(zeCommandListReset)
 {
-    if (result == ZE_RESULT_SUCCESS && objs[0])
+    if (objs[0])
         atomic_store(&objs[0]->is_closed, 0);
-    if (result == ZE_RESULT_SUCCESS && objs[0] && hazards_active())
+    if (objs[0] && hazards_active())
         hazards_list_reset(objs[0]);
 }
 /* The queries of API 1.9+ answered from the registry when zeil knows the
@@ -284,14 +251,10 @@ ZEIL_MAKE(zeKernelCreate)
     if (NEXT(ze_kernel_dditable_t, pfnGetProperties)(*a->phKernel, &props) == ZE_RESULT_SUCCESS)
         o->arg_count = props.numKernelArgs;
 }
-ZEIL_POST(zeKernelDestroy)
-{
-    if (result == ZE_RESULT_SUCCESS)
-        launch_cache_forget_all();
-}
+ZEIL_POST(zeKernelDestroy) { launch_cache_forget_all(); }
 ZEIL_POST(zeKernelSetGroupSize)
 {
-    for (int i = 0; result == ZE_RESULT_SUCCESS && objs[0] && i < 3; i++)
+    for (int i = 0; objs[0] && i < 3; i++)
         atomic_store_explicit(&objs[0]->group_size[i],
                               i == 0 ? a->groupSizeX : i == 1 ? a->groupSizeY : a->groupSizeZ,
                               memory_order_relaxed);
@@ -304,7 +267,7 @@ ZEIL_PRE(zeKernelSetArgumentValue)
 }
 ZEIL_POST(zeKernelSetArgumentValue)
 {
-    if (result != ZE_RESULT_SUCCESS || !objs[0])
+    if (!objs[0])
         return;
     if (a->argIndex < 64)
         atomic_fetch_or_explicit(&objs[0]->args_set, 1ull << a->argIndex, memory_order_relaxed);

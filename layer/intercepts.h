@@ -1,8 +1,8 @@
 /*
  * intercepts.h: the runtime's intercepts, zeil_icpt_<api>, one per Level Zero
- * entry of known type (scripts/gen-wrappers; README.md, "Finding a call"),
- * with the DDI signature plus the next driver's tables in front, and what
- * their hooks share.
+ * entry of known type (scripts/gen-wrappers writes them and zeil_hooks.h,
+ * what their hooks share; README.md, "Finding a call"), with the DDI
+ * signature plus the next driver's tables in front.
  */
 #ifndef ZEIL_INTERCEPTS_H
 #define ZEIL_INTERCEPTS_H
@@ -23,22 +23,4 @@ extern const zeil_intercepts_t zeil_hooked_intercepts __attribute__((visibility(
 
 /* The next driver's entry of a table, e.g. NEXT(ze_mem_dditable_t, pfnFree). */
 #define NEXT(table, member) (next->ddi_##table.member)
-
-/* What an entry's hooks keep from its pre_ to its post_ hook. */
-typedef struct zeil_hook_state {
-    int answered;            /* the pre_ hook answered the call: no driver call */
-    zeil_obj_t *made;        /* what a creating entry registered (ZEIL_MAKE) */
-    registry_free_t freeing; /* a free's allocation, marked before the driver */
-    int marked;
-} zeil_hook_state_t;
-
-/* Registers a new object described by *proto, stamping who created it. Null
- * when zeil ran out of memory (out_of_memory.h): the object stays unknown. */
-zeil_obj_t *intercept_register(const zeil_call_t *call, const zeil_next_t *next,
-                               zeil_obj_t *proto);
-/* A destroying entry marks the object its check found right before the
- * driver call and retires that same object when the driver succeeded (a
- * lookup after the driver returned may find another thread's new object). */
-void intercept_destroying(const zeil_call_t *call, zeil_obj_t *obj);
-void intercept_retire(const zeil_call_t *call, zeil_obj_t *obj);
 #endif
