@@ -60,8 +60,7 @@ static _Thread_local struct {
 FAST_LAUNCH(zeCommandListAppendLaunchKernel, pfnAppendLaunchKernel)
 FAST_LAUNCH(zeCommandListAppendLaunchCooperativeKernel, pfnAppendLaunchCooperativeKernel)
 
-/* The hooks of every launch but the indirect one and the one with arguments.
- * A timed launch (ZEIL_TIMING) is answered by timing_launch, which forwards
+/* A timed launch (ZEIL_TIMING) is answered by timing_launch, which forwards
  * it with a timestamp event and records it. */
 ZEIL_PRE(zeCommandListAppendLaunchKernel)
 {
@@ -82,7 +81,6 @@ ZEIL_PRE(zeCommandListAppendLaunchKernel)
                                               a->numWaitEvents, a->phWaitEvents},
                          launch_via.forward, a->hKernel);
 }
-
 ZEIL_AFTER(zeCommandListAppendLaunchKernel)
 {
     zeil_obj_t *list = objs[0], *kernel = objs[2];
@@ -105,26 +103,6 @@ ZEIL_AFTER(zeCommandListAppendLaunchKernel)
         launch_cache_remember(a->hCommandList, a->hKernel, list, kernel, generation);
 }
 
-/* The group count lives in device memory: recorded as zero. */
-ZEIL_PRE(zeCommandListAppendLaunchKernelIndirect)
-{
-    zeil_obj_t *kernel;
-    ze_result_t r = check_launch_kernel(call, objs[0], a->hKernel, &kernel);
-    CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "pLaunchArgumentsBuffer",
-                                        a->pLaunchArgumentsBuffer, sizeof(ze_group_count_t)));
-    return r;
-}
-
-ZEIL_POST(zeCommandListAppendLaunchKernelIndirect)
-{
-    records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call, objs[2], NULL, 0,
-                                              a->hSignalEvent, a->numWaitEvents,
-                                              a->phWaitEvents});
-    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_LAUNCH, .kernel = objs[2],
-                     .signal = a->hSignalEvent, .num_waits = a->numWaitEvents,
-                     .waits = a->phWaitEvents);
-}
-
 /* API 1.14: the launch passes the kernel's arguments and group size itself,
  * so none can be missing (no E041); afterwards they are the kernel's. */
 ZEIL_PRE(zeCommandListAppendLaunchKernelWithArguments)
@@ -132,7 +110,6 @@ ZEIL_PRE(zeCommandListAppendLaunchKernelWithArguments)
     zeil_obj_t *kernel;
     return check_kernel_of_list(call, objs[0], a->hKernel, &kernel);
 }
-
 ZEIL_POST(zeCommandListAppendLaunchKernelWithArguments)
 {
     zeil_obj_t *kernel = objs[2];
