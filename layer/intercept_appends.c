@@ -5,10 +5,6 @@
  * an append touches; ZEIL_APPENDED records its work and tells the hazard
  * checks (.kind and what it touches) when the driver accepted it.
  */
-#include "intercepts.h"
-
-#include "checks.h"
-#include "hazards/hazards.h"
 #include "zeil_hooks.h"
 
 /* The appends of API 1.16+ with extensions in pNext are the same appends. */

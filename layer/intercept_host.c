@@ -4,9 +4,6 @@
  * hang check before a wait without timeout, what the host learns after),
  * behind one branch when those checks are off.
  */
-#include "intercepts.h"
-
-#include "hazards/hazards.h"
 #include "zeil_hooks.h"
 
 /* The host's signal, reset and wait of an event are hot calls that note no
@@ -15,20 +12,14 @@ ZEIL_UNNUMBERED(zeEventHostSignal);
 ZEIL_UNNUMBERED(zeEventHostReset);
 ZEIL_UNNUMBERED(zeEventHostSynchronize);
 
-#define HAZARDS(...)                                                                        \
-    do {                                                                                   \
-        if (objs[0] && hazards_active())                                                   \
-            __VA_ARGS__;                                                                   \
-    } while (0)
-
 /* A host wait of the object: the hang check before, what the host learned after. */
 #define HOST_WAIT(api, before, after)                                                       \
     ZEIL_PRE(api)                                                                          \
     {                                                                                      \
-        HAZARDS(before(call, objs[0], a->timeout));                                        \
+        ZEIL_HAZARDS(before(call, objs[0], a->timeout));                                   \
         return ZE_RESULT_SUCCESS;                                                          \
     }                                                                                      \
-    ZEIL_AFTER(api) { HAZARDS(after(call, objs[0], a->timeout, result)); }
+    ZEIL_AFTER(api) { ZEIL_HAZARDS(after(call, objs[0], a->timeout, result)); }
 
 HOST_WAIT(zeEventHostSynchronize, hazards_event_sync_before, hazards_event_synced)
 HOST_WAIT(zeCommandQueueSynchronize, hazards_queue_sync_before, hazards_queue_synced)
@@ -36,15 +27,15 @@ HOST_WAIT(zeFenceHostSynchronize, hazards_fence_sync_before, hazards_fence_synce
 HOST_WAIT(zeCommandListHostSynchronize, hazards_list_sync_before, hazards_list_synced) /* API 1.6 */
 
 /* A query that finds the work done is a host synchronization too. */
-ZEIL_AFTER(zeEventQueryStatus) { HAZARDS(hazards_event_queried(objs[0], result)); }
-ZEIL_AFTER(zeFenceQueryStatus) { HAZARDS(hazards_fence_synced(call, objs[0], 0, result)); }
+ZEIL_AFTER(zeEventQueryStatus) { ZEIL_HAZARDS(hazards_event_queried(objs[0], result)); }
+ZEIL_AFTER(zeFenceQueryStatus) { ZEIL_HAZARDS(hazards_fence_synced(call, objs[0], 0, result)); }
 
-ZEIL_POST(zeEventHostSignal) { HAZARDS(hazards_event_host_signalled(objs[0])); }
+ZEIL_POST(zeEventHostSignal) { ZEIL_HAZARDS(hazards_event_host_signalled(objs[0])); }
 
 /* After a reset, the event's next signal is no second signal. */
 ZEIL_POST(zeEventHostReset)
 {
     if (objs[0])
         atomic_store_explicit(&objs[0]->signalled_by_call, 0, memory_order_release);
-    HAZARDS(hazards_event_host_reset(objs[0]));
+    ZEIL_HAZARDS(hazards_event_host_reset(objs[0]));
 }

@@ -1,28 +1,18 @@
-/*
- * Kernel launches. A launch a loop makes goes through a hand-tuned fast
- * path: no lock, no allocation, no shared read-modify-write in steady state.
- * Any other launch takes the generated intercept (zeil_checked_<api>), whose
- * checks and hooks below decide whether the fast path may repeat it.
- */
-#include "intercepts.h"
-
-#include "checks.h"
-#include "hazards/hazards.h"
-#include "launch_cache.h"
-#include "records.h"
-#include "timing.h"
+/* Kernel launches. A launch a loop makes takes a hand-tuned fast path: no
+ * lock, no allocation, no shared read-modify-write in steady state. Any other
+ * takes the generated intercept (zeil_checked_<api>), whose checks and hooks
+ * below decide whether the fast path may repeat it. */
 #include "zeil_hooks.h"
 
-/* Plain launches take no call number (their record's key orders them); the
- * hooks number one that signals, waits or is timed. */
+/* A plain launch takes no call number (its record's key orders it, calls.h). */
 ZEIL_UNNUMBERED(zeCommandListAppendLaunchKernel);
 ZEIL_UNNUMBERED(zeCommandListAppendLaunchCooperativeKernel);
 ZEIL_HOOKS_OF(zeCommandListAppendLaunchCooperativeKernel, zeCommandListAppendLaunchKernel);
 ZEIL_HOOKS_OF(zeCommandListAppendLaunchKernelWithParameters, zeCommandListAppendLaunchKernel);
 
-/* What the fast path hands its checked intercept: the cache generation it
- * loaded before the checks looked the objects up (launch_cache.h), and the
- * driver's launch, for timing_launch. Zero for a launch that came otherwise. */
+/* What the fast path hands its checked intercept (zero for a launch that came
+ * otherwise): the cache generation it loaded before the checks looked the
+ * objects up (launch_cache.h), and the driver's launch, for timing_launch. */
 static _Thread_local struct {
     uint64_t generation;
     ze_pfnCommandListAppendLaunchKernel_t forward;
@@ -65,7 +55,7 @@ FAST_LAUNCH(zeCommandListAppendLaunchCooperativeKernel, pfnAppendLaunchCooperati
 ZEIL_PRE(zeCommandListAppendLaunchKernel)
 {
     zeil_obj_t *kernel;
-    if (a->hSignalEvent || a->numWaitEvents)
+    if (a->hSignalEvent || a->numWaitEvents) /* a number orders its events */
         calls_number(call);
     /* Null arguments are the driver's to refuse, with its own codes. */
     ze_result_t r = a->pLaunchFuncArgs && (!a->numWaitEvents || a->phWaitEvents)

@@ -1,9 +1,4 @@
 /* Hooks of USM allocation and free. */
-#include "intercepts.h"
-
-#include "checks.h"
-#include "hazards/hazards.h"
-#include "out_of_memory.h"
 #include "zeil_hooks.h"
 
 #include <stdio.h>

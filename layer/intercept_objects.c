@@ -1,26 +1,9 @@
-/*
- * Hooks of what makes and unmakes objects: drivers, devices, contexts,
- * queues, lists, event pools, events, fences, modules, kernels. The
- * generated intercept registers what a ZEIL_MAKE entry made (from its first
- * handle: driver, device, context, parent) and retires what a ze<X>Destroy
- * destroyed; these add each kind's own fields and rules.
- */
-#include "intercepts.h"
-
-#include "checks.h"
-#include "coverage.h"
-#include "diag.h"
-#include "hazards/hazards.h"
-#include "launch_cache.h"
-#include "module_origin.h"
-#include "names.h"
-#include "out_of_memory.h"
-#include "records.h"
-#include "timing.h"
+/* Hooks of drivers, devices, contexts, queues, lists, event pools, events,
+ * fences, modules, kernels. The generated intercept registers what a
+ * ZEIL_MAKE entry made (driver, device, context, parent from its first
+ * handle) and retires what a ze<X>Destroy destroyed; these add each kind's
+ * own fields and rules. */
 #include "zeil_hooks.h"
-
-#include <stdlib.h>
-#include <string.h>
 
 /* The drivers or devices a call returned, registered unless known live
  * (since API 1.10 a loader takes drivers from zeDriverGet or zeInitDrivers). */
@@ -113,8 +96,7 @@ ZEIL_PRE(zeCommandQueueExecuteCommandLists)
 }
 ZEIL_POST(zeCommandQueueExecuteCommandLists)
 {
-    if (objs[0] && hazards_active())
-        hazards_executed(call, objs[0], a->numCommandLists, a->phCommandLists, a->hFence);
+    ZEIL_HAZARDS(hazards_executed(call, objs[0], a->numCommandLists, a->phCommandLists, a->hFence));
 }
 ZEIL_MAKE(zeFenceCreate) {}
 
@@ -150,7 +132,7 @@ ZEIL_POST(zeCommandListCreateImmediate)
 }
 ZEIL_PRE(zeCommandListDestroy)
 {
-    if (objs[0])
+    if (objs[0]) /* what finished; its timestamp events go */
         timing_list_destroyed(objs[0]);
     return ZE_RESULT_SUCCESS;
 }
@@ -171,21 +153,13 @@ ZEIL_POST(zeCommandListReset)
 {
     if (objs[0])
         atomic_store(&objs[0]->is_closed, 0);
-    if (objs[0] && hazards_active())
-        hazards_list_reset(objs[0]);
+    ZEIL_HAZARDS(hazards_list_reset(objs[0]));
 }
-/* The queries of API 1.9+ answered from the registry when zeil knows the
- * list, so that they agree with what zeil.h says; else the driver answers. */
-#define ANSWER(out, value)                                                                  \
-    do {                                                                                   \
-        if (objs[0] && (out))                                                              \
-            *(out) = (value), st->answered = 1;                                            \
-        return ZE_RESULT_SUCCESS;                                                          \
-    } while (0)
-ZEIL_PRE(zeCommandListIsImmediate) { ANSWER(a->pIsImmediate, objs[0]->is_immediate ? 1 : 0); }
-ZEIL_PRE(zeCommandListGetDeviceHandle) { ANSWER(a->phDevice, objs[0]->device); }
-ZEIL_PRE(zeCommandListGetContextHandle) { ANSWER(a->phContext, objs[0]->context); }
-ZEIL_PRE(zeCommandListGetOrdinal) { ANSWER(a->pOrdinal, objs[0]->ordinal); }
+/* API 1.9+: answered from the registry, so that they agree with zeil.h. */
+ZEIL_ANSWERS(zeCommandListIsImmediate, pIsImmediate, objs[0]->is_immediate ? 1 : 0)
+ZEIL_ANSWERS(zeCommandListGetDeviceHandle, phDevice, objs[0]->device)
+ZEIL_ANSWERS(zeCommandListGetContextHandle, phContext, objs[0]->context)
+ZEIL_ANSWERS(zeCommandListGetOrdinal, pOrdinal, objs[0]->ordinal)
 
 ZEIL_PRE(zeEventPoolCreate)
 {
@@ -267,10 +241,7 @@ ZEIL_PRE(zeKernelSetArgumentValue)
 }
 ZEIL_POST(zeKernelSetArgumentValue)
 {
-    if (!objs[0])
-        return;
-    if (a->argIndex < 64)
+    if (objs[0] && a->argIndex < 64)
         atomic_fetch_or_explicit(&objs[0]->args_set, 1ull << a->argIndex, memory_order_relaxed);
-    if (hazards_active())
-        hazards_kernel_argument(objs[0], a->argIndex, a->argSize, a->pArgValue);
+    ZEIL_HAZARDS(hazards_kernel_argument(objs[0], a->argIndex, a->argSize, a->pArgValue));
 }
