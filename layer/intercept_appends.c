@@ -11,7 +11,7 @@
 ZEIL_HOOKS_OF(zeCommandListAppendMemoryCopyWithParameters, zeCommandListAppendMemoryCopy);
 ZEIL_HOOKS_OF(zeCommandListAppendMemoryFillWithParameters, zeCommandListAppendMemoryFill);
 ZEIL_HOOKS_OF(zeCommandListImmediateAppendCommandListsWithParameters,
-                   zeCommandListImmediateAppendCommandListsExp);
+              zeCommandListImmediateAppendCommandListsExp);
 
 ZEIL_PRE(zeCommandListAppendMemoryCopy)
 {
@@ -20,7 +20,7 @@ ZEIL_PRE(zeCommandListAppendMemoryCopy)
     return r;
 }
 ZEIL_APPENDED(zeCommandListAppendMemoryCopy, ZEIL_RECORD_COPY, NULL, a->size,
-                   .kind = HAZARDS_COPY, .dst = a->dstptr, .src = a->srcptr, .size = a->size)
+              .kind = HAZARDS_COPY, .dst = a->dstptr, .src = a->srcptr, .size = a->size)
 
 /* Regions start at their origin's offset: the ranges from the pointers on
  * are an over-estimate, clipped to the allocations. */
@@ -38,7 +38,7 @@ ZEIL_PRE(zeCommandListAppendMemoryFill)
     return check_usm_range(call, objs[0], "ptr", a->ptr, a->size);
 }
 ZEIL_APPENDED(zeCommandListAppendMemoryFill, ZEIL_RECORD_FILL, NULL, a->size,
-                   .kind = HAZARDS_FILL, .dst = a->ptr, .size = a->size)
+              .kind = HAZARDS_FILL, .dst = a->ptr, .size = a->size)
 
 ZEIL_APPENDED(zeCommandListAppendBarrier, ZEIL_RECORD_BARRIER, NULL, 0, .kind = HAZARDS_BARRIER)
 ZEIL_APPENDED(zeCommandListAppendMemoryRangesBarrier, ZEIL_RECORD_BARRIER, NULL, 0,
@@ -55,7 +55,7 @@ ZEIL_APPENDED(zeCommandListAppendWriteGlobalTimestamp, -1, NULL, 0, .kind = HAZA
 ZEIL_PRE(zeCommandListAppendQueryKernelTimestamps)
 {
     return check_handle_array(call, "phEvents[]", a->numEvents,
-                                   (const void *const *)a->phEvents, ZEIL_KIND_EVENT);
+                              (const void *const *)a->phEvents, ZEIL_KIND_EVENT);
 }
 ZEIL_APPENDED(zeCommandListAppendQueryKernelTimestamps, -1, NULL, 0, .kind = HAZARDS_SIGNAL)
 
@@ -65,7 +65,7 @@ ZEIL_PRE(zeCommandListAppendLaunchKernelIndirect)
     zeil_obj_t *kernel;
     ze_result_t r = check_launch_kernel(call, objs[0], a->hKernel, &kernel);
     CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "pLaunchArgumentsBuffer",
-                                             a->pLaunchArgumentsBuffer, sizeof(ze_group_count_t)));
+                                        a->pLaunchArgumentsBuffer, sizeof(ze_group_count_t)));
     return r;
 }
 ZEIL_APPENDED(zeCommandListAppendLaunchKernelIndirect, ZEIL_RECORD_LAUNCH, objs[2], 0,
@@ -74,7 +74,7 @@ ZEIL_APPENDED(zeCommandListAppendLaunchKernelIndirect, ZEIL_RECORD_LAUNCH, objs[
 ZEIL_POST(zeCommandListAppendWaitOnEvents)
 {
     HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_WAIT,
-                          .num_waits = a->numEvents, .waits = a->phEvents);
+                     .num_waits = a->numEvents, .waits = a->phEvents);
 }
 
 /* The event is checked as the list's signal event would be. */
@@ -83,7 +83,6 @@ ZEIL_PRE(zeCommandListAppendSignalEvent)
     zeil_obj_t *list, *signal;
     return check_append(call, a->hCommandList, &list, a->hEvent, &signal, 0, NULL);
 }
-
 ZEIL_POST(zeCommandListAppendSignalEvent)
 {
     check_note_signal(objs[1], call);
@@ -96,7 +95,6 @@ ZEIL_PRE(zeCommandListAppendEventReset)
     zeil_obj_t *list, *none;
     return check_append(call, a->hCommandList, &list, NULL, &none, 1, &a->hEvent);
 }
-
 ZEIL_POST(zeCommandListAppendEventReset)
 {
     if (objs[1])

@@ -1,25 +1,22 @@
 /* Hooks of USM allocation and free. */
 #include "zeil_hooks.h"
 
-#include <stdio.h>
-
 ZEIL_HOOKS_OF(zeMemFreeExt, zeMemFree);
 
 /* What an allocation registers: its range, type, context and device. */
-#define ALLOCATES(api, mem_type, on_device)                                                        \
+#define ALLOCATES(api, mem_type, on_device)                                                  \
     ZEIL_POST(api)                                                                         \
     {                                                                                      \
         char doing[96];                                                                    \
         if (a->pptr && *a->pptr &&                                                         \
             registry_add_alloc(&(zeil_alloc_t){                                            \
-                .base = *a->pptr, .size = a->size, .type = mem_type, .context = a->hContext,   \
-                .device = on_device, .created_by = call->name, .created_call = call->number,  \
+                .base = *a->pptr, .size = a->size, .type = mem_type, .context = a->hContext, \
+                .device = on_device, .created_by = call->name, .created_call = call->number, \
                 .created_thread = calls_thread_number()}) != 0 &&                          \
             snprintf(doing, sizeof doing, "registering USM allocation %p (%zu bytes)",     \
                      *a->pptr, a->size) > 0)                                               \
             oom_dropped(OOM_ALLOCATION, 1, call->name, doing);                             \
     }
-
 ZEIL_PRE(zeMemAllocDevice) { return check_device_in_context(call, objs[0], a->hDevice); }
 ALLOCATES(zeMemAllocDevice, ZE_MEMORY_TYPE_DEVICE, a->hDevice)
 ALLOCATES(zeMemAllocHost, ZE_MEMORY_TYPE_HOST, NULL)
@@ -38,7 +35,6 @@ ZEIL_PRE(zeMemFree)
                  registry_begin_free(a->ptr, call->number, calls_thread_number(), &st->freeing);
     return r;
 }
-
 ZEIL_AFTER(zeMemFree)
 {
     if (st->marked && registry_end_free(&st->freeing, result == ZE_RESULT_SUCCESS) == 2)

@@ -9,8 +9,9 @@
  * (since API 1.10 a loader takes drivers from zeDriverGet or zeInitDrivers). */
 static void register_all(const zeil_call_t *call, const zeil_next_t *next, zeil_kind_t kind,
                          ze_driver_handle_t driver, ze_device_handle_t parent,
-                         const uint32_t *count, void *const *handles)
+                         const uint32_t *count, const void *all)
 {
+    void *const *handles = all;
     for (uint32_t i = 0; handles && count && i < *count; i++) {
         zeil_obj_t *known = registry_find(handles[i]);
         ze_api_version_t version;
@@ -24,16 +25,13 @@ static void register_all(const zeil_call_t *call, const zeil_next_t *next, zeil_
             coverage_note_driver_version(next, version);
     }
 }
-#define REGISTER_ALL(kind, driver, parent, handles)                                         \
-    register_all(call, next, kind, driver, parent, a->pCount, (void *const *)handles)
-
-ZEIL_POST(zeDriverGet) { REGISTER_ALL(ZEIL_KIND_DRIVER, NULL, NULL, a->phDrivers); }
-ZEIL_POST(zeInitDrivers) { REGISTER_ALL(ZEIL_KIND_DRIVER, NULL, NULL, a->phDrivers); }
-ZEIL_POST(zeDeviceGet) { REGISTER_ALL(ZEIL_KIND_DEVICE, a->hDriver, NULL, a->phDevices); }
-ZEIL_POST(zeDeviceGetSubDevices)
-{
-    REGISTER_ALL(ZEIL_KIND_DEVICE, objs[0] ? objs[0]->driver : NULL, a->hDevice, a->phSubdevices);
-}
+#define REGISTERS_ALL(api, kind, driver, parent, all)                                       \
+    ZEIL_POST(api) { register_all(call, next, kind, driver, parent, a->pCount, all); }
+REGISTERS_ALL(zeDriverGet, ZEIL_KIND_DRIVER, NULL, NULL, a->phDrivers)
+REGISTERS_ALL(zeInitDrivers, ZEIL_KIND_DRIVER, NULL, NULL, a->phDrivers)
+REGISTERS_ALL(zeDeviceGet, ZEIL_KIND_DEVICE, a->hDriver, NULL, a->phDevices)
+REGISTERS_ALL(zeDeviceGetSubDevices, ZEIL_KIND_DEVICE, objs[0] ? objs[0]->driver : NULL, a->hDevice,
+              a->phSubdevices)
 
 /* A driver that claims DDI handles (ze_driver_ddi_handles_ext_properties_t
  * chained to these properties) has newer loaders call it through the tables
@@ -41,9 +39,8 @@ ZEIL_POST(zeDeviceGetSubDevices)
 ZEIL_POST(zeDriverGetProperties)
 {
     static _Atomic int said[ZEIL_MAX_NEXT_DRIVERS];
-    int hops = 0; /* a chain is short; a cycle must not hang the call */
-    for (ze_base_properties_t *p = a->pDriverProperties ? a->pDriverProperties->pNext : NULL;
-         p && hops < 64; p = p->pNext, hops++) {
+    ze_base_properties_t *p = a->pDriverProperties ? a->pDriverProperties->pNext : NULL;
+    for (int hops = 0; p && hops < 64; p = p->pNext, hops++) { /* a cycle must not hang */
         zeil_compat_driver_ddi_handles_ext_properties_t *ddi = (void *)p;
         if (p->stype != ZEIL_COMPAT_STYPE_DRIVER_DDI_HANDLES_EXT_PROPERTIES ||
             !(ddi->flags & ZEIL_COMPAT_DRIVER_DDI_HANDLE_EXT_FLAG_SUPPORTED))
@@ -228,10 +225,9 @@ ZEIL_MAKE(zeKernelCreate)
 ZEIL_POST(zeKernelDestroy) { launch_cache_forget_all(); }
 ZEIL_POST(zeKernelSetGroupSize)
 {
+    const uint32_t size[3] = {a->groupSizeX, a->groupSizeY, a->groupSizeZ};
     for (int i = 0; objs[0] && i < 3; i++)
-        atomic_store_explicit(&objs[0]->group_size[i],
-                              i == 0 ? a->groupSizeX : i == 1 ? a->groupSizeY : a->groupSizeZ,
-                              memory_order_relaxed);
+        atomic_store_explicit(&objs[0]->group_size[i], size[i], memory_order_relaxed);
 }
 /* The argument's rules (size, freed USM) are warnings: the call goes on. */
 ZEIL_PRE(zeKernelSetArgumentValue)
