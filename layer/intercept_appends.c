@@ -1,10 +1,7 @@
-/*
- * Hooks of the appends but direct launches (intercept_launch.c). The
- * generated intercept checks the list (objs[0]) and its events (the signal
- * objs[1]) with check_append and notes the signal; these check the memory
- * an append touches; ZEIL_APPENDED records its work and tells the hazard
- * checks (.kind and what it touches) when the driver accepted it.
- */
+/* Hooks of the appends but direct launches (intercept_launch.c). The
+ * generated intercept checks the list (objs[0]) and its events (signal:
+ * objs[1]) and notes the signal; these check the memory an append touches,
+ * and ZEIL_APPENDED records its work and tells the hazard checks. */
 #include "zeil_hooks.h"
 
 /* The appends of API 1.16+ with extensions in pNext are the same appends. */
@@ -52,11 +49,6 @@ ZEIL_PRE(zeCommandListAppendWriteGlobalTimestamp)
 ZEIL_APPENDED(zeCommandListAppendWriteGlobalTimestamp, -1, NULL, 0, .kind = HAZARDS_FILL,
               .dst = a->dstptr, .size = sizeof *a->dstptr)
 
-ZEIL_PRE(zeCommandListAppendQueryKernelTimestamps)
-{
-    return check_handle_array(call, "phEvents[]", a->numEvents,
-                              (const void *const *)a->phEvents, ZEIL_KIND_EVENT);
-}
 ZEIL_APPENDED(zeCommandListAppendQueryKernelTimestamps, -1, NULL, 0, .kind = HAZARDS_SIGNAL)
 
 /* The group count lives in device memory: recorded as zero. */
@@ -77,15 +69,9 @@ ZEIL_POST(zeCommandListAppendWaitOnEvents)
                      .num_waits = a->numEvents, .waits = a->phEvents);
 }
 
-/* The event is checked as the list's signal event would be. */
-ZEIL_PRE(zeCommandListAppendSignalEvent)
-{
-    zeil_obj_t *list, *signal;
-    return check_append(call, a->hCommandList, &list, a->hEvent, &signal, 0, NULL);
-}
+/* The generated intercept checks and notes the event as the list's signal. */
 ZEIL_POST(zeCommandListAppendSignalEvent)
 {
-    check_note_signal(objs[1], call);
     HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_SIGNAL, .signal = a->hEvent);
 }
 

@@ -1,9 +1,6 @@
-/*
- * Hooks of what the host does with events, queues, fences and immediate
- * lists: signals, resets, waits and queries. The hazard checks watch them (a
- * hang check before a wait without timeout, what the host learns after),
- * behind one branch when those checks are off.
- */
+/* Hooks of the host's signals, resets, waits and queries of events, queues,
+ * fences and immediate lists: the hazard checks watch them (a hang check
+ * before a wait, what the host learns after), one branch when they are off. */
 #include "zeil_hooks.h"
 
 /* The host's signal, reset and wait of an event are hot calls that note no

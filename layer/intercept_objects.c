@@ -1,8 +1,6 @@
-/* Hooks of drivers, devices, contexts, queues, lists, event pools, events,
- * fences, modules, kernels. The generated intercept registers what a
- * ZEIL_MAKE entry made (driver, device, context, parent from its first
- * handle) and retires what a ze<X>Destroy destroyed; these add each kind's
- * own fields and rules. */
+/* Hooks of what makes and unmakes objects. The generated intercept registers
+ * what a ZEIL_MAKE entry made (driver, device, context, parent from its first
+ * handle) and retires what ze<X>Destroy destroyed; these add the rest. */
 #include "zeil_hooks.h"
 
 /* The drivers or devices a call returned, registered unless known live
@@ -11,17 +9,17 @@ static void register_all(const zeil_call_t *call, const zeil_next_t *next, zeil_
                          ze_driver_handle_t driver, ze_device_handle_t parent,
                          const uint32_t *count, const void *all)
 {
-    void *const *handles = all;
-    for (uint32_t i = 0; handles && count && i < *count; i++) {
-        zeil_obj_t *known = registry_find(handles[i]);
-        ze_api_version_t version;
+    void *const *h = all;
+    ze_api_version_t version;
+    for (uint32_t i = 0; h && count && i < *count; i++) {
+        zeil_obj_t *known = registry_find(h[i]);
         if (!known || !atomic_load(&known->alive) || known->kind != kind)
             intercept_register(call, next, &(zeil_obj_t){
-                .handle = handles[i], .kind = kind, .parent = parent,
-                .driver = kind == ZEIL_KIND_DRIVER ? handles[i] : driver,
-                .device = kind == ZEIL_KIND_DEVICE ? handles[i] : NULL});
+                .handle = h[i], .kind = kind, .parent = parent,
+                .driver = kind == ZEIL_KIND_DRIVER ? h[i] : driver,
+                .device = kind == ZEIL_KIND_DEVICE ? h[i] : NULL});
         if (kind == ZEIL_KIND_DRIVER && NEXT(ze_driver_dditable_t, pfnGetApiVersion) &&
-            NEXT(ze_driver_dditable_t, pfnGetApiVersion)(handles[i], &version) == 0)
+            NEXT(ze_driver_dditable_t, pfnGetApiVersion)(h[i], &version) == 0)
             coverage_note_driver_version(next, version);
     }
 }
@@ -55,17 +53,11 @@ ZEIL_POST(zeDriverGetProperties)
     }
 }
 
-ZEIL_MAKE(zeContextCreate) { o->context = *a->phContext; }
-ZEIL_PRE(zeContextCreateEx)
-{
-    return check_handle_array(call, "phDevices[]", a->numDevices,
-                              (const void *const *)a->phDevices, ZEIL_KIND_DEVICE);
-}
+ZEIL_MAKE(zeContextCreate) {} /* a context is its own context */
 /* Without the copy of its devices a context counts as one of all its
  * driver's devices (device_count 0): checks then refuse less, never more. */
 ZEIL_MAKE(zeContextCreateEx)
 {
-    o->context = *a->phContext;
     o->devices = a->numDevices && a->phDevices ? calloc(a->numDevices, sizeof *o->devices) : NULL;
     if (o->devices)
         memcpy(o->devices, a->phDevices, (o->device_count = a->numDevices) * sizeof *o->devices);
@@ -160,8 +152,7 @@ ZEIL_ANSWERS(zeCommandListGetOrdinal, pOrdinal, objs[0]->ordinal)
 
 ZEIL_PRE(zeEventPoolCreate)
 {
-    ze_result_t r = check_handle_array(call, "phDevices[]", a->numDevices,
-                                       (const void *const *)a->phDevices, ZEIL_KIND_DEVICE);
+    ze_result_t r = ZE_RESULT_SUCCESS;
     for (uint32_t i = 0; a->phDevices && i < a->numDevices; i++)
         CHECK_KEEP_FIRST(r, check_device_in_context(call, objs[0], a->phDevices[i]));
     return r;
@@ -189,23 +180,21 @@ ZEIL_PRE(zeModuleCreate) { return check_device_in_context(call, objs[0], a->hDev
 /* Its format, where it was built from, its kernel names (interned, asked once). */
 ZEIL_MAKE(zeModuleCreate)
 {
+    ze_pfnModuleGetKernelNames_t get = NEXT(ze_module_dditable_t, pfnGetKernelNames);
+    uint32_t count = 0;
     o->module_format = a->desc ? a->desc->format : ZE_MODULE_FORMAT_NATIVE;
     o->origin = module_origin_of_caller();
-    uint32_t count = 0;
-    ze_pfnModuleGetKernelNames_t get = NEXT(ze_module_dditable_t, pfnGetKernelNames);
-    if (get(*a->phModule, &count, NULL) != ZE_RESULT_SUCCESS || count == 0)
-        return;
-    const char **names = calloc(count, sizeof *names);
-    if (!names)
+    const char **names = get(*a->phModule, &count, NULL) == ZE_RESULT_SUCCESS && count
+                             ? calloc(count, sizeof *names) : NULL;
+    if (count && !names)
         oom_dropped(OOM_OTHER, 1, call->name, "keeping a module's kernel names");
-    if (!names || get(*a->phModule, &count, names) != ZE_RESULT_SUCCESS) {
+    if (names && get(*a->phModule, &count, names) == ZE_RESULT_SUCCESS) {
+        for (uint32_t i = 0; i < count; i++)
+            names[i] = registry_intern(names[i]);
+        o->kernel_names = names, o->kernel_name_count = count;
+    } else {
         free(names);
-        return;
     }
-    for (uint32_t i = 0; i < count; i++)
-        names[i] = registry_intern(names[i]);
-    o->kernel_names = names;
-    o->kernel_name_count = count;
 }
 ZEIL_PRE(zeModuleDestroy) { return check_module_kernels(call, objs[0]); }
 
