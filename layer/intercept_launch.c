@@ -19,23 +19,24 @@ static _Thread_local struct {
 } launch_via;
 
 /* A cached launch (launch_cache.h) with a calls log or trace to time it for,
- * or hazard checks on: unnumbered and unchecked as on the fast path, recorded
- * by the hooks' own zeil_after_. */
+ * or hazard checks on: unnumbered and unchecked as on the fast path, and
+ * recorded as ZEIL_AFTER(zeCommandListAppendLaunchKernel) records it. */
 static __attribute__((noinline)) ze_result_t
-launch_cached(const zeil_next_t *next, const char *name,
-              ze_pfnCommandListAppendLaunchKernel_t forward, const launch_cache_t *cached,
-              ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
-              const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent,
-              uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+launch_cached(const char *name, ze_pfnCommandListAppendLaunchKernel_t forward,
+              const launch_cache_t *cached, ze_command_list_handle_t hCommandList,
+              ze_kernel_handle_t hKernel, const ze_group_count_t *pLaunchFuncArgs,
+              ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+              ze_event_handle_t *phWaitEvents)
 {
     zeil_call_t call;
+    zeil_obj_t *list = cached->list, *kernel = cached->kernel;
     calls_begin_unnumbered(&call, name);
     ze_result_t r = forward(hCommandList, hKernel, pLaunchFuncArgs, NULL, 0, phWaitEvents);
-    zeil_after_zeCommandListAppendLaunchKernel(
-        &call, next, (zeil_obj_t *[3]){cached->list, NULL, cached->kernel}, &(zeil_hook_state_t){0},
-        &(zeil_args_zeCommandListAppendLaunchKernel){hCommandList, hKernel, pLaunchFuncArgs,
-                                                     hSignalEvent, numWaitEvents, phWaitEvents},
-        r);
+    if (r == ZE_RESULT_SUCCESS) {
+        records_add_held(list->records, list, &(zeil_submission_t){.kind = ZEIL_RECORD_LAUNCH,
+            .call = &call, .kernel = kernel, .group_count = pLaunchFuncArgs});
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel);
+    }
     return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernel,
                      ZEIL_ARGS_zeCommandListAppendLaunchKernel);
 }
@@ -58,9 +59,8 @@ launch_cached(const zeil_next_t *next, const char *name,
                                                         memory_order_acquire)),            \
                              1)) {                                                         \
             if (__builtin_expect(calls_timed() || hazards_active(), 0))                    \
-                return launch_cached(next, #api, NEXT(ze_command_list_dditable_t, member),   \
-                                     cached, hCommandList, hKernel, groups, NULL, 0,         \
-                                     phWaitEvents);                                          \
+                return launch_cached(#api, NEXT(ze_command_list_dditable_t, member), cached, \
+                                     hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
             ze_result_t r = NEXT(ze_command_list_dditable_t, member)(                      \
                 hCommandList, hKernel, groups, NULL, 0, phWaitEvents);                     \
             if (r == ZE_RESULT_SUCCESS)                                                    \
