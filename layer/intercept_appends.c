@@ -79,7 +79,7 @@ ZEIL_POST(zeCommandListAppendSignalEvent)
 ZEIL_PRE(zeCommandListAppendEventReset)
 {
     zeil_obj_t *list, *none;
-    return check_append(call, a->hCommandList, &list, NULL, &none, 1, &a->hEvent);
+    return check_append(call, a->hCommandList, &list, NULL, &none, 1, &a->hEvent, "", "hEvent");
 }
 ZEIL_POST(zeCommandListAppendEventReset)
 {
