@@ -30,15 +30,11 @@ ze_result_t check_launch_kernel(const zeil_call_t *call, const zeil_obj_t *list,
     const zeil_obj_t *k = *kernel_obj;
     if (!k)
         return r;
-    uint32_t count = k->arg_count < 64 ? k->arg_count : 64;
-    uint64_t wanted = count == 64 ? ~0ull : ((1ull << count) - 1);
-    uint64_t missing = wanted & ~atomic_load_explicit(&((zeil_obj_t *)k)->args_set,
-                                                      memory_order_relaxed);
-    if (missing)
+    int missing = check_kernel_arg_missing(k);
+    if (missing >= 0)
         CHECK_KEEP_FIRST(r, diag_report(ZEIL_RULE_E041, call->name,
                                         "kernel '%s' (%p) is launched with argument %d of %u "
                                         "never set",
-                                        k->name, (void *)kernel, __builtin_ctzll(missing),
-                                        k->arg_count));
+                                        k->name, (void *)kernel, missing, k->arg_count));
     return r;
 }

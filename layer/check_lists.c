@@ -37,16 +37,17 @@ static ze_result_t check_event_of_list(const zeil_call_t *call, const char *arg,
 
 ze_result_t check_append(const zeil_call_t *call, ze_command_list_handle_t list,
                          zeil_obj_t **list_obj, ze_event_handle_t signal, zeil_obj_t **signal_obj,
-                         uint32_t num_waits, const ze_event_handle_t *waits)
+                         uint32_t num_waits, const ze_event_handle_t *waits,
+                         const char *signal_arg, const char *waits_arg)
 {
     *signal_obj = NULL;
     ze_result_t r = check_handle(call, "hCommandList", list, ZEIL_KIND_COMMAND_LIST, list_obj);
     CHECK_KEEP_FIRST(r, check_list_open(call, *list_obj));
     if (signal)
-        CHECK_KEEP_FIRST(r, check_event_of_list(call, "hSignalEvent", signal, *list_obj, 1,
+        CHECK_KEEP_FIRST(r, check_event_of_list(call, signal_arg, signal, *list_obj, 1,
                                                 signal_obj));
     for (uint32_t i = 0; waits && i < num_waits; i++)
-        CHECK_KEEP_FIRST(r, check_event_of_list(call, "phWaitEvents[]", waits[i], *list_obj, 0,
+        CHECK_KEEP_FIRST(r, check_event_of_list(call, waits_arg, waits[i], *list_obj, 0,
                                                 NULL));
     return r;
 }

@@ -54,11 +54,27 @@ int first_sight_register(const zeil_call_t *call, const char *arg, const void *h
 ze_result_t check_handle_array(const zeil_call_t *call, const char *arg, uint32_t count,
                                const void *const *handles, zeil_kind_t kind);
 
+/* The predicates of the checks below, also asked by the launch fast path
+ * (intercept_appends.c) so that it holds exactly when they find nothing. */
+static inline int check_contexts_agree(const zeil_obj_t *a, const zeil_obj_t *b)
+{
+    return !a || !b || !a->context || !b->context || a->context == b->context;
+}
+/* The first argument of the kernel never set, or -1 (E041). */
+static inline int check_kernel_arg_missing(const zeil_obj_t *k)
+{
+    uint32_t count = k->arg_count < 64 ? k->arg_count : 64;
+    uint64_t wanted = count == 64 ? ~0ull : ((1ull << count) - 1);
+    uint64_t missing = wanted & ~atomic_load_explicit(&((zeil_obj_t *)k)->args_set,
+                                                      memory_order_relaxed);
+    return missing ? __builtin_ctzll(missing) : -1;
+}
+
 static inline ze_result_t check_same_context(const zeil_call_t *call, const char *arg_a,
                                              const zeil_obj_t *a, const char *arg_b,
                                              const zeil_obj_t *b)
 {
-    if (!a || !b || !a->context || !b->context || a->context == b->context)
+    if (check_contexts_agree(a, b))
         return ZE_RESULT_SUCCESS;
     return check_context_mix(call, arg_a, a, arg_b, b);
 }
@@ -82,10 +98,11 @@ static inline ze_result_t check_list_open(const zeil_call_t *call, const zeil_ob
     return check_list_closed_finding(call, list);
 }
 /* The list, its signal and wait events: alive, one context, reset between
- * signals. */
+ * signals; signal_arg and waits_arg name them in findings. */
 ze_result_t check_append(const zeil_call_t *call, ze_command_list_handle_t list,
                          zeil_obj_t **list_obj, ze_event_handle_t signal, zeil_obj_t **signal_obj,
-                         uint32_t num_waits, const ze_event_handle_t *waits);
+                         uint32_t num_waits, const ze_event_handle_t *waits,
+                         const char *signal_arg, const char *waits_arg);
 /* After a successful append that signals an event: its signal is pending
  * until a reset (what check_append's reset-between-signals rule reads). The
  * one place every append, generated or hand-tuned, notes it. */

@@ -17,6 +17,7 @@
 #include "coverage.h"
 #include "diag.h"
 #include "intercepts.h"
+#include "zeil_hooks.h"
 #include "records.h"
 
 #include <zeil/zeil.h>

@@ -1,0 +1,38 @@
+/* Hooks of the host's signals, resets, waits and queries of events, queues,
+ * fences and immediate lists: the hazard checks watch them (a hang check
+ * before a wait, what the host learns after), one branch when they are off. */
+#include "zeil_hooks.h"
+
+/* The host's signal, reset and wait of an event are hot calls that note no
+ * signal: numbered only when the calls log shows them (calls.h). */
+ZEIL_UNNUMBERED(zeEventHostSignal);
+ZEIL_UNNUMBERED(zeEventHostReset);
+ZEIL_UNNUMBERED(zeEventHostSynchronize);
+
+/* A host wait of the object: the hang check before, what the host learned after. */
+#define HOST_WAIT(api, before, after)                                                       \
+    ZEIL_PRE(api)                                                                          \
+    {                                                                                      \
+        ZEIL_HAZARDS(before(call, objs[0], a->timeout));                                   \
+        return ZE_RESULT_SUCCESS;                                                          \
+    }                                                                                      \
+    ZEIL_AFTER(api) { ZEIL_HAZARDS(after(call, objs[0], a->timeout, result)); }
+
+HOST_WAIT(zeEventHostSynchronize, hazards_event_sync_before, hazards_event_synced)
+HOST_WAIT(zeCommandQueueSynchronize, hazards_queue_sync_before, hazards_queue_synced)
+HOST_WAIT(zeFenceHostSynchronize, hazards_fence_sync_before, hazards_fence_synced)
+HOST_WAIT(zeCommandListHostSynchronize, hazards_list_sync_before, hazards_list_synced) /* API 1.6 */
+
+/* A query that finds the work done is a host synchronization too. */
+ZEIL_AFTER(zeEventQueryStatus) { ZEIL_HAZARDS(hazards_event_queried(objs[0], result)); }
+ZEIL_AFTER(zeFenceQueryStatus) { ZEIL_HAZARDS(hazards_fence_synced(call, objs[0], 0, result)); }
+
+ZEIL_POST(zeEventHostSignal) { ZEIL_HAZARDS(hazards_event_host_signalled(objs[0])); }
+
+/* After a reset, the event's next signal is no second signal. */
+ZEIL_POST(zeEventHostReset)
+{
+    if (objs[0])
+        atomic_store_explicit(&objs[0]->signalled_by_call, 0, memory_order_release);
+    ZEIL_HAZARDS(hazards_event_host_reset(objs[0]));
+}
