@@ -67,7 +67,7 @@ launch_checked(const zeil_next_t *next, const char *name,
      * that can be reported does. */
     zeil_call_t call;
     calls_begin_unnumbered(&call, name);
-    const launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation);
+    launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation);
     zeil_obj_t *list, *kernel;
     int plain;
     if (cached) {
@@ -133,18 +133,16 @@ launch(const zeil_next_t *next, const char *name, ze_pfnCommandListAppendLaunchK
        ze_event_handle_t *phWaitEvents)
 {
     uint64_t generation = launch_cache_now();
-    const launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation);
+    launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation);
     /* The hazard checks see every launch: with them on, the checked path. */
-    if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups && !calls_timed() &&
+    if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups &&
+                             !calls_timed_settled() &&
                              !hazards_active(),
                          1)) {
         zeil_obj_t *list = cached->list;
         if (list->is_immediate || !atomic_load_explicit(&list->is_closed, memory_order_acquire)) {
-            zeil_obj_t *kernel = cached->kernel;
             ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
-            if (r == ZE_RESULT_SUCCESS)
-                records_add_plain_launch(list->records, list, kernel, groups, name);
-            return r;
+            return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(cached, groups, name);
         }
     }
     return launch_checked(next, name, forward, hCommandList, hKernel, groups, hSignalEvent,

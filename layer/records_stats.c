@@ -45,9 +45,14 @@ static stats_entry_t *entry_of(stats_entry_t **table, const stats_key_t *key)
     return e;
 }
 
-int records_count_launch_keyed(zeil_list_state_t *state, const zeil_record_t *record, int locked)
+int records_count_launch_keyed(zeil_list_state_t *state, const stats_key_t *fields, int locked)
 {
-    stats_key_t key = key_of(record);
+    stats_key_t key;
+    memset(&key, 0, sizeof key); /* the key is hashed as bytes, padding too */
+    key.stream_id = fields->stream_id;
+    key.kernel = fields->kernel;
+    key.primitive = fields->primitive;
+    key.impl = fields->impl;
     if (!locked)
         records_lock(state);
     stats_entry_t *e = entry_of(&state->stats, &key);
