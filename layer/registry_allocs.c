@@ -1,34 +1,8 @@
 /*
  * USM allocations: an index from any interior pointer to its allocation in
- * O(1) expected, lock-free for lookups.
- *
- * Levels. An allocation of span s (its size, 1 for size 0) belongs to level
- * k, the smallest with s <= 2^(4(k+1)): 16 levels, whose blocks are 16 B,
- * 256 B, 4 KiB, ... (the last one's 2^63 B). An allocation touches at most
- * two blocks of its level and is entered under each. Each level has an
- * open-addressing table (linear probing, Fibonacci hash of the block
- * number, see home_slot). A lookup probes one block per level in use (a
- * bitmask; at most 16, a handful in practice), coarsest first, and stops at
- * the first entry that contains the pointer. Coarsest
- * first because coarse levels hold few allocations (there cannot be many of
- * a GiB), so their tables stay small and cached, and because of the
- * tombstone rule below.
- *
- * Entries. A slot is one cache line holding everything a lookup returns
- * (base, span, context, device, calls, threads, type, the creating call as
- * an index into a small table of call names): a lookup among millions of
- * allocations takes one cache miss, where a slot pointing at a record took
- * two in a row (measured: 1.4x slower at a million). There are no records,
- * so nothing to allocate or recycle per allocation. An allocation crossing a
- * block boundary has a second copy, flagged, under the block of its last
- * byte.
- *
- * Why not a radix (page-table) structure: an allocation would be entered in
- * every page it spans (a 1 GiB buffer in 262 144 of them) or the tree would
- * need levels of its own per size, which is this design with more memory.
- * Why a table per level rather than one keyed by (level, block): the rare
- * coarse levels stay small and cached, and each table grows or shrinks on
- * its own.
+ * O(1) expected, lock-free for lookups, over the tables of
+ * registry_alloc_tables.h (levels, slots, how a lookup probes). Two indexes
+ * of the same kind: the live allocations, and the tombstones.
  *
  * Tombstones: the same index over the last ZEIL_TOMBSTONES frees (a FIFO).
  * A new tombstone first drops the older ones it overlaps at its own level
@@ -49,99 +23,36 @@
  * loads the sequence, probes and copies with acquire loads (so none of them
  * can be ordered after its second load of the sequence, and no fence is
  * needed, which ThreadSanitizer could not follow), and retries when the
- * sequence was odd or moved. The writer may therefore move entries
- * (deletion shifts the rest of a probe run back: no deleted markers, no
- * rebuilds for them); a reader that saw half a change drops its copy. All
- * that a reader reads is atomic, so there are no data races. A reader that
- * keeps losing to writers (READ_ATTEMPTS) takes the mutex once. The common
- * case, a live allocation and no writer in the way, is a short inline path.
- * What a reader must survive before it compares the sequence: a table
- * being changed (a probe stops after one pass over the table, whatever it
- * reads), and a table being replaced (grown or shrunk): the copy is built
- * beside the old table, which stays unchanged and readable and is freed
- * only RETIRED_GRACE_NS later. That is the bounded-delay argument of
- * registry_index.c: a reader would have to stall for a second inside a probe
- * of a few dozen instructions.
+ * sequence was odd or moved; a reader that saw half a change drops its
+ * copy. All that a reader reads is atomic, so there are no data races. A
+ * reader that keeps losing to writers (READ_ATTEMPTS) takes the mutex once.
+ * The common case, a live allocation and no writer in the way, is a short
+ * inline path. What a reader must survive before it compares the sequence:
+ * a table being changed or replaced (registry_alloc_tables.h).
  *
  * Costs. Lookup: per level in use one hash and a short scan (tables at most
  * 70% full), in the slot lines only. Add and free: the base probed in each
  * level in use (a missed free may have left an allocation of another size at
  * the same base), a few slot writes, no memmove; a tombstone of the same
  * range (memory freed, given out again at the same address, freed again)
- * gives its slots to the new one. No allocation unless a table grows or
- * shrinks, by a factor of two or more: between the two a table goes from 1/8
- * to 7/10 full. Memory: 64 bytes a slot, 1.4 to 8 slots an entry (beside
- * tables of MIN_SLOTS, a page each). Tables are mapped, not taken from the
- * malloc heap: there they moved the heap's top, and glibc's trimming and
- * growing it back cost the application's own allocations (the benchmark's
- * launch_append_ns went from 170 to 208 ns for blocks of 2 KiB; 156 mapped).
- * Tables of 2 MiB or more are offered transparent huge pages (among millions
- * of allocations, a lookup otherwise also pays a TLB miss).
+ * gives its slots to the new one.
  */
 #include "registry.h"
+#include "registry_alloc_tables.h"
 
 #include <pthread.h>
 #include <stddef.h>
-#include <sys/mman.h>
-#include <time.h>
 
-#define LEVEL_BITS 4u
-#define LEVELS ((64u + LEVEL_BITS - 1) / LEVEL_BITS)
-#define MIN_SLOTS 32u
 #define READ_ATTEMPTS 64u
-#define RETIRED_GRACE_NS 1000000000ull
-#define RECLAIM_EVERY 1024u /* writer operations between looks at the retired tables */
-#define HUGE_BYTES (2u << 20)
 #define CREATORS 255u /* an index of 8 bits, 0 for null */
-#define LONG_RUN 64u /* slots between an entry and its home that call for mixing */
 
-/* meta: type | creator << 32 | flags << 40 | FIFO place << 48 */
-#define F_SECOND 1u     /* the copy under the block of the last byte */
-#define F_ZERO_SIZE 2u  /* size 0, looked up as 1 byte */
-#define F_FREEING 4u    /* live, its free on its way to the driver */
 _Static_assert(ZEIL_TOMBSTONES <= 65536u, "a FIFO place takes 16 bits");
-_Static_assert(LEVELS <= 32u, "the levels in use are a 32-bit mask");
 
 /* Called by readers right after they load the sequence: the unit test
  * (which includes this file) makes it a writer at that worst moment. */
 #ifndef READER_HOOK
 #define READER_HOOK() ((void)0)
 #endif
-
-#define LOAD(x) atomic_load_explicit(&(x), memory_order_acquire)
-#define STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_release)
-
-typedef struct slot {
-    _Alignas(64) _Atomic uintptr_t base;
-    _Atomic uintptr_t span;          /* bytes looked up as the allocation's; 0: empty */
-    _Atomic uintptr_t context, device;
-    _Atomic uint64_t created_call, freed_call;
-    _Atomic uint64_t threads;        /* created | freed << 32 */
-    _Atomic uint64_t meta;
-} slot_t;
-
-/* A slot's contents, copied out. */
-typedef struct entry {
-    uintptr_t base, span, context, device;
-    uint64_t created_call, freed_call, threads, meta;
-} entry_t;
-
-typedef struct table {
-    size_t mask;                     /* slots - 1 */
-    unsigned hash_shift;             /* 64 - log2(slots) */
-    int mixed;                       /* block numbers mixed before hashing */
-    int long_run;                    /* an entry landed LONG_RUN slots from home */
-    size_t used;                     /* entries (writers only) */
-    size_t bytes;                    /* as allocated */
-    struct table *retired_next;
-    uint64_t retired_ns;
-    slot_t slots[];
-} table_t;
-
-typedef struct alloc_index {
-    table_t *_Atomic tables[LEVELS]; /* null until the level's first entry */
-    _Atomic uint32_t levels;         /* bit k: tables[k] has entries */
-} alloc_index_t;
 
 /* Writers. */
 static pthread_mutex_t allocs_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -161,318 +72,7 @@ static struct {
     const char *_Atomic creators[CREATORS];
     uint32_t creator_count;
     uint32_t dead_shrunk;            /* levels of the dead index that lost entries */
-    table_t *retired;                /* tables replaced, not freed yet */
-    uint32_t until_reclaim;
 } ix;
-
-/* ---- levels, hashing, entries ---- */
-
-static inline unsigned level_shift(unsigned k)
-{
-    unsigned shift = LEVEL_BITS * (k + 1);
-    return shift < 63 ? shift : 63;
-}
-
-static inline unsigned level_of(uintptr_t span)
-{
-    if (span <= (1u << LEVEL_BITS))
-        return 0;
-    unsigned bits = 64 - (unsigned)__builtin_clzll((unsigned long long)(span - 1));
-    return (bits - 1) / LEVEL_BITS;
-}
-
-/* Fibonacci hashing: block numbers of allocations next to each other (the
- * common case) land evenly spread with hardly a collision, which keeps the
- * probe runs short and their branches predictable (a plain mixing hash made
- * lookups among a million allocations 1.7x slower). Keys that happen to
- * line up with the multiplier pile up in long runs: a table where that
- * happens is rebuilt with the block numbers mixed first. */
-static inline size_t home_slot(const table_t *t, uintptr_t block)
-{
-    uint64_t x = (uint64_t)block;
-    if (t->mixed) {
-        x *= 0xbf58476d1ce4e5b9ull;
-        x ^= x >> 31;
-    }
-    return (size_t)((x * 0x9e3779b97f4a7c15ull) >> t->hash_shift);
-}
-
-static inline unsigned meta_flags(uint64_t meta)
-{
-    return (unsigned)(meta >> 40) & 0xffu;
-}
-
-static inline uint32_t meta_place(uint64_t meta)
-{
-    return (uint32_t)(meta >> 48);
-}
-
-static inline uint64_t meta_with(uint64_t meta, unsigned flags, uint32_t place)
-{
-    return (meta & 0xffffffffffull) | (uint64_t)flags << 40 | (uint64_t)place << 48;
-}
-
-/* The block of level shift an entry is filed under. */
-static inline uintptr_t entry_block(const entry_t *e, unsigned shift)
-{
-    return ((meta_flags(e->meta) & F_SECOND) ? e->base + e->span - 1 : e->base) >> shift;
-}
-
-static inline void slot_load(const slot_t *s, entry_t *e)
-{
-    e->base = LOAD(s->base);
-    e->span = LOAD(s->span);
-    e->context = LOAD(s->context);
-    e->device = LOAD(s->device);
-    e->created_call = LOAD(s->created_call);
-    e->freed_call = LOAD(s->freed_call);
-    e->threads = LOAD(s->threads);
-    e->meta = LOAD(s->meta);
-}
-
-static void slot_store(slot_t *s, const entry_t *e)
-{
-    STORE(s->base, e->base);
-    STORE(s->context, e->context);
-    STORE(s->device, e->device);
-    STORE(s->created_call, e->created_call);
-    STORE(s->freed_call, e->freed_call);
-    STORE(s->threads, e->threads);
-    STORE(s->meta, e->meta);
-    STORE(s->span, e->span);
-}
-
-/* ---- memory ---- */
-
-static uint64_t coarse_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Zeroed, page-aligned, mapped apart from the malloc heap (where a table
- * that grew or shrank would leave its old block among the application's
- * and move the heap's top, which glibc trims and grows back); from 2 MiB
- * on, on a 2 MiB boundary and offered to transparent huge pages. Null when
- * out of memory. */
-static void *region_alloc(size_t *bytes)
-{
-    size_t page = 4096, align = *bytes < HUGE_BYTES ? page : HUGE_BYTES;
-    size_t n = (*bytes + align - 1) & ~(align - 1);
-    size_t extra = align > page ? align : 0;
-    char *raw = mmap(NULL, n + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-                     0);
-    if (raw == MAP_FAILED)
-        return NULL;
-    char *p = (char *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
-    if (p > raw)
-        munmap(raw, (size_t)(p - raw));
-    if (p + n < raw + n + extra)
-        munmap(p + n, (size_t)(raw + n + extra - (p + n)));
-    if (align == HUGE_BYTES)
-        madvise(p, n, MADV_HUGEPAGE);
-    *bytes = n;
-    return p;
-}
-
-static void region_free(void *p, size_t bytes)
-{
-    munmap(p, bytes);
-}
-
-/* ---- tables (writers, under the lock) ---- */
-
-static table_t *table_new(size_t slots, int mixed)
-{
-    size_t bytes = sizeof(table_t) + slots * sizeof(slot_t);
-    table_t *t = region_alloc(&bytes);
-    if (!t)
-        return NULL;
-    t->mask = slots - 1;
-    t->hash_shift = 64 - (unsigned)__builtin_ctzll(slots);
-    t->mixed = mixed;
-    t->bytes = bytes;
-    return t;
-}
-
-static void reclaim_retired(void)
-{
-    uint64_t now = coarse_now_ns();
-    for (table_t **link = &ix.retired; *link;) {
-        table_t *t = *link;
-        if (now - t->retired_ns > RETIRED_GRACE_NS) {
-            *link = t->retired_next;
-            region_free(t, t->bytes);
-        } else {
-            link = &t->retired_next;
-        }
-    }
-    ix.until_reclaim = RECLAIM_EVERY;
-}
-
-/* The entry goes in the first empty slot of its probe run. */
-static void table_put(table_t *t, uintptr_t block, const entry_t *e)
-{
-    size_t i = home_slot(t, block), run = 0;
-    while (LOAD(t->slots[i].span)) {
-        i = (i + 1) & t->mask;
-        run++;
-    }
-    slot_store(&t->slots[i], e);
-    t->used++;
-    if (run >= LONG_RUN)
-        t->long_run = 1;
-}
-
-/* The slot of the entry of this base (the first copy, or the second), or
- * -1. Tables are never full, so a run always ends. */
-static ptrdiff_t table_find(const table_t *t, uintptr_t block, uintptr_t base, unsigned second)
-{
-    for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
-        if (!LOAD(t->slots[i].span))
-            return -1;
-        if (LOAD(t->slots[i].base) == base &&
-            (meta_flags(LOAD(t->slots[i].meta)) & F_SECOND) == second)
-            return (ptrdiff_t)i;
-    }
-}
-
-/* Empties slot i, moving later entries of its run back so that no run is
- * cut short. */
-static void table_del_at(table_t *t, unsigned shift, size_t i)
-{
-    for (size_t j = (i + 1) & t->mask;; j = (j + 1) & t->mask) {
-        if (!LOAD(t->slots[j].span))
-            break;
-        entry_t e;
-        slot_load(&t->slots[j], &e);
-        size_t home = home_slot(t, entry_block(&e, shift));
-        /* j may move to i unless its home lies cyclically in (i, j]. */
-        if (((j - home) & t->mask) < ((j - i) & t->mask))
-            continue;
-        slot_store(&t->slots[i], &e);
-        i = j;
-    }
-    STORE(t->slots[i].span, (uintptr_t)0);
-    t->used--;
-}
-
-/* Replaces table k of x by one of the given size holding the same entries
- * (readers may use either). -1 when out of memory. */
-static int table_resize(alloc_index_t *x, unsigned k, size_t slots)
-{
-    table_t *old = LOAD(x->tables[k]);
-    table_t *t = table_new(slots, old && (old->mixed || old->long_run));
-    if (!t)
-        return -1;
-    unsigned shift = level_shift(k);
-    for (size_t i = 0; old && i <= old->mask; i++) {
-        entry_t e;
-        slot_load(&old->slots[i], &e);
-        if (e.span)
-            table_put(t, entry_block(&e, shift), &e);
-    }
-    if (t->long_run && !t->mixed) { /* the copy piled up too: mix now */
-        region_free(t, t->bytes);
-        old->long_run = 1;
-        return table_resize(x, k, slots);
-    }
-    STORE(x->tables[k], t);
-    if (old) {
-        old->retired_ns = coarse_now_ns();
-        old->retired_next = ix.retired;
-        ix.retired = old;
-        reclaim_retired();
-    }
-    return 0;
-}
-
-/* Room in table k for two more entries (at most 70% full): 0, or -1. */
-static int table_reserve(alloc_index_t *x, unsigned k)
-{
-    table_t *t = LOAD(x->tables[k]);
-    size_t used = t ? t->used : 0;
-    if (t && 10 * (used + 2) <= 7 * (t->mask + 1) && (t->mixed || !t->long_run))
-        return 0;
-    size_t slots = MIN_SLOTS;
-    while (slots < 2 * (used + 2)) /* at most half full after growing */
-        slots *= 2;
-    return table_resize(x, k, slots);
-}
-
-/* Out of any write section: a table an eighth full or less gives back
- * memory, down to a quarter full (when the smaller table cannot be had, it
- * stays). */
-static void table_maybe_shrink(alloc_index_t *x, unsigned k)
-{
-    table_t *t = LOAD(x->tables[k]);
-    if (!t || t->mask + 1 <= MIN_SLOTS || 8 * t->used > t->mask + 1)
-        return;
-    size_t slots = MIN_SLOTS;
-    while (slots < 4 * t->used)
-        slots *= 2;
-    table_resize(x, k, slots);
-}
-
-/* ---- the index of one kind, live or dead ---- */
-
-/* In a write section, after table_reserve(x, k). e: the first copy. */
-static void entries_put(alloc_index_t *x, unsigned k, const entry_t *e)
-{
-    table_t *t = LOAD(x->tables[k]);
-    unsigned shift = level_shift(k);
-    uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
-    table_put(t, first, e);
-    if (last != first) {
-        entry_t second = *e;
-        second.meta = meta_with(e->meta, meta_flags(e->meta) | F_SECOND, meta_place(e->meta));
-        table_put(t, last, &second);
-    }
-    uint32_t levels = LOAD(x->levels);
-    if (!(levels & (1u << k)))
-        STORE(x->levels, levels | 1u << k);
-}
-
-/* In a write section. at: the slot of the first copy, or -1 to look. */
-static void entries_del(alloc_index_t *x, unsigned k, uintptr_t base, uintptr_t span,
-                        ptrdiff_t at)
-{
-    table_t *t = LOAD(x->tables[k]);
-    unsigned shift = level_shift(k);
-    uintptr_t first = base >> shift, last = (base + span - 1) >> shift;
-    ptrdiff_t i = at >= 0 ? at : table_find(t, first, base, 0);
-    if (i >= 0)
-        table_del_at(t, shift, (size_t)i);
-    if (last != first && (i = table_find(t, last, base, F_SECOND)) >= 0)
-        table_del_at(t, shift, (size_t)i);
-    if (!t->used)
-        STORE(x->levels, LOAD(x->levels) & ~(1u << k));
-}
-
-/* The slot of the entry containing p, coarsest level first, or null.
- * Readers and writers alike. */
-static inline const slot_t *entries_find(alloc_index_t *x, uintptr_t p)
-{
-    uint32_t levels = LOAD(x->levels);
-    while (levels) {
-        unsigned k = 31 - (unsigned)__builtin_clz(levels);
-        levels &= ~(1u << k);
-        const table_t *t = LOAD(x->tables[k]);
-        if (!t)
-            continue;
-        size_t i = home_slot(t, p >> level_shift(k));
-        for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
-            const slot_t *s = &t->slots[i];
-            uintptr_t span = LOAD(s->span);
-            if (!span)
-                break;
-            if (p - LOAD(s->base) < span)
-                return s;
-        }
-    }
-    return NULL;
-}
 
 /* Under the lock: the slot of the live allocation with this base (its
  * first copy), or -1. */
@@ -519,8 +119,7 @@ static void shrink_dead(void)
 
 static void after_write(void)
 {
-    if (ix.retired && --ix.until_reclaim == 0)
-        reclaim_retired();
+    alloc_tables_after_write();
 }
 
 /* Under the lock. */

@@ -18,6 +18,7 @@ static void reader_hook(void);
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 /* Loops run a tenth as long where sanitizers make every access a call. */
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
