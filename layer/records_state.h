@@ -6,9 +6,9 @@
 #define ZEIL_RECORDS_STATE_H
 
 #include "records.h"
+#include "spin_lock.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 
 typedef struct stats_key {
@@ -106,7 +106,7 @@ struct zeil_list_state {
      * readers; the links: when lists come and go). At least a cache line,
      * so that what the writer writes below shares no line with whatever the
      * heap put before the state. */
-    atomic_int lock;                          /* records_lock(): a spin lock */
+    spin_lock_t lock;                         /* records_lock() */
     int locked_writes;                        /* a second writer: ZEIL_TIMING */
     ze_command_list_handle_t list;
     zeil_obj_t *obj;
@@ -125,19 +125,16 @@ struct zeil_list_state {
     char isolated_after[64];                  /* from whatever the heap puts after */
 };
 
-/* The state's lock: uncontended but for a reader of the counters. One atomic
- * exchange to take it, a plain release store to give it back. A waiter
- * yields, since the holder may run a reader's callback. */
+/* The state's lock (spin_lock.h): uncontended but for a reader of the
+ * counters. */
 static inline void records_lock(zeil_list_state_t *state)
 {
-    while (atomic_exchange_explicit(&state->lock, 1, memory_order_acquire))
-        while (atomic_load_explicit(&state->lock, memory_order_relaxed))
-            sched_yield();
+    spin_lock(&state->lock);
 }
 
 static inline void records_unlock(zeil_list_state_t *state)
 {
-    atomic_store_explicit(&state->lock, 0, memory_order_release);
+    spin_unlock(&state->lock);
 }
 
 /* The live states, for iteration by stream and for the counters. */

@@ -139,6 +139,11 @@ typedef struct registry_free {
     uint64_t created_call;            /* which allocation of that base */
     uint64_t call;                    /* the free */
     uint32_t thread;
+    /* Where registry_begin_free found it, so that registry_end_free need
+     * not look again while it is still there. */
+    uint32_t level;
+    const void *table;
+    size_t slot;
 } registry_free_t;
 int registry_begin_free(const void *base, uint64_t call, uint32_t thread,
                         registry_free_t *freeing);

@@ -21,7 +21,7 @@
 #define RECLAIM_EVERY 1024u /* writer operations between looks at the retired tables */
 
 /* Replaced tables (writers only, under the index's lock). */
-static retired_tables_t retired;
+retired_tables_t alloc_tables_retired;
 static uint32_t until_reclaim;
 
 /* ---- memory ---- */
@@ -64,13 +64,13 @@ static void release_table(retired_table_t *r)
 
 static void reclaim(void)
 {
-    retired_reclaim(&retired, 0, release_table);
+    retired_reclaim(&alloc_tables_retired, 0, release_table);
     until_reclaim = RECLAIM_EVERY;
 }
 
-void alloc_tables_after_write(void)
+void alloc_tables_reclaim_now_and_then(void)
 {
-    if (retired.newest && --until_reclaim == 0)
+    if (--until_reclaim == 0)
         reclaim();
 }
 
@@ -145,29 +145,25 @@ static int table_resize(alloc_index_t *x, unsigned k, size_t slots)
     }
     STORE(x->tables[k], t);
     if (old) {
-        retired_add(&retired, &old->retired);
+        retired_add(&alloc_tables_retired, &old->retired);
         reclaim();
     }
     return 0;
 }
 
-int table_reserve(alloc_index_t *x, unsigned k)
+int table_grow(alloc_index_t *x, unsigned k)
 {
     table_t *t = LOAD(x->tables[k]);
     size_t used = t ? t->used : 0;
-    if (t && 10 * (used + 2) <= 7 * (t->mask + 1) && (t->mixed || !t->long_run))
-        return 0;
     size_t slots = MIN_SLOTS;
     while (slots < 2 * (used + 2)) /* at most half full after growing */
         slots *= 2;
     return table_resize(x, k, slots);
 }
 
-void table_maybe_shrink(alloc_index_t *x, unsigned k)
+void table_shrink(alloc_index_t *x, unsigned k)
 {
     table_t *t = LOAD(x->tables[k]);
-    if (!t || t->mask + 1 <= MIN_SLOTS || 8 * t->used > t->mask + 1)
-        return;
     size_t slots = MIN_SLOTS;
     while (slots < 4 * t->used)
         slots *= 2;

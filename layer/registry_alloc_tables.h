@@ -209,19 +209,42 @@ static inline const slot_t *entries_find(alloc_index_t *x, uintptr_t p)
 
 /* ---- changes (writers) ---- */
 
+int table_grow(alloc_index_t *x, unsigned k);
+void table_shrink(alloc_index_t *x, unsigned k);
+
 /* Room in table k for two more entries (at most 70% full): 0, or -1 when
- * out of memory. Out of any write section: it may replace the table. */
-int table_reserve(alloc_index_t *x, unsigned k);
+ * out of memory. Out of any write section: it may replace the table. Inline
+ * up to the rare growth: every allocation and free asks. */
+static inline int table_reserve(alloc_index_t *x, unsigned k)
+{
+    const table_t *t = LOAD(x->tables[k]);
+    if (t && 10 * (t->used + 2) <= 7 * (t->mask + 1) && (t->mixed || !t->long_run))
+        return 0;
+    return table_grow(x, k);
+}
+
 /* Out of any write section: a table an eighth full or less gives back
  * memory, down to a quarter full (when the smaller table cannot be had, it
  * stays). */
-void table_maybe_shrink(alloc_index_t *x, unsigned k);
+static inline void table_maybe_shrink(alloc_index_t *x, unsigned k)
+{
+    const table_t *t = LOAD(x->tables[k]);
+    if (t && t->mask + 1 > MIN_SLOTS && 8 * t->used <= t->mask + 1)
+        table_shrink(x, k);
+}
+
 /* In a write section, after table_reserve(x, k). e: the first copy. */
 void entries_put(alloc_index_t *x, unsigned k, const entry_t *e);
 /* In a write section. at: the slot of the first copy, or -1 to look. */
 void entries_del(alloc_index_t *x, unsigned k, uintptr_t base, uintptr_t span, ptrdiff_t at);
 /* After each writer's operation: now and then, frees the replaced tables
  * whose grace period is over. */
-void alloc_tables_after_write(void);
+extern retired_tables_t alloc_tables_retired;
+void alloc_tables_reclaim_now_and_then(void);
+static inline void alloc_tables_after_write(void)
+{
+    if (alloc_tables_retired.newest)
+        alloc_tables_reclaim_now_and_then();
+}
 
 #endif

@@ -17,7 +17,7 @@
  * between live allocations (a missed free at another base, drivers with
  * separate address spaces) are kept and a lookup returns one of them.
  *
- * Concurrency. Writers (add, free) take one mutex. Lookups take no lock and
+ * Concurrency. Writers (add, free) take one lock (spin_lock.h). Lookups take no lock and
  * make no read-modify-write: a seqlock. A writer makes the sequence odd,
  * changes slots with release stores, and makes it even again; a reader
  * loads the sequence, probes and copies with acquire loads (so none of them
@@ -25,7 +25,7 @@
  * needed, which ThreadSanitizer could not follow), and retries when the
  * sequence was odd or moved; a reader that saw half a change drops its
  * copy. All that a reader reads is atomic, so there are no data races. A
- * reader that keeps losing to writers (READ_ATTEMPTS) takes the mutex once.
+ * reader that keeps losing to writers (READ_ATTEMPTS) takes the lock once.
  * The common case, a live allocation and no writer in the way, is a short
  * inline path. What a reader must survive before it compares the sequence:
  * a table being changed or replaced (registry_alloc_tables.h).
@@ -38,9 +38,10 @@
  * gives its slots to the new one.
  */
 #include "registry.h"
+
+#include "spin_lock.h"
 #include "registry_alloc_tables.h"
 
-#include <pthread.h>
 #include <stddef.h>
 
 #define READ_ATTEMPTS 64u
@@ -55,7 +56,7 @@ _Static_assert(ZEIL_TOMBSTONES <= 65536u, "a FIFO place takes 16 bits");
 #endif
 
 /* Writers. */
-static pthread_mutex_t allocs_lock = PTHREAD_MUTEX_INITIALIZER;
+static spin_lock_t allocs_lock;
 
 /* All zero at start (in .bss: 100 KiB, most of it the FIFO). */
 static struct {
@@ -145,13 +146,13 @@ static void drop_tombstone(uint32_t place)
     ix.dead_shrunk |= 1u << k;
 }
 
-/* In a write section: drops the tombstones of level k and coarser that
- * overlap [lo, lo + span), a range of level k or finer. Each touches, at its
- * own level, the block of lo or of the last byte, so their runs hold them. */
-static void drop_dead_overlapping(unsigned k, uintptr_t lo, uintptr_t span)
+/* In a write section: drops the tombstones of the levels in the mask (level
+ * k and coarser) that overlap [lo, lo + span), a range of level k or finer.
+ * Each touches, at its own level, the block of lo or of the last byte, so
+ * their runs hold them. */
+static void drop_dead_in_levels(uint32_t levels, uintptr_t lo, uintptr_t span)
 {
     uintptr_t hi = lo + span;
-    uint32_t levels = k < 32 ? LOAD(ix.dead.levels) >> k << k : 0;
     while (levels) {
         unsigned j = (unsigned)__builtin_ctz(levels);
         levels &= levels - 1;
@@ -174,6 +175,13 @@ static void drop_dead_overlapping(unsigned k, uintptr_t lo, uintptr_t span)
     }
 }
 
+static inline void drop_dead_overlapping(unsigned k, uintptr_t lo, uintptr_t span)
+{
+    uint32_t levels = k < 32 ? LOAD(ix.dead.levels) >> k << k : 0;
+    if (levels) /* none, for the usual free: no coarser tombstones */
+        drop_dead_in_levels(levels, lo, span);
+}
+
 /* In a write section: no tombstone overlaps [lo, lo + span) any more. Out
  * of memory only (a new allocation zeil could not record must not be
  * called freed), so it may look at every one. */
@@ -189,21 +197,52 @@ static void drop_all_dead_overlapping(uintptr_t lo, uintptr_t span)
 /* In a write section, after table_reserve(&ix.dead, k). */
 static void bury(entry_t *e, unsigned k);
 
-/* Under the lock: a live allocation being freed (F_FREEING) that holds the
- * first or the last byte of [base, base + span), copied into *e, or 0. */
-static int freeing_overlap(uintptr_t base, uintptr_t span, entry_t *e)
+#define SCAN_FREEING 1u
+#define SCAN_SAME_BASE 2u
+
+/* Under the lock: what the live index holds of the first and the last byte
+ * of a new allocation: SCAN_FREEING with *freeing, a live allocation being
+ * freed (F_FREEING) that holds either, and SCAN_SAME_BASE with *same (and
+ * its level), the live allocation of this very base. One probe of the block
+ * of each byte at each level in use: every entry holding a byte is filed
+ * there under one of its copies. */
+static unsigned live_scan(uintptr_t base, uintptr_t last, entry_t *freeing, unsigned *same_level,
+                          entry_t *same)
 {
-    uintptr_t ends[2] = {base, base + span - 1};
-    for (int n = 0; n < 2; n++) {
-        const slot_t *s = entries_find(&ix.live, ends[n]);
-        if (!s || !(meta_flags(LOAD(s->meta)) & F_FREEING))
-            continue;
-        slot_load(s, e);
-        if (meta_flags(e->meta) & F_SECOND) /* bury the allocation, not the copy */
-            e->meta = meta_with(e->meta, meta_flags(e->meta) & ~F_SECOND, meta_place(e->meta));
-        return 1;
+    unsigned found = 0;
+    uint32_t levels = LOAD(ix.live.levels);
+    while (levels) {
+        unsigned k = (unsigned)__builtin_ctz(levels);
+        levels &= levels - 1;
+        const table_t *t = LOAD(ix.live.tables[k]);
+        unsigned shift = level_shift(k);
+        uintptr_t blocks[2] = {base >> shift, last >> shift};
+        for (int n = 0; n < (blocks[0] == blocks[1] ? 1 : 2); n++) {
+            for (size_t i = home_slot(t, blocks[n]);; i = (i + 1) & t->mask) {
+                const slot_t *slot = &t->slots[i];
+                uintptr_t span = LOAD(slot->span);
+                if (!span)
+                    break; /* tables are never full: a run ends */
+                uintptr_t b = LOAD(slot->base);
+                if (base - b >= span && last - b >= span)
+                    continue; /* holds neither byte */
+                unsigned flags = meta_flags(LOAD(slot->meta));
+                if (b == base && !(flags & F_SECOND) && !(found & SCAN_SAME_BASE)) {
+                    slot_load(slot, same);
+                    *same_level = k;
+                    found |= SCAN_SAME_BASE;
+                }
+                if ((flags & F_FREEING) && !(found & SCAN_FREEING)) {
+                    slot_load(slot, freeing);
+                    /* bury the allocation, not the copy */
+                    freeing->meta = meta_with(freeing->meta, flags & ~F_SECOND,
+                                              meta_place(freeing->meta));
+                    found |= SCAN_FREEING;
+                }
+            }
+        }
     }
-    return 0;
+    return found;
 }
 
 int registry_add_alloc(const zeil_alloc_t *proto)
@@ -213,14 +252,16 @@ int registry_add_alloc(const zeil_alloc_t *proto)
     if (span > UINTPTR_MAX - base)
         span = UINTPTR_MAX - base; /* cut at the top of the address space */
     unsigned k = level_of(span);
-    pthread_mutex_lock(&allocs_lock);
+    spin_lock(&allocs_lock);
     /* Memory of an allocation being freed on another thread: the driver
      * freed it and gave it out again before that free came back. The old
      * allocation gets its tombstone here, in its free's name
      * (registry_end_free then finds nothing left to do); left live, it would
      * shadow the new one and be taken for it. */
-    entry_t old;
-    while (span && freeing_overlap(base, span, &old)) {
+    entry_t old, stale = {0};
+    unsigned stale_level = 0, found;
+    uintptr_t last = span ? base + span - 1 : base;
+    while ((found = live_scan(base, last, &old, &stale_level, &stale)) & SCAN_FREEING) {
         unsigned old_level = level_of(old.span);
         int kept = table_reserve(&ix.dead, old_level) == 0;
         write_begin();
@@ -233,9 +274,7 @@ int registry_add_alloc(const zeil_alloc_t *proto)
         write_end();
         table_maybe_shrink(&ix.live, old_level);
     }
-    unsigned stale_level = 0;
-    entry_t stale;
-    int missed_free = live_with_base(base, &stale_level, &stale) >= 0;
+    int missed_free = (found & SCAN_SAME_BASE) != 0;
     int stored = span && table_reserve(&ix.live, k) == 0;
     write_begin();
     /* The driver gave this base again: zeil missed the old one's free, and
@@ -264,7 +303,7 @@ int registry_add_alloc(const zeil_alloc_t *proto)
         table_maybe_shrink(&ix.live, stale_level);
     shrink_dead();
     after_write();
-    pthread_mutex_unlock(&allocs_lock);
+    spin_unlock(&allocs_lock);
     return stored ? 0 : -1;
 }
 
@@ -306,20 +345,25 @@ static void bury(entry_t *e, unsigned k)
 }
 
 /* In a write section: the live allocation e, first copy at slot `at` of
- * level k, with the F_FREEING flag set or cleared (both copies). */
+ * level k, with the F_FREEING flag set or cleared and its freeing call and
+ * thread as in e (both copies; the rest of the slots stays). */
 static void set_freeing(unsigned k, ptrdiff_t at, entry_t *e, int on)
 {
     table_t *t = LOAD(ix.live.tables[k]);
     unsigned shift = level_shift(k);
     unsigned flags = on ? meta_flags(e->meta) | F_FREEING : meta_flags(e->meta) & ~F_FREEING;
     e->meta = meta_with(e->meta, flags, meta_place(e->meta));
-    slot_store(&t->slots[at], e);
+    slot_t *s = &t->slots[at];
+    STORE(s->freed_call, e->freed_call);
+    STORE(s->threads, e->threads);
+    STORE(s->meta, e->meta);
     uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
     ptrdiff_t i = last != first ? table_find(t, last, e->base, F_SECOND) : -1;
     if (i >= 0) {
-        entry_t second = *e;
-        second.meta = meta_with(e->meta, flags | F_SECOND, meta_place(e->meta));
-        slot_store(&t->slots[i], &second);
+        s = &t->slots[i];
+        STORE(s->freed_call, e->freed_call);
+        STORE(s->threads, e->threads);
+        STORE(s->meta, meta_with(e->meta, flags | F_SECOND, meta_place(e->meta)));
     }
 }
 
@@ -329,7 +373,7 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
     uintptr_t base = (uintptr_t)ptr;
     unsigned k = 0;
     entry_t e;
-    pthread_mutex_lock(&allocs_lock);
+    spin_lock(&allocs_lock);
     ptrdiff_t at = live_with_base(base, &k, &e);
     if (at >= 0) {
         write_begin();
@@ -338,23 +382,42 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
         set_freeing(k, at, &e, 1);
         write_end();
         *freeing = (registry_free_t){.base = base, .created_call = e.created_call,
-                                     .call = call, .thread = thread};
+                                     .call = call, .thread = thread, .level = k,
+                                     .table = LOAD(ix.live.tables[k]), .slot = (size_t)at};
     }
-    pthread_mutex_unlock(&allocs_lock);
+    spin_unlock(&allocs_lock);
     return at >= 0;
+}
+
+/* Under the lock: the slot of the allocation the free began with, still
+ * live (its entry in *e, its level in *k), or -1. Where begin found it,
+ * unless the table was replaced or its entries moved since. */
+static ptrdiff_t freeing_slot(const registry_free_t *freeing, unsigned *k, entry_t *e)
+{
+    const table_t *t = LOAD(ix.live.tables[freeing->level]);
+    if (t == freeing->table) {
+        slot_load(&t->slots[freeing->slot], e);
+        if (e->span && e->base == freeing->base && !(meta_flags(e->meta) & F_SECOND) &&
+            e->created_call == freeing->created_call) {
+            *k = freeing->level;
+            return (ptrdiff_t)freeing->slot;
+        }
+    }
+    ptrdiff_t at = live_with_base(freeing->base, k, e);
+    return at >= 0 && e->created_call == freeing->created_call ? at : -1;
 }
 
 int registry_end_free(const registry_free_t *freeing, int driver_freed)
 {
     unsigned k = 0;
     entry_t e;
-    pthread_mutex_lock(&allocs_lock);
-    ptrdiff_t at = live_with_base(freeing->base, &k, &e);
+    spin_lock(&allocs_lock);
+    ptrdiff_t at = freeing_slot(freeing, &k, &e);
     /* Not the allocation this free began with: a new allocation at the same
      * base already buried it (registry_add_alloc), or a racing free of the
      * same pointer (the program's double free) did. */
-    if (at < 0 || e.created_call != freeing->created_call) {
-        pthread_mutex_unlock(&allocs_lock);
+    if (at < 0) {
+        spin_unlock(&allocs_lock);
         return 1;
     }
     if (!driver_freed) { /* still live: the driver refused this free */
@@ -365,7 +428,7 @@ int registry_end_free(const registry_free_t *freeing, int driver_freed)
             set_freeing(k, at, &e, 0);
             write_end();
         }
-        pthread_mutex_unlock(&allocs_lock);
+        spin_unlock(&allocs_lock);
         return 1;
     }
     /* The tombstone names the free the driver accepted. */
@@ -385,7 +448,7 @@ int registry_end_free(const registry_free_t *freeing, int driver_freed)
     table_maybe_shrink(&ix.live, k);
     shrink_dead();
     after_write();
-    pthread_mutex_unlock(&allocs_lock);
+    spin_unlock(&allocs_lock);
     return kept ? 1 : 2;
 }
 
@@ -460,9 +523,9 @@ static __attribute__((noinline)) int find_slow(uintptr_t p, zeil_alloc_t *out)
         return found;
     }
     /* Writers kept changing the index: wait for them once. */
-    pthread_mutex_lock(&allocs_lock);
+    spin_lock(&allocs_lock);
     int found = find_entry(p, &e);
-    pthread_mutex_unlock(&allocs_lock);
+    spin_unlock(&allocs_lock);
     if (found && out)
         unpack(out, &e, found);
     return found;
@@ -492,7 +555,7 @@ int registry_find_alloc(const void *ptr, zeil_alloc_t *out)
 uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uint64_t *bytes)
 {
     uint64_t n = 0, total = 0;
-    pthread_mutex_lock(&allocs_lock);
+    spin_lock(&allocs_lock);
     for (unsigned k = 0; k < LEVELS; k++) {
         const table_t *t = LOAD(ix.live.tables[k]);
         for (size_t i = 0; t && i <= t->mask; i++) {
@@ -508,7 +571,7 @@ uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uin
             total += a.size;
         }
     }
-    pthread_mutex_unlock(&allocs_lock);
+    spin_unlock(&allocs_lock);
     if (bytes)
         *bytes = total;
     return n;

@@ -697,7 +697,7 @@ START_TEST(seqlock_hides_half_writes)
         ck_assert_int_eq(pthread_create(&readers[r], NULL, half_write_reader, &h), 0);
     for (unsigned n = 0; n < 100000 / SCALE; n++) {
         slot_t *slot = slots[n % 2];
-        pthread_mutex_lock(&allocs_lock);
+        spin_lock(&allocs_lock);
         write_begin();
         uintptr_t context = LOAD(slot->context), span = LOAD(slot->span);
         uint64_t created = LOAD(slot->created_call);
@@ -709,7 +709,7 @@ START_TEST(seqlock_hides_half_writes)
         STORE(slot->span, span);
         STORE(slot->created_call, created);
         write_end();
-        pthread_mutex_unlock(&allocs_lock);
+        spin_unlock(&allocs_lock);
         spin(n % 4 < 2 ? 20 : 300); /* and to start lookups just before the next */
     }
     atomic_store(&h.stop, 1);
