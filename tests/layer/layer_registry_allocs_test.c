@@ -311,6 +311,33 @@ END_TEST
 
 /* The creating call's name is kept as an index into a table of the names
  * seen: null stays null, and names past the table's room are not named. */
+/* The end of a free finds its allocation where the beginning found it, and
+ * still finds it after the table was replaced (grown) or its slot moved in
+ * between: the tombstone names that free. */
+START_TEST(free_ends_on_its_allocation_after_moves)
+{
+    for (int moved = 0; moved < 2; moved++) {
+        uintptr_t base = 0x7000000 + (uintptr_t)moved * 0x100000;
+        add(base, 100);
+        registry_free_t freeing;
+        uint64_t call = next_call++;
+        ck_assert_int_eq(registry_begin_free((void *)base, call, 9, &freeing), 1);
+        if (moved) {
+            freeing.slot = (freeing.slot + 1) % (MIN_SLOTS); /* not where it is */
+        } else {
+            const void *table = freeing.table;
+            for (uintptr_t b = base + 0x1000; b < base + 0x1000 + 200 * 0x100; b += 0x100)
+                add(b, 100);
+            ck_assert_ptr_ne(LOAD(ix.live.tables[freeing.level]), table);
+        }
+        ck_assert_int_eq(registry_end_free(&freeing, 1), 1);
+        zeil_alloc_t a = expect(base + 1, 2, base, 100);
+        ck_assert_uint_eq(a.freed_call, call);
+        ck_assert_uint_eq(a.freed_thread, 9);
+    }
+}
+END_TEST
+
 START_TEST(creators)
 {
     static char names[300][8];
@@ -734,6 +761,7 @@ int main(void)
     tcase_add_test(tc, tombstone_eviction);
     tcase_add_test(tc, missed_free);
     tcase_add_test(tc, missed_frees_while_growing);
+    tcase_add_test(tc, free_ends_on_its_allocation_after_moves);
     tcase_add_test(tc, count_with_filter);
     tcase_add_test(tc, creators);
     tcase_add_test(tc, a_million);
