@@ -105,7 +105,7 @@ void registry_retire(zeil_obj_t *obj, uint64_t call, uint32_t thread);
  * call the registry). */
 void registry_foreach_live(void (*fn)(zeil_obj_t *obj, void *user), void *user);
 
-/* ---- USM allocations (registry_allocs.c) ---- */
+/* ---- USM allocations (registry_allocs.c, registry_alloc_lookup.c) ---- */
 typedef struct zeil_alloc {
     void *base;
     size_t size;

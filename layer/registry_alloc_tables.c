@@ -17,7 +17,6 @@
 #include <sys/mman.h>
 
 #define HUGE_BYTES (2u << 20)
-#define LONG_RUN 64u /* slots between an entry and its home that call for mixing */
 #define RECLAIM_EVERY 1024u /* writer operations between looks at the retired tables */
 
 /* Replaced tables (writers only, under the index's lock). */
@@ -89,40 +88,6 @@ static table_t *table_new(size_t slots, int mixed)
     return t;
 }
 
-/* The entry goes in the first empty slot of its probe run. */
-static void table_put(table_t *t, uintptr_t block, const entry_t *e)
-{
-    size_t i = home_slot(t, block), run = 0;
-    while (LOAD(t->slots[i].span)) {
-        i = (i + 1) & t->mask;
-        run++;
-    }
-    slot_store(&t->slots[i], e);
-    t->used++;
-    if (run >= LONG_RUN)
-        t->long_run = 1;
-}
-
-/* Empties slot i, moving later entries of its run back so that no run is
- * cut short. */
-static void table_del_at(table_t *t, unsigned shift, size_t i)
-{
-    for (size_t j = (i + 1) & t->mask;; j = (j + 1) & t->mask) {
-        if (!LOAD(t->slots[j].span))
-            break;
-        entry_t e;
-        slot_load(&t->slots[j], &e);
-        size_t home = home_slot(t, entry_block(&e, shift));
-        /* j may move to i unless its home lies cyclically in (i, j]. */
-        if (((j - home) & t->mask) < ((j - i) & t->mask))
-            continue;
-        slot_store(&t->slots[i], &e);
-        i = j;
-    }
-    STORE(t->slots[i].span, (uintptr_t)0);
-    t->used--;
-}
-
 /* Replaces table k of x by one of the given size holding the same entries
  * (readers may use either). -1 when out of memory. */
 static int table_resize(alloc_index_t *x, unsigned k, size_t slots)
@@ -168,36 +133,4 @@ void table_shrink(alloc_index_t *x, unsigned k)
     while (slots < 4 * t->used)
         slots *= 2;
     table_resize(x, k, slots);
-}
-
-/* ---- an index of one kind, live or dead ---- */
-
-void entries_put(alloc_index_t *x, unsigned k, const entry_t *e)
-{
-    table_t *t = LOAD(x->tables[k]);
-    unsigned shift = level_shift(k);
-    uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
-    table_put(t, first, e);
-    if (last != first) {
-        entry_t second = *e;
-        second.meta = meta_with(e->meta, meta_flags(e->meta) | F_SECOND, meta_place(e->meta));
-        table_put(t, last, &second);
-    }
-    uint32_t levels = LOAD(x->levels);
-    if (!(levels & (1u << k)))
-        STORE(x->levels, levels | 1u << k);
-}
-
-void entries_del(alloc_index_t *x, unsigned k, uintptr_t base, uintptr_t span, ptrdiff_t at)
-{
-    table_t *t = LOAD(x->tables[k]);
-    unsigned shift = level_shift(k);
-    uintptr_t first = base >> shift, last = (base + span - 1) >> shift;
-    ptrdiff_t i = at >= 0 ? at : table_find(t, first, base, 0);
-    if (i >= 0)
-        table_del_at(t, shift, (size_t)i);
-    if (last != first && (i = table_find(t, last, base, F_SECOND)) >= 0)
-        table_del_at(t, shift, (size_t)i);
-    if (!t->used)
-        STORE(x->levels, LOAD(x->levels) & ~(1u << k));
 }

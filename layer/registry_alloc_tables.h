@@ -52,6 +52,7 @@
 #define LEVEL_BITS 4u
 #define LEVELS ((64u + LEVEL_BITS - 1) / LEVEL_BITS)
 #define MIN_SLOTS 32u
+#define LONG_RUN 64u /* slots between an entry and its home that call for mixing */
 
 /* meta: type | creator << 32 | flags << 40 | FIFO place << 48 */
 #define F_SECOND 1u     /* the copy under the block of the last byte */
@@ -233,10 +234,76 @@ static inline void table_maybe_shrink(alloc_index_t *x, unsigned k)
         table_shrink(x, k);
 }
 
-/* In a write section, after table_reserve(x, k). e: the first copy. */
-void entries_put(alloc_index_t *x, unsigned k, const entry_t *e);
-/* In a write section. at: the slot of the first copy, or -1 to look. */
-void entries_del(alloc_index_t *x, unsigned k, uintptr_t base, uintptr_t span, ptrdiff_t at);
+/* ---- entries (writers, in a write section; inline: every allocation and
+ * free changes a few) ---- */
+
+/* The entry goes in the first empty slot of its probe run. */
+static inline void table_put(table_t *t, uintptr_t block, const entry_t *e)
+{
+    size_t i = home_slot(t, block), run = 0;
+    while (LOAD(t->slots[i].span)) {
+        i = (i + 1) & t->mask;
+        run++;
+    }
+    slot_store(&t->slots[i], e);
+    t->used++;
+    if (run >= LONG_RUN)
+        t->long_run = 1;
+}
+
+/* Empties slot i, moving later entries of its run back so that no run is
+ * cut short. */
+static inline void table_del_at(table_t *t, unsigned shift, size_t i)
+{
+    for (size_t j = (i + 1) & t->mask;; j = (j + 1) & t->mask) {
+        if (!LOAD(t->slots[j].span))
+            break;
+        entry_t e;
+        slot_load(&t->slots[j], &e);
+        size_t home = home_slot(t, entry_block(&e, shift));
+        /* j may move to i unless its home lies cyclically in (i, j]. */
+        if (((j - home) & t->mask) < ((j - i) & t->mask))
+            continue;
+        slot_store(&t->slots[i], &e);
+        i = j;
+    }
+    STORE(t->slots[i].span, (uintptr_t)0);
+    t->used--;
+}
+
+/* After table_reserve(x, k). e: the first copy. */
+static inline void entries_put(alloc_index_t *x, unsigned k, const entry_t *e)
+{
+    table_t *t = LOAD(x->tables[k]);
+    unsigned shift = level_shift(k);
+    uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
+    table_put(t, first, e);
+    if (last != first) {
+        entry_t second = *e;
+        second.meta = meta_with(e->meta, meta_flags(e->meta) | F_SECOND, meta_place(e->meta));
+        table_put(t, last, &second);
+    }
+    uint32_t levels = LOAD(x->levels);
+    if (!(levels & (1u << k)))
+        STORE(x->levels, levels | 1u << k);
+}
+
+/* at: the slot of the first copy, or -1 to look. */
+static inline void entries_del(alloc_index_t *x, unsigned k, uintptr_t base, uintptr_t span,
+                               ptrdiff_t at)
+{
+    table_t *t = LOAD(x->tables[k]);
+    unsigned shift = level_shift(k);
+    uintptr_t first = base >> shift, last = (base + span - 1) >> shift;
+    ptrdiff_t i = at >= 0 ? at : table_find(t, first, base, 0);
+    if (i >= 0)
+        table_del_at(t, shift, (size_t)i);
+    if (last != first && (i = table_find(t, last, base, F_SECOND)) >= 0)
+        table_del_at(t, shift, (size_t)i);
+    if (!t->used)
+        STORE(x->levels, LOAD(x->levels) & ~(1u << k));
+}
+
 /* After each writer's operation: now and then, frees the replaced tables
  * whose grace period is over. */
 extern retired_tables_t alloc_tables_retired;

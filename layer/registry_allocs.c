@@ -38,52 +38,23 @@
  * gives its slots to the new one.
  */
 #include "registry.h"
-
-#include "spin_lock.h"
-#include "registry_alloc_tables.h"
+#include "registry_alloc_index.h"
 
 #include <stddef.h>
 
-#define READ_ATTEMPTS 64u
-#define CREATORS 255u /* an index of 8 bits, 0 for null */
-
-_Static_assert(ZEIL_TOMBSTONES <= 65536u, "a FIFO place takes 16 bits");
-
-/* Called by readers right after they load the sequence: the unit test
- * (which includes this file) makes it a writer at that worst moment. */
-#ifndef READER_HOOK
-#define READER_HOOK() ((void)0)
-#endif
-
 /* Writers. */
-static spin_lock_t allocs_lock;
-
-/* All zero at start (in .bss: 100 KiB, most of it the FIFO). */
-static struct {
-    _Alignas(64) _Atomic uint64_t seq; /* odd while a writer changes the indexes */
-    _Alignas(64) alloc_index_t live;
-    alloc_index_t dead;
-    struct {
-        uintptr_t base, span;
-        uint8_t level, used;         /* used 0: none, or dropped early */
-    } fifo[ZEIL_TOMBSTONES];
-    uint32_t fifo_next;
-    /* created_by, interned: entries keep an index, 0 for null, i + 1 for
-     * creators[i]. */
-    const char *_Atomic creators[CREATORS];
-    uint32_t creator_count;
-    uint32_t dead_shrunk;            /* levels of the dead index that lost entries */
-} ix;
+spin_lock_t allocs_lock;
+alloc_index_state_t allocs;
 
 /* Under the lock: the slot of the live allocation with this base (its
  * first copy), or -1. */
 static ptrdiff_t live_with_base(uintptr_t base, unsigned *level, entry_t *e)
 {
-    uint32_t levels = LOAD(ix.live.levels);
+    uint32_t levels = LOAD(allocs.live.levels);
     while (levels) {
         unsigned k = 31 - (unsigned)__builtin_clz(levels);
         levels &= ~(1u << k);
-        const table_t *t = LOAD(ix.live.tables[k]);
+        const table_t *t = LOAD(allocs.live.tables[k]);
         ptrdiff_t i = table_find(t, base >> level_shift(k), base, 0);
         if (i >= 0) {
             slot_load(&t->slots[i], e);
@@ -98,23 +69,23 @@ static ptrdiff_t live_with_base(uintptr_t base, unsigned *level, entry_t *e)
 
 static void write_begin(void)
 {
-    uint64_t s = LOAD(ix.seq);
-    atomic_store_explicit(&ix.seq, s + 1, memory_order_relaxed);
+    uint64_t s = LOAD(allocs.seq);
+    atomic_store_explicit(&allocs.seq, s + 1, memory_order_relaxed);
     /* The stores that follow are releases: none is seen before this one. */
 }
 
 static void write_end(void)
 {
-    STORE(ix.seq, LOAD(ix.seq) + 1);
+    STORE(allocs.seq, LOAD(allocs.seq) + 1);
 }
 
 /* Out of any write section. */
 static void shrink_dead(void)
 {
-    while (ix.dead_shrunk) {
-        unsigned k = (unsigned)__builtin_ctz(ix.dead_shrunk);
-        ix.dead_shrunk &= ix.dead_shrunk - 1;
-        table_maybe_shrink(&ix.dead, k);
+    while (allocs.dead_shrunk) {
+        unsigned k = (unsigned)__builtin_ctz(allocs.dead_shrunk);
+        allocs.dead_shrunk &= allocs.dead_shrunk - 1;
+        table_maybe_shrink(&allocs.dead, k);
     }
 }
 
@@ -128,22 +99,22 @@ static uint32_t creator_index(const char *name)
 {
     if (!name)
         return 0;
-    for (uint32_t i = 0; i < ix.creator_count; i++)
-        if (LOAD(ix.creators[i]) == name)
+    for (uint32_t i = 0; i < allocs.creator_count; i++)
+        if (LOAD(allocs.creators[i]) == name)
             return i + 1;
-    if (ix.creator_count == CREATORS)
+    if (allocs.creator_count == CREATORS)
         return 0; /* more distinct calls than ever seen: not named */
-    STORE(ix.creators[ix.creator_count], name);
-    return ++ix.creator_count;
+    STORE(allocs.creators[allocs.creator_count], name);
+    return ++allocs.creator_count;
 }
 
 /* In a write section: the tombstone at FIFO place `place` leaves. */
 static void drop_tombstone(uint32_t place)
 {
-    unsigned k = ix.fifo[place].level;
-    entries_del(&ix.dead, k, ix.fifo[place].base, ix.fifo[place].span, -1);
-    ix.fifo[place].used = 0;
-    ix.dead_shrunk |= 1u << k;
+    unsigned k = allocs.fifo[place].level;
+    entries_del(&allocs.dead, k, allocs.fifo[place].base, allocs.fifo[place].span, -1);
+    allocs.fifo[place].used = 0;
+    allocs.dead_shrunk |= 1u << k;
 }
 
 /* In a write section: drops the tombstones of the levels in the mask (level
@@ -159,7 +130,7 @@ static void drop_dead_in_levels(uint32_t levels, uintptr_t lo, uintptr_t span)
         unsigned shift = level_shift(j);
         uintptr_t blocks[2] = {lo >> shift, (hi - 1) >> shift};
         for (int n = 0; n < (blocks[0] == blocks[1] ? 1 : 2); n++) {
-            const table_t *t = LOAD(ix.dead.tables[j]);
+            const table_t *t = LOAD(allocs.dead.tables[j]);
             size_t i = home_slot(t, blocks[n]);
             uintptr_t s;
             while ((s = LOAD(t->slots[i].span))) {
@@ -177,7 +148,7 @@ static void drop_dead_in_levels(uint32_t levels, uintptr_t lo, uintptr_t span)
 
 static inline void drop_dead_overlapping(unsigned k, uintptr_t lo, uintptr_t span)
 {
-    uint32_t levels = k < 32 ? LOAD(ix.dead.levels) >> k << k : 0;
+    uint32_t levels = k < 32 ? LOAD(allocs.dead.levels) >> k << k : 0;
     if (levels) /* none, for the usual free: no coarser tombstones */
         drop_dead_in_levels(levels, lo, span);
 }
@@ -188,13 +159,13 @@ static inline void drop_dead_overlapping(unsigned k, uintptr_t lo, uintptr_t spa
 static void drop_all_dead_overlapping(uintptr_t lo, uintptr_t span)
 {
     for (uint32_t place = 0; place < ZEIL_TOMBSTONES; place++) {
-        uintptr_t base = ix.fifo[place].base;
-        if (ix.fifo[place].used && base < lo + span && lo < base + ix.fifo[place].span)
+        uintptr_t base = allocs.fifo[place].base;
+        if (allocs.fifo[place].used && base < lo + span && lo < base + allocs.fifo[place].span)
             drop_tombstone(place);
     }
 }
 
-/* In a write section, after table_reserve(&ix.dead, k). */
+/* In a write section, after table_reserve(&allocs.dead, k). */
 static void bury(entry_t *e, unsigned k);
 
 #define SCAN_FREEING 1u
@@ -210,11 +181,11 @@ static unsigned live_scan(uintptr_t base, uintptr_t last, entry_t *freeing, unsi
                           entry_t *same)
 {
     unsigned found = 0;
-    uint32_t levels = LOAD(ix.live.levels);
+    uint32_t levels = LOAD(allocs.live.levels);
     while (levels) {
         unsigned k = (unsigned)__builtin_ctz(levels);
         levels &= levels - 1;
-        const table_t *t = LOAD(ix.live.tables[k]);
+        const table_t *t = LOAD(allocs.live.tables[k]);
         unsigned shift = level_shift(k);
         uintptr_t blocks[2] = {base >> shift, last >> shift};
         for (int n = 0; n < (blocks[0] == blocks[1] ? 1 : 2); n++) {
@@ -263,24 +234,24 @@ int registry_add_alloc(const zeil_alloc_t *proto)
     uintptr_t last = span ? base + span - 1 : base;
     while ((found = live_scan(base, last, &old, &stale_level, &stale)) & SCAN_FREEING) {
         unsigned old_level = level_of(old.span);
-        int kept = table_reserve(&ix.dead, old_level) == 0;
+        int kept = table_reserve(&allocs.dead, old_level) == 0;
         write_begin();
-        entries_del(&ix.live, old_level, old.base, old.span, -1);
+        entries_del(&allocs.live, old_level, old.base, old.span, -1);
         old.meta = meta_with(old.meta, meta_flags(old.meta) & ~F_FREEING, 0);
         if (kept)
             bury(&old, old_level);
         else
             drop_dead_overlapping(old_level, old.base, old.span);
         write_end();
-        table_maybe_shrink(&ix.live, old_level);
+        table_maybe_shrink(&allocs.live, old_level);
     }
     int missed_free = (found & SCAN_SAME_BASE) != 0;
-    int stored = span && table_reserve(&ix.live, k) == 0;
+    int stored = span && table_reserve(&allocs.live, k) == 0;
     write_begin();
     /* The driver gave this base again: zeil missed the old one's free, and
      * forgets it (looked up again: table_reserve may have moved it). */
     if (missed_free)
-        entries_del(&ix.live, stale_level, base, stale.span, -1);
+        entries_del(&allocs.live, stale_level, base, stale.span, -1);
     if (stored) {
         unsigned flags = proto->size ? 0 : F_ZERO_SIZE;
         entry_t e = {.base = base,
@@ -292,7 +263,7 @@ int registry_add_alloc(const zeil_alloc_t *proto)
                      .meta = (uint32_t)proto->type |
                              (uint64_t)creator_index(proto->created_by) << 32 |
                              (uint64_t)flags << 40};
-        entries_put(&ix.live, k, &e);
+        entries_put(&allocs.live, k, &e);
     } else {
         /* A tombstone of this memory would call the new allocation freed
          * and refuse its valid uses. */
@@ -300,42 +271,42 @@ int registry_add_alloc(const zeil_alloc_t *proto)
     }
     write_end();
     if (missed_free)
-        table_maybe_shrink(&ix.live, stale_level);
+        table_maybe_shrink(&allocs.live, stale_level);
     shrink_dead();
     after_write();
     spin_unlock(&allocs_lock);
     return stored ? 0 : -1;
 }
 
-/* In a write section, after table_reserve(&ix.dead, k): e becomes the
+/* In a write section, after table_reserve(&allocs.dead, k): e becomes the
  * newest tombstone and takes the next FIFO place. Memory given out and freed
  * again at the same address is the common case: a tombstone of the same
  * range then gives its slots to the new one. */
 static void bury(entry_t *e, unsigned k)
 {
-    uint32_t place = ix.fifo_next;
-    if (ix.fifo[place].used)
+    uint32_t place = allocs.fifo_next;
+    if (allocs.fifo[place].used)
         drop_tombstone(place);
-    ix.fifo[place].base = e->base;
-    ix.fifo[place].span = e->span;
-    ix.fifo[place].level = (uint8_t)k;
-    ix.fifo[place].used = 1;
-    ix.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
+    allocs.fifo[place].base = e->base;
+    allocs.fifo[place].span = e->span;
+    allocs.fifo[place].level = (uint8_t)k;
+    allocs.fifo[place].used = 1;
+    allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
     e->meta = meta_with(e->meta, meta_flags(e->meta), place);
-    table_t *t = LOAD(ix.dead.tables[k]);
+    table_t *t = LOAD(allocs.dead.tables[k]);
     unsigned shift = level_shift(k);
     uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
     ptrdiff_t i = table_find(t, first, e->base, 0);
     if (i < 0 || LOAD(t->slots[i].span) != e->span) {
         /* Older tombstones it overlaps are wrong about this memory now. */
         drop_dead_overlapping(k, e->base, e->span);
-        entries_put(&ix.dead, k, e);
+        entries_put(&allocs.dead, k, e);
         return;
     }
     /* One of the same range: no other of its level can overlap it (either
      * would have dropped the other), coarser ones may. */
     drop_dead_overlapping(k + 1, e->base, e->span);
-    ix.fifo[meta_place(LOAD(t->slots[i].meta))].used = 0;
+    allocs.fifo[meta_place(LOAD(t->slots[i].meta))].used = 0;
     slot_store(&t->slots[i], e);
     if (last != first && (i = table_find(t, last, e->base, F_SECOND)) >= 0) {
         entry_t second = *e;
@@ -349,7 +320,7 @@ static void bury(entry_t *e, unsigned k)
  * thread as in e (both copies; the rest of the slots stays). */
 static void set_freeing(unsigned k, ptrdiff_t at, entry_t *e, int on)
 {
-    table_t *t = LOAD(ix.live.tables[k]);
+    table_t *t = LOAD(allocs.live.tables[k]);
     unsigned shift = level_shift(k);
     unsigned flags = on ? meta_flags(e->meta) | F_FREEING : meta_flags(e->meta) & ~F_FREEING;
     e->meta = meta_with(e->meta, flags, meta_place(e->meta));
@@ -383,7 +354,7 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
         write_end();
         *freeing = (registry_free_t){.base = base, .created_call = e.created_call,
                                      .call = call, .thread = thread, .level = k,
-                                     .table = LOAD(ix.live.tables[k]), .slot = (size_t)at};
+                                     .table = LOAD(allocs.live.tables[k]), .slot = (size_t)at};
     }
     spin_unlock(&allocs_lock);
     return at >= 0;
@@ -394,7 +365,7 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
  * unless the table was replaced or its entries moved since. */
 static ptrdiff_t freeing_slot(const registry_free_t *freeing, unsigned *k, entry_t *e)
 {
-    const table_t *t = LOAD(ix.live.tables[freeing->level]);
+    const table_t *t = LOAD(allocs.live.tables[freeing->level]);
     if (t == freeing->table) {
         slot_load(&t->slots[freeing->slot], e);
         if (e->span && e->base == freeing->base && !(meta_flags(e->meta) & F_SECOND) &&
@@ -434,10 +405,10 @@ int registry_end_free(const registry_free_t *freeing, int driver_freed)
     /* The tombstone names the free the driver accepted. */
     e.freed_call = freeing->call;
     e.threads = (e.threads & 0xffffffffu) | (uint64_t)freeing->thread << 32;
-    int kept = table_reserve(&ix.dead, k) == 0;
+    int kept = table_reserve(&allocs.dead, k) == 0;
     write_begin();
     /* table_reserve of the dead index leaves the live tables alone: at holds. */
-    entries_del(&ix.live, k, freeing->base, e.span, at);
+    entries_del(&allocs.live, k, freeing->base, e.span, at);
     if (kept) {
         e.meta = meta_with(e.meta, meta_flags(e.meta) & ~F_FREEING, 0);
         bury(&e, k);
@@ -445,7 +416,7 @@ int registry_end_free(const registry_free_t *freeing, int driver_freed)
         drop_dead_overlapping(k, freeing->base, e.span);
     }
     write_end();
-    table_maybe_shrink(&ix.live, k);
+    table_maybe_shrink(&allocs.live, k);
     shrink_dead();
     after_write();
     spin_unlock(&allocs_lock);
@@ -458,121 +429,4 @@ int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)
     if (!registry_begin_free(ptr, call, thread, &freeing))
         return 0;
     return registry_end_free(&freeing, 1);
-}
-
-/* ---- readers ---- */
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-}
-
-static inline void unpack(zeil_alloc_t *out, const entry_t *e, int found)
-{
-    unsigned flags = meta_flags(e->meta);
-    uint32_t creator = (uint32_t)(e->meta >> 32) & 0xffu;
-    *out = (zeil_alloc_t){.base = (void *)e->base,
-                          .size = (flags & F_ZERO_SIZE) ? 0 : (size_t)e->span,
-                          .type = (ze_memory_type_t)(uint32_t)e->meta,
-                          .context = (ze_context_handle_t)e->context,
-                          .device = (ze_device_handle_t)e->device,
-                          .created_by = creator ? LOAD(ix.creators[creator - 1]) : NULL,
-                          .created_call = e->created_call,
-                          .freed_call = found == 2 ? e->freed_call : 0,
-                          .created_thread = (uint32_t)e->threads,
-                          .freed_thread = found == 2 ? (uint32_t)(e->threads >> 32) : 0,
-                          .alive = found == 1};
-}
-
-static int find_entry(uintptr_t p, entry_t *e)
-{
-    int found = 1;
-    const slot_t *s = entries_find(&ix.live, p);
-    if (!s) {
-        found = 2;
-        s = entries_find(&ix.dead, p);
-    }
-    if (!s) {
-        *e = (entry_t){0};
-        return 0;
-    }
-    slot_load(s, e);
-    return found;
-}
-
-/* Tombstones, pointers zeil does not know, and lookups that meet a writer. */
-static __attribute__((noinline)) int find_slow(uintptr_t p, zeil_alloc_t *out)
-{
-    entry_t e;
-    for (unsigned attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-        uint64_t s = LOAD(ix.seq);
-        READER_HOOK();
-        if (s & 1) {
-            cpu_relax();
-            continue;
-        }
-        int found = find_entry(p, &e);
-        if (LOAD(ix.seq) != s)
-            continue;
-        if (found && out)
-            unpack(out, &e, found);
-        return found;
-    }
-    /* Writers kept changing the index: wait for them once. */
-    spin_lock(&allocs_lock);
-    int found = find_entry(p, &e);
-    spin_unlock(&allocs_lock);
-    if (found && out)
-        unpack(out, &e, found);
-    return found;
-}
-
-/* The common case inline and lean (the fewer instructions a lookup takes,
- * the more of them a core overlaps while each waits for its cache miss):
- * a live allocation, no writer in the way. */
-int registry_find_alloc(const void *ptr, zeil_alloc_t *out)
-{
-    uintptr_t p = (uintptr_t)ptr;
-    uint64_t s = LOAD(ix.seq);
-    READER_HOOK();
-    const slot_t *hit = (s & 1) ? NULL : entries_find(&ix.live, p);
-    if (hit) {
-        entry_t e;
-        slot_load(hit, &e);
-        if (LOAD(ix.seq) == s) {
-            if (out)
-                unpack(out, &e, 1);
-            return 1;
-        }
-    }
-    return find_slow(p, out);
-}
-
-uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uint64_t *bytes)
-{
-    uint64_t n = 0, total = 0;
-    spin_lock(&allocs_lock);
-    for (unsigned k = 0; k < LEVELS; k++) {
-        const table_t *t = LOAD(ix.live.tables[k]);
-        for (size_t i = 0; t && i <= t->mask; i++) {
-            entry_t e;
-            slot_load(&t->slots[i], &e);
-            if (!e.span || (meta_flags(e.meta) & F_SECOND))
-                continue;
-            zeil_alloc_t a;
-            unpack(&a, &e, 1);
-            if (keep && !keep(&a, user))
-                continue;
-            n++;
-            total += a.size;
-        }
-    }
-    spin_unlock(&allocs_lock);
-    if (bytes)
-        *bytes = total;
-    return n;
 }

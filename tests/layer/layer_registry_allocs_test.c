@@ -1,8 +1,8 @@
 /*
- * The USM allocation index (layer/registry_allocs.c) on its own: the file is
- * included here and driven through registry_* with made-up addresses (the
- * index works on address values: nothing is allocated or dereferenced), no
- * driver or loader. check forks each test, so each starts from an empty
+ * The USM allocation index (layer/registry_allocs.c and
+ * registry_alloc_lookup.c) on its own: the files are included here and
+ * driven through registry_* with made-up addresses (the index works on
+ * address values: nothing is allocated or dereferenced), no driver or loader. check forks each test, so each starts from an empty
  * index. The link wraps mmap (the index's only source of memory) so that
  * tests can make it fail, and READER_HOOK lets a test
  * change the index right after a reader has loaded the sequence.
@@ -10,6 +10,7 @@
 static void reader_hook(void);
 #define READER_HOOK() reader_hook()
 #include "registry_allocs.c"
+#include "registry_alloc_lookup.c"
 
 #include "zt.h"
 
@@ -269,7 +270,7 @@ START_TEST(tombstone_eviction)
         expect(0x9000000 + i * 64, 0, 0, 0);
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 0);
     for (unsigned k = 0; k < LEVELS; k++) {
-        table_t *t = LOAD(ix.dead.tables[k]);
+        table_t *t = LOAD(allocs.dead.tables[k]);
         ck_assert(!t || t->used <= 2 * ZEIL_TOMBSTONES);
     }
 }
@@ -328,7 +329,7 @@ START_TEST(free_ends_on_its_allocation_after_moves)
             const void *table = freeing.table;
             for (uintptr_t b = base + 0x1000; b < base + 0x1000 + 200 * 0x100; b += 0x100)
                 add(b, 100);
-            ck_assert_ptr_ne(LOAD(ix.live.tables[freeing.level]), table);
+            ck_assert_ptr_ne(LOAD(allocs.live.tables[freeing.level]), table);
         }
         ck_assert_int_eq(registry_end_free(&freeing, 1), 1);
         zeil_alloc_t a = expect(base + 1, 2, base, 100);
@@ -420,7 +421,7 @@ START_TEST(a_million)
     uint64_t bytes = 0;
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, &bytes), n);
     ck_assert_uint_eq(bytes, total);
-    expect_short_runs(&ix.live);
+    expect_short_runs(&allocs.live);
     for (size_t i = 0; i < n; i++) {
         uintptr_t base;
         size_t size;
@@ -453,9 +454,9 @@ START_TEST(a_million)
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 0);
     /* Memory given back: every table small again. */
     for (unsigned k = 0; k < LEVELS; k++) {
-        table_t *t = LOAD(ix.live.tables[k]);
+        table_t *t = LOAD(allocs.live.tables[k]);
         ck_assert(!t || t->mask + 1 <= MIN_SLOTS);
-        t = LOAD(ix.dead.tables[k]);
+        t = LOAD(allocs.dead.tables[k]);
         ck_assert(!t || t->mask + 1 <= 16 * ZEIL_TOMBSTONES);
     }
 }
@@ -660,7 +661,7 @@ START_TEST(seqlock_retries)
     for (size_t n = 0; n < sizeof cases / sizeof *cases; n++) {
         int dead = cases[n].dead;
         uintptr_t base = dead ? 0x6101000 : 0x6100000;
-        hook_slot = slot_of(dead ? &ix.dead : &ix.live, base, 100);
+        hook_slot = slot_of(dead ? &allocs.dead : &allocs.live, base, 100);
         hook_first = cases[n].first;
         hook_last = cases[n].last;
         hook_calls = 0;
@@ -717,7 +718,7 @@ START_TEST(seqlock_hides_half_writes)
     add(HALF_LIVE, 100);
     add(HALF_DEAD, 100);
     release(HALF_DEAD);
-    slot_t *slots[2] = {slot_of(&ix.live, HALF_LIVE, 100), slot_of(&ix.dead, HALF_DEAD, 100)};
+    slot_t *slots[2] = {slot_of(&allocs.live, HALF_LIVE, 100), slot_of(&allocs.dead, HALF_DEAD, 100)};
     half_writes_t h = {0};
     pthread_t readers[2];
     for (int r = 0; r < 2; r++)
