@@ -34,7 +34,7 @@ typedef struct stats_entry {
 /* What a ring entry keeps of a record: zeil_record_t less what the list's
  * state already says (its handle) and less what only some records have,
  * which the flags say are there; record_load (records_read.c) makes the
- * zeil_record_t back. So a plain launch writes 17 words, not 24. */
+ * zeil_record_t back. So a plain launch makes 17 stores (the two versions included), not 26. */
 enum {
     RECORD_HAS_BYTES = 1,        /* copies and fills */
     RECORD_HAS_SIGNAL = 2,
