@@ -241,8 +241,10 @@ static ze_result_t append_launch(ze_command_list_handle_t hCommandList, ze_kerne
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_HANDLE(rd_kernel_t, kernel, hKernel, RD_MAGIC_KERNEL);
     RD_NOT_NULL(pLaunchFuncArgs);
-    rd_cmd_arena_t *arena =
-        rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, rd_launch_capture_size(kernel)));
+    /* Only an immediate list's job store asks how much the command holds. */
+    size_t bytes =
+        list->immediate ? rd_cmdlist_bytes(numWaitEvents, rd_launch_capture_size(kernel)) : 0;
+    rd_cmd_arena_t *arena = rd_cmdlist_arena(list, bytes);
     /* A regular list holds each module its launches use until its reset,
      * once, instead of every launch taking a reference on the module that
      * all threads' launches share (an immediate list's job, until it ran). */

@@ -48,11 +48,11 @@ rd_cmd_arena_t *rd_cmdlist_arena_slow(rd_cmdlist_t *list)
 
 ze_result_t rd_cmdlist_hold_module(rd_cmdlist_t *list, rd_module_t *module)
 {
-    if (list->immediate) {
+    rd_list_memory_t *m = list->memory;
+    if (!m) { /* an immediate list's (a regular list has memory by now) */
         rd_immediate_hold_module(&list->jobs, module);
         return ZE_RESULT_SUCCESS;
     }
-    rd_list_memory_t *m = list->memory;
     /* A batch launches the same few kernels: the last one first. */
     for (uint32_t i = m->module_count; i-- > 0;)
         if (m->modules[i] == module)
