@@ -366,7 +366,10 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
 static ptrdiff_t freeing_slot(const registry_free_t *freeing, unsigned *k, entry_t *e)
 {
     const table_t *t = LOAD(allocs.live.tables[freeing->level]);
-    if (t == freeing->table) {
+    /* The same address may be a newer table by now (the old one freed after
+     * its grace period, its memory mapped again): within bounds, the slot's
+     * contents decide. */
+    if (t == freeing->table && freeing->slot <= t->mask) {
         slot_load(&t->slots[freeing->slot], e);
         if (e->span && e->base == freeing->base && !(meta_flags(e->meta) & F_SECOND) &&
             e->created_call == freeing->created_call) {
