@@ -84,6 +84,7 @@ static table_t *table_new(size_t slots, int mixed)
     t->mask = slots - 1;
     t->hash_shift = 64 - (unsigned)__builtin_ctzll(slots);
     t->mixed = mixed;
+    t->grow_at = 7 * slots / 10;
     t->bytes = bytes;
     return t;
 }

@@ -59,6 +59,7 @@
 #define F_ZERO_SIZE 2u  /* size 0, looked up as 1 byte */
 #define F_FREEING 4u    /* live, its free on its way to the driver */
 _Static_assert(LEVELS <= 32u, "the levels in use are a 32-bit mask");
+_Static_assert(LEVELS == 16u, "level_shift has a shift for each of 16 levels");
 
 #define LOAD(x) atomic_load_explicit(&(x), memory_order_acquire)
 #define STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_release)
@@ -83,6 +84,8 @@ typedef struct table {
     unsigned hash_shift;             /* 64 - log2(slots) */
     int mixed;                       /* block numbers mixed before hashing */
     int long_run;                    /* an entry landed LONG_RUN slots from home */
+    size_t grow_at;                  /* entries it holds at most (70% full; 0: grow
+                                        now, a long run without mixing) */
     size_t used;                     /* entries (writers only) */
     size_t bytes;                    /* as allocated */
     retired_table_t retired;         /* once a newer table replaced it */
@@ -96,10 +99,12 @@ typedef struct alloc_index {
 
 /* ---- levels, hashing, entries ---- */
 
+/* LEVEL_BITS * (k + 1), but 63 for the last level (a shift by 64 is none). */
 static inline unsigned level_shift(unsigned k)
 {
-    unsigned shift = LEVEL_BITS * (k + 1);
-    return shift < 63 ? shift : 63;
+    static const unsigned char shifts[LEVELS] = {4,  8,  12, 16, 20, 24, 28, 32,
+                                                 36, 40, 44, 48, 52, 56, 60, 63};
+    return shifts[k];
 }
 
 static inline unsigned level_of(uintptr_t span)
@@ -219,7 +224,7 @@ void table_shrink(alloc_index_t *x, unsigned k);
 static inline int table_reserve(alloc_index_t *x, unsigned k)
 {
     const table_t *t = LOAD(x->tables[k]);
-    if (t && 10 * (t->used + 2) <= 7 * (t->mask + 1) && (t->mixed || !t->long_run))
+    if (t && t->used + 2 <= t->grow_at)
         return 0;
     return table_grow(x, k);
 }
@@ -247,8 +252,11 @@ static inline void table_put(table_t *t, uintptr_t block, const entry_t *e)
     }
     slot_store(&t->slots[i], e);
     t->used++;
-    if (run >= LONG_RUN)
+    if (run >= LONG_RUN) {
         t->long_run = 1;
+        if (!t->mixed)
+            t->grow_at = 0; /* rebuilt, mixed, at the next reserve */
+    }
 }
 
 /* Empties slot i, moving later entries of its run back so that no run is
