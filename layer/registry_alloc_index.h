@@ -11,6 +11,8 @@
 #include "spin_lock.h"
 
 #define CREATORS 255u /* an index of 8 bits, 0 for null */
+/* Seqlock reads before a reader takes the writers' lock once. */
+#define READ_ATTEMPTS 64u
 _Static_assert(ZEIL_TOMBSTONES <= 65536u, "a FIFO place takes 16 bits");
 
 /* All zero at start (in .bss: 100 KiB, most of it the FIFO). */
@@ -33,5 +35,15 @@ typedef struct alloc_index_state {
 extern alloc_index_state_t allocs __attribute__((visibility("hidden")));
 /* Writers'; a reader that keeps losing to them takes it once. */
 extern spin_lock_t allocs_lock __attribute__((visibility("hidden")));
+
+/* A reader's wait for a writer to finish. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
 
 #endif

@@ -3,22 +3,11 @@
 #include "registry.h"
 #include "registry_alloc_index.h"
 
-#define READ_ATTEMPTS 64u
-
 /* Called by readers right after they load the sequence: the unit test
  * (which includes this file) makes it a writer at that worst moment. */
 #ifndef READER_HOOK
 #define READER_HOOK() ((void)0)
 #endif
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-}
 
 static inline void unpack(zeil_alloc_t *out, const entry_t *e, int found)
 {

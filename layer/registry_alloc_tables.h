@@ -57,7 +57,6 @@
 /* meta: type | creator << 32 | flags << 40 | FIFO place << 48 */
 #define F_SECOND 1u     /* the copy under the block of the last byte */
 #define F_ZERO_SIZE 2u  /* size 0, looked up as 1 byte */
-#define F_FREEING 4u    /* live, its free on its way to the driver */
 _Static_assert(LEVELS <= 32u, "the levels in use are a 32-bit mask");
 _Static_assert(LEVELS == 16u, "level_shift has a shift for each of 16 levels");
 

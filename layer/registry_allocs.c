@@ -17,8 +17,11 @@
  * between live allocations (a missed free at another base, drivers with
  * separate address spaces) are kept and a lookup returns one of them.
  *
- * Concurrency. Writers (add, free) take one lock (spin_lock.h). Lookups take no lock and
- * make no read-modify-write: a seqlock. A writer makes the sequence odd,
+ * Concurrency. Writers (an allocation, the end of a free) take one lock
+ * (spin_lock.h); the beginning of a free, before the driver frees, only
+ * reads the index and notes the free in its thread's entry of the frees
+ * under way (inflight, below). Lookups take no lock and make no
+ * read-modify-write: a seqlock. A writer makes the sequence odd,
  * changes slots with release stores, and makes it even again; a reader
  * loads the sequence, probes and copies with acquire loads (so none of them
  * can be ordered after its second load of the sequence, and no fence is
@@ -45,6 +48,42 @@
 /* Writers. */
 spin_lock_t allocs_lock;
 alloc_index_state_t allocs;
+
+/*
+ * Frees on their way to the driver, one per thread (a thread makes one call
+ * at a time), by zeil's thread number. registry_begin_free fills its
+ * thread's entry without the lock (no read-modify-write: the free's only
+ * ones are its call number and registry_end_free's lock); registry_add_alloc
+ * reads the entries under the lock when the new allocation overlaps a live
+ * one: the driver may have given out memory whose free has not come back
+ * yet. The entry is stable while the lock is held: its thread can only fill
+ * it anew after its registry_end_free, which empties it under the lock.
+ * Threads numbered INFLIGHT_THREADS or above leave no entry: their frees,
+ * in that race, leave no tombstone (the new allocation takes the old one
+ * for a missed free).
+ */
+#define INFLIGHT_THREADS 1024u
+typedef struct inflight_free {
+    _Atomic uintptr_t base;         /* 0: none; stored last (release) */
+    _Atomic uint64_t created_call;  /* which allocation of that base */
+    _Atomic uint64_t call;
+} inflight_free_t;
+static inflight_free_t inflight[INFLIGHT_THREADS];
+static _Atomic uint32_t inflight_end; /* above every thread that filled its entry */
+
+/* Under the lock: the free under way of the allocation (base, created_call):
+ * 1 with its call and thread, or 0. */
+static int inflight_find(uintptr_t base, uint64_t created_call, uint64_t *call, uint32_t *thread)
+{
+    uint32_t end = atomic_load_explicit(&inflight_end, memory_order_acquire);
+    for (uint32_t t = 0; t < end; t++)
+        if (LOAD(inflight[t].base) == base && LOAD(inflight[t].created_call) == created_call) {
+            *call = LOAD(inflight[t].call);
+            *thread = t;
+            return 1;
+        }
+    return 0;
+}
 
 /* Under the lock: the slot of the live allocation with this base (its
  * first copy), or -1. */
@@ -172,11 +211,12 @@ static void bury(entry_t *e, unsigned k);
 #define SCAN_SAME_BASE 2u
 
 /* Under the lock: what the live index holds of the first and the last byte
- * of a new allocation: SCAN_FREEING with *freeing, a live allocation being
- * freed (F_FREEING) that holds either, and SCAN_SAME_BASE with *same (and
- * its level), the live allocation of this very base. One probe of the block
- * of each byte at each level in use: every entry holding a byte is filed
- * there under one of its copies. */
+ * of a new allocation: SCAN_FREEING with *freeing, a live allocation whose
+ * free is under way (inflight_find) that holds either, its free's call and
+ * thread set, and SCAN_SAME_BASE with *same (and its level), the live
+ * allocation of this very base. One probe of the block of each byte at each
+ * level in use: every entry holding a byte is filed there under one of its
+ * copies. */
 static unsigned live_scan(uintptr_t base, uintptr_t last, entry_t *freeing, unsigned *same_level,
                           entry_t *same)
 {
@@ -197,17 +237,22 @@ static unsigned live_scan(uintptr_t base, uintptr_t last, entry_t *freeing, unsi
                 uintptr_t b = LOAD(slot->base);
                 if (base - b >= span && last - b >= span)
                     continue; /* holds neither byte */
-                unsigned flags = meta_flags(LOAD(slot->meta));
+                entry_t e;
+                slot_load(slot, &e);
+                unsigned flags = meta_flags(e.meta);
                 if (b == base && !(flags & F_SECOND) && !(found & SCAN_SAME_BASE)) {
-                    slot_load(slot, same);
+                    *same = e;
                     *same_level = k;
                     found |= SCAN_SAME_BASE;
                 }
-                if ((flags & F_FREEING) && !(found & SCAN_FREEING)) {
-                    slot_load(slot, freeing);
-                    /* bury the allocation, not the copy */
-                    freeing->meta = meta_with(freeing->meta, flags & ~F_SECOND,
-                                              meta_place(freeing->meta));
+                uint64_t call;
+                uint32_t thread;
+                if (!(found & SCAN_FREEING) && inflight_find(b, e.created_call, &call, &thread)) {
+                    /* bury the allocation, not the copy, in its free's name */
+                    e.meta = meta_with(e.meta, flags & ~F_SECOND, 0);
+                    e.freed_call = call;
+                    e.threads = (e.threads & 0xffffffffu) | (uint64_t)thread << 32;
+                    *freeing = e;
                     found |= SCAN_FREEING;
                 }
             }
@@ -237,7 +282,6 @@ int registry_add_alloc(const zeil_alloc_t *proto)
         int kept = table_reserve(&allocs.dead, old_level) == 0;
         write_begin();
         entries_del(&allocs.live, old_level, old.base, old.span, -1);
-        old.meta = meta_with(old.meta, meta_flags(old.meta) & ~F_FREEING, 0);
         if (kept)
             bury(&old, old_level);
         else
@@ -315,27 +359,50 @@ static void bury(entry_t *e, unsigned k)
     }
 }
 
-/* In a write section: the live allocation e, first copy at slot `at` of
- * level k, with the F_FREEING flag set or cleared and its freeing call and
- * thread as in e (both copies; the rest of the slots stays). */
-static void set_freeing(unsigned k, ptrdiff_t at, entry_t *e, int on)
+/* The live allocation of this base, without the lock (seqlock reads, as
+ * lookups make them): the slot of its first copy (its entry in *e, level
+ * in *k, table in *table), or -1. */
+static ptrdiff_t live_with_base_read(uintptr_t base, unsigned *k, entry_t *e,
+                                     const table_t **table)
 {
-    table_t *t = LOAD(allocs.live.tables[k]);
-    unsigned shift = level_shift(k);
-    unsigned flags = on ? meta_flags(e->meta) | F_FREEING : meta_flags(e->meta) & ~F_FREEING;
-    e->meta = meta_with(e->meta, flags, meta_place(e->meta));
-    slot_t *s = &t->slots[at];
-    STORE(s->freed_call, e->freed_call);
-    STORE(s->threads, e->threads);
-    STORE(s->meta, e->meta);
-    uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
-    ptrdiff_t i = last != first ? table_find(t, last, e->base, F_SECOND) : -1;
-    if (i >= 0) {
-        s = &t->slots[i];
-        STORE(s->freed_call, e->freed_call);
-        STORE(s->threads, e->threads);
-        STORE(s->meta, meta_with(e->meta, flags | F_SECOND, meta_place(e->meta)));
+    for (unsigned attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+        uint64_t s = LOAD(allocs.seq);
+        if (s & 1) {
+            cpu_relax();
+            continue;
+        }
+        ptrdiff_t at = -1;
+        uint32_t levels = LOAD(allocs.live.levels);
+        while (levels && at < 0) {
+            unsigned level = 31 - (unsigned)__builtin_clz(levels);
+            levels &= ~(1u << level);
+            const table_t *t = LOAD(allocs.live.tables[level]);
+            if (!t)
+                continue;
+            /* One pass at most over a table a writer may be changing. */
+            size_t i = home_slot(t, base >> level_shift(level));
+            for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
+                if (!LOAD(t->slots[i].span))
+                    break;
+                if (LOAD(t->slots[i].base) == base &&
+                    !(meta_flags(LOAD(t->slots[i].meta)) & F_SECOND)) {
+                    slot_load(&t->slots[i], e);
+                    *k = level;
+                    *table = t;
+                    at = (ptrdiff_t)i;
+                    break;
+                }
+            }
+        }
+        if (LOAD(allocs.seq) == s)
+            return at;
     }
+    /* Writers kept changing the index: wait for them once. */
+    spin_lock(&allocs_lock);
+    ptrdiff_t at = live_with_base(base, k, e);
+    *table = at >= 0 ? LOAD(allocs.live.tables[*k]) : NULL;
+    spin_unlock(&allocs_lock);
+    return at;
 }
 
 int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
@@ -344,20 +411,26 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
     uintptr_t base = (uintptr_t)ptr;
     unsigned k = 0;
     entry_t e;
-    spin_lock(&allocs_lock);
-    ptrdiff_t at = live_with_base(base, &k, &e);
-    if (at >= 0) {
-        write_begin();
-        e.freed_call = call;
-        e.threads = (e.threads & 0xffffffffu) | (uint64_t)thread << 32;
-        set_freeing(k, at, &e, 1);
-        write_end();
-        *freeing = (registry_free_t){.base = base, .created_call = e.created_call,
-                                     .call = call, .thread = thread, .level = k,
-                                     .table = LOAD(allocs.live.tables[k]), .slot = (size_t)at};
+    const table_t *table = NULL;
+    ptrdiff_t at = live_with_base_read(base, &k, &e, &table);
+    if (at < 0)
+        return 0;
+    *freeing = (registry_free_t){.base = base, .created_call = e.created_call, .call = call,
+                                 .thread = thread, .level = k, .table = table,
+                                 .slot = (size_t)at};
+    if (thread < INFLIGHT_THREADS) {
+        inflight_free_t *f = &inflight[thread];
+        STORE(f->created_call, e.created_call);
+        STORE(f->call, call);
+        STORE(f->base, base); /* last: a reader that sees it sees the rest */
+        uint32_t end = atomic_load_explicit(&inflight_end, memory_order_relaxed);
+        while (end <= thread &&
+               !atomic_compare_exchange_weak_explicit(&inflight_end, &end, thread + 1,
+                                                      memory_order_release,
+                                                      memory_order_relaxed))
+            ;
     }
-    spin_unlock(&allocs_lock);
-    return at >= 0;
+    return 1;
 }
 
 /* Under the lock: the slot of the allocation the free began with, still
@@ -369,7 +442,7 @@ static ptrdiff_t freeing_slot(const registry_free_t *freeing, unsigned *k, entry
     /* The same address may be a newer table by now (the old one freed after
      * its grace period, its memory mapped again): within bounds, the slot's
      * contents decide. */
-    if (t == freeing->table && freeing->slot <= t->mask) {
+    if (t && t == freeing->table && freeing->slot <= t->mask) {
         slot_load(&t->slots[freeing->slot], e);
         if (e->span && e->base == freeing->base && !(meta_flags(e->meta) & F_SECOND) &&
             e->created_call == freeing->created_call) {
@@ -386,22 +459,15 @@ int registry_end_free(const registry_free_t *freeing, int driver_freed)
     unsigned k = 0;
     entry_t e;
     spin_lock(&allocs_lock);
-    ptrdiff_t at = freeing_slot(freeing, &k, &e);
-    /* Not the allocation this free began with: a new allocation at the same
-     * base already buried it (registry_add_alloc), or a racing free of the
-     * same pointer (the program's double free) did. */
+    if (freeing->thread < INFLIGHT_THREADS &&
+        LOAD(inflight[freeing->thread].base) == freeing->base)
+        STORE(inflight[freeing->thread].base, (uintptr_t)0);
+    ptrdiff_t at = driver_freed ? freeing_slot(freeing, &k, &e) : -1;
+    /* Refused by the driver, it stays live. Not the allocation this free
+     * began with: a new allocation at the same base already buried it
+     * (registry_add_alloc), or a racing free of the same pointer (the
+     * program's double free) did. */
     if (at < 0) {
-        spin_unlock(&allocs_lock);
-        return 1;
-    }
-    if (!driver_freed) { /* still live: the driver refused this free */
-        /* The mark is another free's if one marked it since (a racing double
-         * free): that one decides. */
-        if (e.freed_call == freeing->call) {
-            write_begin();
-            set_freeing(k, at, &e, 0);
-            write_end();
-        }
         spin_unlock(&allocs_lock);
         return 1;
     }
@@ -413,7 +479,7 @@ int registry_end_free(const registry_free_t *freeing, int driver_freed)
     /* table_reserve of the dead index leaves the live tables alone: at holds. */
     entries_del(&allocs.live, k, freeing->base, e.span, at);
     if (kept) {
-        e.meta = meta_with(e.meta, meta_flags(e.meta) & ~F_FREEING, 0);
+        e.meta = meta_with(e.meta, meta_flags(e.meta), 0);
         bury(&e, k);
     } else { /* no tombstone, but none older that says otherwise either */
         drop_dead_overlapping(k, freeing->base, e.span);
