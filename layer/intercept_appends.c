@@ -136,8 +136,7 @@ launch(const zeil_next_t *next, const char *name, ze_pfnCommandListAppendLaunchK
     launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation);
     /* The hazard checks see every launch: with them on, the checked path. */
     if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups &&
-                             !calls_timed_settled() &&
-                             !hazards_active(),
+                             !calls_timed_settled() && !hazards_active(),
                          1)) {
         zeil_obj_t *list = cached->list;
         if (list->is_immediate || !atomic_load_explicit(&list->is_closed, memory_order_acquire)) {
