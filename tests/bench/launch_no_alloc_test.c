@@ -111,6 +111,24 @@ static const char *where(void *address)
     return text;
 }
 
+/* LAUNCHES launches on `on` made the same heap calls with zeil as the
+ * driver alone made, and none at all when none is set. */
+static void expect_heap_calls(const char *on, counting_malloc_counts_t alone,
+                              counting_malloc_counts_t with_zeil, int none)
+{
+    /* Only a failure message needs the callers' names. */
+    char alone_first[512];
+    snprintf(alone_first, sizeof alone_first, "%s", where(alone.first_caller));
+    ck_assert_msg(with_zeil.allocations == alone.allocations && with_zeil.frees == alone.frees &&
+                      (!none || alone.allocations + alone.frees == 0),
+                  "%u launches on %s: the driver alone made %llu allocations and %llu frees "
+                  "(first from %s), with zeil %llu and %llu (first from %s)",
+                  LAUNCHES, on, (unsigned long long)alone.allocations,
+                  (unsigned long long)alone.frees, alone_first,
+                  (unsigned long long)with_zeil.allocations,
+                  (unsigned long long)with_zeil.frees, where(with_zeil.first_caller));
+}
+
 START_TEST(zeil_adds_no_heap_call_to_a_warm_launch)
 {
     launch_setup_t s;
@@ -122,16 +140,7 @@ START_TEST(zeil_adds_no_heap_call_to_a_warm_launch)
     }
     counting_malloc_counts_t alone = counted_launches(&s, driver);
     counting_malloc_counts_t with_zeil = counted_launches(&s, zeCommandListAppendLaunchKernel);
-    /* Only a failure message needs the callers' names. */
-    char alone_first[512];
-    snprintf(alone_first, sizeof alone_first, "%s", where(alone.first_caller));
-    ck_assert_msg(with_zeil.allocations == alone.allocations && with_zeil.frees == alone.frees,
-                  "%u launches: the driver alone made %llu allocations and %llu frees (first "
-                  "from %s), with zeil %llu and %llu (first from %s)",
-                  LAUNCHES, (unsigned long long)alone.allocations,
-                  (unsigned long long)alone.frees, alone_first,
-                  (unsigned long long)with_zeil.allocations,
-                  (unsigned long long)with_zeil.frees, where(with_zeil.first_caller));
+    expect_heap_calls("a regular list", alone, with_zeil, 0);
     ck_assert_uint_eq(zeil_submission_count(s.list),
                       (WARMUP_ROUNDS + 1) * (uint64_t)LAUNCHES);
     tear_down(&s);
@@ -178,18 +187,9 @@ START_TEST(warm_immediate_launches_make_no_heap_call)
         counted_immediate_launches(&s, list, driver, gate, done);
     }
     counting_malloc_counts_t alone = counted_immediate_launches(&s, list, driver, gate, done);
-    char alone_first[512];
-    snprintf(alone_first, sizeof alone_first, "%s", where(alone.first_caller));
     counting_malloc_counts_t with_zeil =
         counted_immediate_launches(&s, list, zeCommandListAppendLaunchKernel, gate, done);
-    ck_assert_msg(alone.allocations == 0 && alone.frees == 0 && with_zeil.allocations == 0 &&
-                      with_zeil.frees == 0,
-                  "%u launches on an immediate list: the driver alone made %llu allocations and "
-                  "%llu frees (first from %s), with zeil %llu and %llu (first from %s)",
-                  LAUNCHES, (unsigned long long)alone.allocations,
-                  (unsigned long long)alone.frees, alone_first,
-                  (unsigned long long)with_zeil.allocations,
-                  (unsigned long long)with_zeil.frees, where(with_zeil.first_caller));
+    expect_heap_calls("an immediate list", alone, with_zeil, 1);
     ZT_OK(zeEventDestroy(gate));
     ZT_OK(zeEventDestroy(done));
     ZT_OK(zeEventPoolDestroy(pool));
