@@ -10,6 +10,7 @@
 #include <level_zero/ze_api.h>
 #include <stdatomic.h>
 #include <zeil/zeil.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "zeil_output.h"
@@ -21,8 +22,21 @@ typedef struct zeil_call {
 } zeil_call_t;
 
 uint64_t calls_now_ns(void);
-/* What a record reads of its thread, in one thread-local so that it
- * resolves one thread-local address (each costs a call into the dynamic
+
+struct zeil_obj;        /* registry.h */
+struct zeil_list_state; /* records.h */
+
+/* The thread's last plain launch (launch_cache.h). */
+typedef struct launch_cache {
+    const void *list_handle;
+    const void *kernel_handle;
+    struct zeil_obj *list, *kernel;
+    struct zeil_list_state *records; /* the list's (it keeps them while alive) */
+    uint64_t generation;             /* 0: empty (generations start at 1) */
+} launch_cache_t;
+
+/* What a launch reads and writes of its thread, in one thread-local so that
+ * it resolves one thread-local address (each costs a call into the dynamic
  * loader's TLS descriptor code). */
 typedef struct calls_thread {
     uint32_t number;  /* zeil's small number of the thread, 0: none yet */
@@ -31,8 +45,16 @@ typedef struct calls_thread {
     /* The innermost stored attribution (records_attribution.c keeps the
      * stack and sets this), or null. */
     const zeil_attribution_t *attribution;
+    launch_cache_t launch;
 } calls_thread_t;
 extern _Thread_local calls_thread_t calls_thread __attribute__((visibility("hidden")));
+
+/* The thread an entry of launch_cache_find belongs to, without a second
+ * thread-local lookup. */
+static inline calls_thread_t *calls_thread_of(launch_cache_t *cached)
+{
+    return (calls_thread_t *)(void *)((char *)cached - offsetof(calls_thread_t, launch));
+}
 
 /* zeil's small number of the calling thread (1 for the first thread seen);
  * inline, records take it on every launch. */
@@ -61,6 +83,13 @@ static inline int calls_timed(void)
     if (zo_trace_enabled())
         return 1;
     return zeil_settings()->log_level >= ZEIL_LOG_CALLS;
+}
+
+/* calls_timed where the settings are known to be read (a cached launch:
+ * its first launch read them): no test of whether they are. */
+static inline int calls_timed_settled(void)
+{
+    return zo_trace_enabled() || zeil_settings_data.log_level >= ZEIL_LOG_CALLS;
 }
 
 /* Inline: every intercepted call begins here, numbered. */
@@ -115,17 +144,27 @@ _Static_assert(CALLS_KEY_THREAD_BITS + CALLS_KEY_COUNT_BITS == ZEIL_RECORD_SEQ_S
 /* k ran out, or the thread has no number yet or too large a one. */
 uint64_t calls_order_key_numbered(void);
 
+/* The low bits of thread t's next unnumbered key (t == &calls_thread), or 0
+ * when k ran out or the thread has no thread part: it must then take a
+ * number (calls_order_key_numbered). */
+static inline uint32_t calls_unnumbered_low(calls_thread_t *t)
+{
+    uint32_t low = t->key_low + 1;
+    const uint32_t k_mask = (1u << CALLS_KEY_COUNT_BITS) - 1;
+    if (__builtin_expect((low & k_mask) == 0 || low <= k_mask, 0))
+        return 0;
+    t->key_low = low;
+    return low;
+}
+
 static inline uint64_t calls_order_key(const zeil_call_t *call)
 {
     if (call->number)
         return call->number << ZEIL_RECORD_SEQ_SHIFT;
     uint64_t g = atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
-    calls_thread_t *t = &calls_thread;
-    uint32_t low = t->key_low + 1;
-    const uint32_t k_mask = (1u << CALLS_KEY_COUNT_BITS) - 1;
-    if ((low & k_mask) == 0 || low <= k_mask) /* k ran out; no thread part */
+    uint32_t low = calls_unnumbered_low(&calls_thread);
+    if (!low)
         return calls_order_key_numbered();
-    t->key_low = low;
     return g << ZEIL_RECORD_SEQ_SHIFT | low;
 }
 

@@ -2,10 +2,11 @@
 #include "host_clock.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 
-_Atomic(host_clock_fn) host_clock_vdso;
+_Atomic(host_clock_fn) host_clock_vdso = clock_gettime;
 
-host_clock_fn host_clock_resolve(void)
+static void find_vdso_clock(void)
 {
     host_clock_fn fn = NULL;
     /* glibc registers the vDSO as a loaded object under this name; RTLD_NOLOAD
@@ -21,8 +22,12 @@ host_clock_fn host_clock_resolve(void)
         }
         dlclose(vdso);
     }
-    if (!fn)
-        fn = clock_gettime;
-    atomic_store_explicit(&host_clock_vdso, fn, memory_order_relaxed);
-    return fn;
+    if (fn)
+        atomic_store_explicit(&host_clock_vdso, fn, memory_order_relaxed);
+}
+
+void host_clock_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, find_vdso_clock);
 }

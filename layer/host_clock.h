@@ -16,17 +16,17 @@
 #include <time.h>
 
 typedef int (*host_clock_fn)(clockid_t, struct timespec *);
+/* clock_gettime until host_clock_init found the vDSO's function: never null,
+ * so that a read tests nothing. */
 extern _Atomic(host_clock_fn) host_clock_vdso __attribute__((visibility("hidden")));
-/* Finds the vDSO's function (or settles on clock_gettime) and returns it. */
-host_clock_fn host_clock_resolve(void);
+/* Looks for the vDSO's function, once (the first command list does, before
+ * any record is made). */
+void host_clock_init(void);
 
 static inline uint64_t host_clock_coarse_ns(void)
 {
-    host_clock_fn fn = atomic_load_explicit(&host_clock_vdso, memory_order_relaxed);
-    if (!fn)
-        fn = host_clock_resolve();
     struct timespec ts;
-    fn(CLOCK_MONOTONIC_COARSE, &ts);
+    atomic_load_explicit(&host_clock_vdso, memory_order_relaxed)(CLOCK_MONOTONIC_COARSE, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 

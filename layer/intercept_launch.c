@@ -51,21 +51,19 @@ launch_cached(const char *name, ze_pfnCommandListAppendLaunchKernel_t forward,
         ze_event_handle_t *phWaitEvents)                                                   \
     {                                                                                      \
         uint64_t generation = launch_cache_now();                                          \
-        const launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation); \
+        launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation);       \
         zeil_obj_t *list = cached ? cached->list : NULL;                                   \
         if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups &&         \
                                  (list->is_immediate ||                                    \
                                   !atomic_load_explicit(&list->is_closed,                  \
                                                         memory_order_acquire)),            \
                              1)) {                                                         \
-            if (__builtin_expect(calls_timed() || hazards_active(), 0))                    \
+            if (__builtin_expect(calls_timed_settled() || hazards_active(), 0))            \
                 return launch_cached(#api, NEXT(ze_command_list_dditable_t, member), cached, \
                                      hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
             ze_result_t r = NEXT(ze_command_list_dditable_t, member)(                      \
                 hCommandList, hKernel, groups, NULL, 0, phWaitEvents);                     \
-            if (r == ZE_RESULT_SUCCESS)                                                    \
-                records_add_plain_launch(list->records, list, cached->kernel, groups, #api); \
-            return r;                                                                      \
+            return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(cached, groups, #api); \
         }                                                                                  \
         launch_via.generation = generation;                                                \
         launch_via.forward = NEXT(ze_command_list_dditable_t, member);                     \

@@ -1,13 +1,13 @@
 /* Each thread's last plain launch (launch_cache.h). */
 #include "launch_cache.h"
 
-_Thread_local launch_cache_t launch_cache;
 launch_cache_generation_t launch_cache_generation = {1};
 
 void launch_cache_remember(const void *list_handle, const void *kernel_handle, zeil_obj_t *list,
                            zeil_obj_t *kernel, uint64_t generation)
 {
-    launch_cache = (launch_cache_t){list_handle, kernel_handle, list, kernel, generation};
+    calls_thread.launch =
+        (launch_cache_t){list_handle, kernel_handle, list, kernel, list->records, generation};
 }
 
 void launch_cache_forget_all(void)

@@ -15,24 +15,22 @@
 #ifndef ZEIL_LAUNCH_CACHE_H
 #define ZEIL_LAUNCH_CACHE_H
 
+#include "calls.h"
 #include "registry.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
 
-typedef struct launch_cache {
-    const void *list_handle;
-    const void *kernel_handle;
-    zeil_obj_t *list, *kernel;
-    uint64_t generation; /* 0: empty (generations start at 1) */
-} launch_cache_t;
+/* launch_cache_t is the launch member of calls_thread_t (calls.h): the
+ * launch path finds the entry and the rest of its thread's state with one
+ * thread-local lookup. Besides the objects it keeps the list's record state,
+ * which a list keeps from creation to destruction. */
 
 /* Alone on its cache line: launches only read it. */
 typedef struct launch_cache_generation {
     _Alignas(64) _Atomic uint64_t value;
 } launch_cache_generation_t;
 
-extern _Thread_local launch_cache_t launch_cache __attribute__((visibility("hidden")));
 extern launch_cache_generation_t launch_cache_generation __attribute__((visibility("hidden")));
 
 /* The generation now: loaded before the registry is asked, so that an
@@ -43,13 +41,17 @@ static inline uint64_t launch_cache_now(void)
 }
 
 /* The thread's entry when it is for this list and kernel and of generation. */
-static inline const launch_cache_t *launch_cache_find(const void *list, const void *kernel,
-                                                      uint64_t generation)
+static inline launch_cache_t *launch_cache_find(const void *list, const void *kernel,
+                                                uint64_t generation)
 {
-    const launch_cache_t *c = &launch_cache;
-    if (c->list_handle == list && c->kernel_handle == kernel && c->generation == generation)
-        return c;
-    return NULL;
+    launch_cache_t *c = &calls_thread.launch;
+    if (c->list_handle != list || c->kernel_handle != kernel || c->generation != generation)
+        return NULL;
+    /* The compiler would find the thread-local's address again at each use
+     * (a call into the TLS descriptor code each time) rather than keep it:
+     * hiding where c came from makes it keep it in a register. */
+    __asm__("" : "+r"(c));
+    return c;
 }
 
 /* After launch_is_plain held for them, with the generation loaded before

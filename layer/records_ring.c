@@ -1,5 +1,5 @@
-/* The per-list ring of submission records (one writer, seqlock readers) and
- * its iteration. */
+/* The per-list ring of submission records: making it, and its one writer
+ * (records_read.c reads it under each entry's seqlock). */
 #include "records_state.h"
 
 #include "calls.h"
@@ -49,6 +49,7 @@ static zeil_list_state_t *state_new(void)
 
 void records_list_created(const zeil_call_t *call, zeil_obj_t *list)
 {
+    host_clock_init(); /* before the list's first record */
     zeil_list_state_t *state = state_new();
     if (!state) {
         oom_dropped(OOM_OTHER, 1, call->name, "making a command list's record state");
@@ -130,66 +131,100 @@ static ring_slot_t *ring_made(zeil_list_state_t *state, int locked)
     return ring;
 }
 
-/* A record's fields are written one by one as release stores and read as
- * acquire loads: a reader may copy a slot while the writer fills it. Each
- * store is then ordered after the writer's odd version, and each load before
- * the reader's second look at the version: a reader that saw any field of a
- * newer record sees the version moved and drops its copy. No fence is
- * needed (ThreadSanitizer could not follow one), and on x86-64 each is a
- * plain load or store. */
-#define PUT(field, value) __atomic_store_n(&(field), (value), __ATOMIC_RELEASE)
-#define GET(field) __atomic_load_n(&(field), __ATOMIC_ACQUIRE)
-
-static void record_load(const zeil_record_t *from, zeil_record_t *to)
+/* The order key of the list's next record: seq, unless the list came from
+ * another thread with no numbered call in between, whose keys could then go
+ * back (they order by thread under one number): one number of its own keeps
+ * each list's records in order. */
+static inline uint64_t list_key(zeil_list_state_t *state, uint64_t seq)
 {
-    to->seq = GET(from->seq);
-    to->kind = GET(from->kind);
-    to->call = GET(from->call);
-    to->list = GET(from->list);
-    to->stream_id = GET(from->stream_id);
-    to->kernel = GET(from->kernel);
-    to->module_origin = GET(from->module_origin);
-    to->primitive = GET(from->primitive);
-    to->impl = GET(from->impl);
-    to->memory_args = GET(from->memory_args);
-    for (int d = 0; d < 3; d++) {
-        to->group_count[d] = GET(from->group_count[d]);
-        to->group_size[d] = GET(from->group_size[d]);
+    if (__builtin_expect(seq <= state->last_seq, 0))
+        seq = calls_take_number() << ZEIL_RECORD_SEQ_SHIFT;
+    state->last_seq = seq;
+    return seq;
+}
+
+/* The slot the list's next record goes to, with its version odd: the caller
+ * fills it and then calls slot_done. */
+static inline ring_slot_t *slot_begin(zeil_list_state_t *state, ring_slot_t *ring,
+                                      uint64_t *index)
+{
+    ring_slot_t *slot = &ring[state->next_slot];
+    *index = atomic_load_explicit(&state->total, memory_order_relaxed);
+    atomic_store_explicit(&slot->version, 2 * *index + 1, memory_order_relaxed);
+    return slot;
+}
+
+static inline void slot_done(zeil_list_state_t *state, ring_slot_t *slot, uint64_t index)
+{
+    atomic_store_explicit(&slot->version, 2 * index + 2, memory_order_release);
+    atomic_store_explicit(&state->total, index + 1, memory_order_release);
+    state->next_slot = state->next_slot + 1 == state->capacity ? 0 : state->next_slot + 1;
+}
+
+/* Every field is written (no memset: the slot is reused) but those the flags
+ * leave out. */
+static void slot_put(ring_slot_t *slot, const zeil_record_t *r)
+{
+    ring_record_t *to = &slot->record;
+    unsigned flags = (r->bytes ? RECORD_HAS_BYTES : 0) | (r->signal_event ? RECORD_HAS_SIGNAL : 0);
+    RECORD_PUT(to->seq, r->seq);
+    RECORD_PUT(to->host_ns, r->host_ns);
+    RECORD_PUT(to->word, record_word(r->thread, flags, r->num_wait_events, r->kind));
+    RECORD_PUT(to->call, r->call);
+    RECORD_PUT(to->kernel, r->kernel);
+    RECORD_PUT(to->module_origin, r->module_origin);
+    RECORD_PUT(to->stream_id, r->stream_id);
+    RECORD_PUT(to->primitive, r->primitive);
+    RECORD_PUT(to->impl, r->impl);
+    RECORD_PUT(to->memory_args, r->memory_args);
+    uint64_t xy;
+    memcpy(&xy, r->group_count, sizeof xy);
+    RECORD_PUT(to->group_count_xy, xy);
+    RECORD_PUT(to->group_count_z, r->group_count[2]);
+    for (int d = 0; d < 3; d++)
+        RECORD_PUT(to->group_size[d], r->group_size[d]);
+    RECORD_PUT(to->bytes, (uint64_t)r->bytes);
+    RECORD_PUT(to->signal_event, r->signal_event);
+    for (uint32_t k = 0; k < r->num_wait_events; k++)
+        RECORD_PUT(slot->waits[k], r->wait_events[k]);
+}
+
+/* The record of a submission, as readers will see it. */
+static void record_of(zeil_record_t *r, zeil_list_state_t *state, zeil_obj_t *list,
+                      const zeil_submission_t *s)
+{
+    const zeil_attribution_t *attr = records_current_attribution();
+    const zeil_obj_t *kernel = s->kernel;
+    const ze_group_count_t *groups = s->group_count;
+    uint32_t waits = s->num_wait_events < ZEIL_RECORD_WAIT_EVENTS ? s->num_wait_events
+                                                                  : ZEIL_RECORD_WAIT_EVENTS;
+    *r = (zeil_record_t){
+        .host_ns = host_ns_of(s),
+        .seq = list_key(state, calls_order_key(s->call)),
+        .kind = s->kind,
+        .call = s->call->name,
+        .list = state->list,
+        .stream_id = attr && attr->stream_id
+                         ? attr->stream_id
+                         : atomic_load_explicit(&list->stream_id, memory_order_relaxed),
+        .kernel = kernel ? kernel->name : NULL,
+        .module_origin = kernel ? kernel->origin : NULL,
+        .primitive = attr ? attr->primitive : NULL,
+        .impl = attr ? attr->impl : NULL,
+        .memory_args = attr ? attr->memory_args : NULL,
+        .bytes = s->bytes,
+        .signal_event = s->signal_event,
+        .num_wait_events = s->wait_events ? waits : 0,
+        .wait_events = s->wait_events && waits ? s->wait_events : NULL,
+        .thread = calls_thread_number(),
+    };
+    if (groups) {
+        r->group_count[0] = groups->groupCountX;
+        r->group_count[1] = groups->groupCountY;
+        r->group_count[2] = groups->groupCountZ;
     }
-    to->bytes = GET(from->bytes);
-    to->signal_event = GET(from->signal_event);
-    to->num_wait_events = GET(from->num_wait_events);
-    to->wait_events = NULL;
-    to->thread = GET(from->thread);
-    to->host_ns = GET(from->host_ns);
-    to->device_start_ns = GET(from->device_start_ns);
-    to->device_end_ns = GET(from->device_end_ns);
-}
-
-/* Copies the list's i-th record (from 0) with its wait events into *out and
- * waits[]; 0 when the ring no longer holds it (overwritten, or being
- * overwritten during the copy). */
-static int ring_copy(const zeil_list_state_t *state, const ring_slot_t *ring, uint64_t i,
-                     zeil_record_t *out, ze_event_handle_t waits[ZEIL_RECORD_WAIT_EVENTS])
-{
-    const ring_slot_t *slot = &ring[i % state->capacity];
-    uint64_t done = 2 * i + 2;
-    if (atomic_load_explicit(&slot->version, memory_order_acquire) != done)
-        return 0;
-    record_load(&slot->record, out);
-    uint32_t n = out->num_wait_events < ZEIL_RECORD_WAIT_EVENTS ? out->num_wait_events
-                                                                : ZEIL_RECORD_WAIT_EVENTS;
-    for (uint32_t k = 0; k < n; k++)
-        waits[k] = GET(slot->waits[k]);
-    if (atomic_load_explicit(&slot->version, memory_order_relaxed) != done)
-        return 0;
-    out->wait_events = n ? waits : NULL;
-    return 1;
-}
-
-void records_release(zeil_list_state_t *state)
-{
-    (void)state; /* nothing held: the writer takes no lock */
+    for (int d = 0; kernel && d < 3; d++)
+        r->group_size[d] = atomic_load_explicit(&kernel->group_size[d], memory_order_relaxed);
 }
 
 uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
@@ -197,94 +232,9 @@ uint64_t records_add(zeil_obj_t *list, const zeil_submission_t *s)
     return records_add_held(records_hold(list), list, s);
 }
 
-/* Writes one record; inline in both entries below, so that the plain
- * launch's constants (kind, no events, no bytes) fold away. */
-static inline __attribute__((always_inline)) uint64_t
-record_write(zeil_list_state_t *state, zeil_obj_t *list, const zeil_submission_t *s, int plain)
+void records_release(zeil_list_state_t *state)
 {
-    /* plain: the caller saw a ring and no second writer. */
-    int locked = plain ? 0 : state->locked_writes;
-    if (locked)
-        records_lock(state);
-    const zeil_attribution_t *attr = records_current_attribution();
-    uint64_t host_ns = host_ns_of(s);
-    uint64_t seq = calls_order_key(s->call);
-    uint32_t thread = calls_thread_number();
-    /* A list handed to another thread with no numbered call in between could
-     * see its keys go back (they order by thread then): one number of its own
-     * keeps each list's records in order. */
-    if (seq <= state->last_seq)
-        seq = calls_take_number() << ZEIL_RECORD_SEQ_SHIFT;
-    state->last_seq = seq;
-    ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
-    if (!plain && !ring)
-        ring = ring_made(state, locked);
-    /* Without a ring the record is built aside: it still counts and traces. */
-    int kept = plain || ring != NULL;
-    ring_slot_t aside;
-    ring_slot_t *slot = kept ? &ring[state->next_slot] : &aside;
-    uint64_t index = atomic_load_explicit(&state->total, memory_order_relaxed);
-    uint32_t waits = s->num_wait_events < ZEIL_RECORD_WAIT_EVENTS ? s->num_wait_events
-                                                                  : ZEIL_RECORD_WAIT_EVENTS;
-    if (!s->wait_events)
-        waits = 0;
-    atomic_store_explicit(&slot->version, 2 * index + 1, memory_order_relaxed);
-    zeil_record_t *r = &slot->record;
-    /* Every field is written (no memset): the ring slot is reused. */
-    PUT(r->seq, seq);
-    PUT(r->kind, s->kind);
-    PUT(r->call, s->call->name);
-    PUT(r->list, state->list);
-    PUT(r->stream_id, attr && attr->stream_id
-                          ? attr->stream_id
-                          : atomic_load_explicit(&list->stream_id, memory_order_relaxed));
-    zeil_obj_t *kernel = (zeil_obj_t *)s->kernel;
-    PUT(r->kernel, kernel ? kernel->name : NULL);
-    PUT(r->module_origin, kernel ? kernel->origin : NULL);
-    PUT(r->primitive, attr ? attr->primitive : NULL);
-    PUT(r->impl, attr ? attr->impl : NULL);
-    PUT(r->memory_args, attr ? attr->memory_args : NULL);
-    const ze_group_count_t *groups = s->group_count;
-    PUT(r->group_count[0], groups ? groups->groupCountX : 0);
-    PUT(r->group_count[1], groups ? groups->groupCountY : 0);
-    PUT(r->group_count[2], groups ? groups->groupCountZ : 0);
-    if (kernel) {
-        PUT(r->group_size[0], atomic_load_explicit(&kernel->group_size[0], memory_order_relaxed));
-        PUT(r->group_size[1], atomic_load_explicit(&kernel->group_size[1], memory_order_relaxed));
-        PUT(r->group_size[2], atomic_load_explicit(&kernel->group_size[2], memory_order_relaxed));
-    } else {
-        PUT(r->group_size[0], 0);
-        PUT(r->group_size[1], 0);
-        PUT(r->group_size[2], 0);
-    }
-    PUT(r->bytes, s->bytes);
-    PUT(r->signal_event, s->signal_event);
-    PUT(r->num_wait_events, waits);
-    PUT(r->wait_events, NULL); /* set when shown */
-    PUT(r->thread, thread);
-    PUT(r->host_ns, host_ns);
-    PUT(r->device_start_ns, 0);
-    PUT(r->device_end_ns, 0);
-    for (uint32_t k = 0; k < waits; k++)
-        PUT(slot->waits[k], s->wait_events[k]);
-    atomic_store_explicit(&slot->version, 2 * index + 2, memory_order_release);
-    if (kept) {
-        atomic_store_explicit(&state->total, index + 1, memory_order_release);
-        state->next_slot = state->next_slot + 1 == state->capacity ? 0 : state->next_slot + 1;
-    }
-    if (s->kind == ZEIL_RECORD_LAUNCH && records_count_launch(state, r, locked) != 0)
-        kept = 0;
-    if (zo_trace_enabled()) {
-        /* Shown from the slot, not copied: this thread is its only writer. */
-        zeil_record_t shown = *r;
-        shown.wait_events = waits ? slot->waits : NULL;
-        zo_trace_submission(&shown);
-    }
-    if (locked)
-        records_unlock(state);
-    if (!kept)
-        oom_dropped(OOM_RECORD, 1, s->call->name, "recording a submission");
-    return seq;
+    (void)state; /* nothing held: the writer takes no lock */
 }
 
 /* What no record can be made for: counted as dropped. */
@@ -301,32 +251,113 @@ uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
 {
     if (!list || !state)
         return record_lost(list, s->call);
-    return record_write(state, list, s, 0);
+    int locked = state->locked_writes;
+    if (locked)
+        records_lock(state);
+    zeil_record_t r;
+    record_of(&r, state, list, s);
+    ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
+    if (!ring)
+        ring = ring_made(state, locked);
+    /* Without a ring the record is not kept: it still counts and traces. */
+    int kept = ring != NULL;
+    if (kept) {
+        uint64_t index;
+        ring_slot_t *slot = slot_begin(state, ring, &index);
+        slot_put(slot, &r);
+        slot_done(state, slot, index);
+    }
+    if (s->kind == ZEIL_RECORD_LAUNCH &&
+        records_count_launch(state, r.stream_id, r.kernel, r.primitive, r.impl, locked) != 0)
+        kept = 0;
+    if (zo_trace_enabled())
+        zo_trace_submission(&r);
+    if (locked)
+        records_unlock(state);
+    if (!kept)
+        oom_dropped(OOM_RECORD, 1, s->call->name, "recording a submission");
+    return r.seq;
 }
 
-/* Outside the fast path below, so that its own submission never escapes and
- * its constant fields fold away there. */
-static __attribute__((noinline)) uint64_t
-first_plain_launch(zeil_list_state_t *state, zeil_obj_t *list, const zeil_obj_t *kernel,
-                   const ze_group_count_t *groups, const char *call_name)
+/* The plain launch the fast path below leaves to the general one: the
+ * list's first (no ring yet), or one whose thread ran out of unnumbered keys
+ * (calls.h): once in 1023. Apart, so that the fast path keeps nothing
+ * across a call but its arguments across the clock's. */
+static __attribute__((noinline)) ze_result_t
+plain_launch_in_general(launch_cache_t *cached, const ze_group_count_t *groups,
+                        const char *call_name)
 {
     const zeil_call_t call = {call_name, 0, 0};
-    zeil_submission_t s = {ZEIL_RECORD_LAUNCH, &call, kernel, groups, 0, NULL, 0, NULL};
-    return records_add_held(state, list, &s);
+    zeil_submission_t s = {ZEIL_RECORD_LAUNCH, &call, cached->kernel, groups, 0, NULL, 0, NULL};
+    records_add_held(cached->records, cached->list, &s);
+    return ZE_RESULT_SUCCESS;
 }
 
-uint64_t records_add_plain_launch(zeil_list_state_t *state, zeil_obj_t *list,
-                                  const zeil_obj_t *kernel, const ze_group_count_t *groups,
-                                  const char *call_name)
+/* A plain launch under a new counter key (or none: out of memory). */
+static __attribute__((noinline)) ze_result_t
+plain_launch_count_keyed(zeil_list_state_t *state, uint64_t stream_id, const char *kernel,
+                         const char *primitive, const char *impl, const char *call_name)
 {
-    if (__builtin_expect(!state || state->locked_writes ||
-                             !atomic_load_explicit(&state->ring, memory_order_relaxed),
+    stats_key_t key = {NULL, stream_id, kernel, primitive, impl};
+    if (records_count_launch_keyed(state, &key, 0) != 0)
+        oom_dropped(OOM_RECORD, 1, call_name, "recording a submission");
+    return ZE_RESULT_SUCCESS;
+}
+
+/* The record of a plain launch, field by field from what the launch cache
+ * holds: its constants (kind, no events, no bytes, no device times) fold
+ * away, and what the flags leave out is not written. */
+ze_result_t records_add_plain_launch(launch_cache_t *cached, const ze_group_count_t *groups,
+                                     const char *call_name)
+{
+    /* The clock first: nothing but the arguments is then kept across it. */
+    uint64_t host_ns = host_clock_coarse_ns();
+    zeil_list_state_t *state = cached->records;
+    ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
+    calls_thread_t *t = calls_thread_of(cached);
+    uint64_t g = atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
+    uint32_t low = calls_unnumbered_low(t);
+    if (__builtin_expect(!ring || !low, 0))
+        return plain_launch_in_general(cached, groups, call_name);
+    uint64_t seq = list_key(state, g << ZEIL_RECORD_SEQ_SHIFT | low);
+    const zeil_obj_t *kernel = cached->kernel;
+    const char *kernel_name = kernel->name;
+    static const zeil_attribution_t no_attribution;
+    const zeil_attribution_t *attr = t->attribution ? t->attribution : &no_attribution;
+    uint64_t stream_id = attr->stream_id;
+    if (!stream_id)
+        stream_id = atomic_load_explicit(&cached->list->stream_id, memory_order_relaxed);
+    const char *primitive = attr->primitive, *impl = attr->impl;
+    uint64_t index;
+    ring_slot_t *slot = slot_begin(state, ring, &index);
+    ring_record_t *r = &slot->record;
+    RECORD_PUT(r->seq, seq);
+    RECORD_PUT(r->host_ns, host_ns);
+    /* The thread has its number: it took a key with its thread part. */
+    RECORD_PUT(r->word, record_word(t->number, 0, 0, ZEIL_RECORD_LAUNCH));
+    RECORD_PUT(r->call, call_name);
+    RECORD_PUT(r->kernel, kernel_name);
+    RECORD_PUT(r->module_origin, kernel->origin);
+    RECORD_PUT(r->stream_id, stream_id);
+    RECORD_PUT(r->primitive, primitive);
+    RECORD_PUT(r->impl, impl);
+    RECORD_PUT(r->memory_args, attr->memory_args);
+    uint64_t xy;
+    memcpy(&xy, &groups->groupCountX, sizeof xy);
+    RECORD_PUT(r->group_count_xy, xy);
+    RECORD_PUT(r->group_count_z, groups->groupCountZ);
+    RECORD_PUT(r->group_size[0], atomic_load_explicit(&kernel->group_size[0], memory_order_relaxed));
+    RECORD_PUT(r->group_size[1], atomic_load_explicit(&kernel->group_size[1], memory_order_relaxed));
+    RECORD_PUT(r->group_size[2], atomic_load_explicit(&kernel->group_size[2], memory_order_relaxed));
+    slot_done(state, slot, index);
+    stats_entry_t *last = state->last_stats;
+    if (__builtin_expect(!last || !stats_key_is(&last->key, stream_id, kernel_name, primitive,
+                                                 impl),
                          0))
-        return first_plain_launch(state, list, kernel, groups, call_name); /* or none */
-    /* Untimed and unnumbered. */
-    const zeil_call_t call = {call_name, 0, 0};
-    zeil_submission_t s = {ZEIL_RECORD_LAUNCH, &call, kernel, groups, 0, NULL, 0, NULL};
-    return record_write(state, list, &s, 1);
+        return plain_launch_count_keyed(state, stream_id, kernel_name, primitive, impl,
+                                        call_name);
+    stats_count_one(last);
+    return ZE_RESULT_SUCCESS;
 }
 
 /* Lists with device times are written under the lock only (locked_writes):
@@ -341,145 +372,24 @@ void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t s
     for (uint64_t back = 1; ring && back <= retained; back++) {
         uint64_t index = total - back;
         ring_slot_t *slot = &ring[index % state->capacity];
-        zeil_record_t *r = &slot->record;
-        if (r->seq == seq) {
+        ring_record_t *r = &slot->record;
+        uint64_t slot_seq = RECORD_GET(r->seq);
+        if (slot_seq == seq) {
+            uint64_t word = RECORD_GET(r->word);
             atomic_store_explicit(&slot->version, 2 * index + 1, memory_order_relaxed);
-            PUT(r->device_start_ns, start_ns);
-            PUT(r->device_end_ns, end_ns);
+            RECORD_PUT(r->device_start_ns, start_ns);
+            RECORD_PUT(r->device_end_ns, end_ns);
+            RECORD_PUT(r->word, word | (uint64_t)RECORD_HAS_DEVICE_TIMES << 16);
             atomic_store_explicit(&slot->version, 2 * index + 2, memory_order_release);
-            records_count_device_time(state, r);
+            zeil_record_t shown;
+            record_load(state, slot, &shown);
+            records_count_device_time(state, &shown);
             if (zo_trace_enabled())
                 zo_trace_device_times(seq, start_ns, end_ns);
             break;
         }
-        if (r->seq < seq)
+        if (slot_seq < seq)
             break;
     }
     records_unlock(state);
-}
-
-/* The range of the list's records the ring may still hold: [*first, end). */
-static uint64_t retained_range(const zeil_list_state_t *state, uint64_t *first)
-{
-    uint64_t total = atomic_load_explicit(&state->total, memory_order_acquire);
-    *first = total < state->capacity ? 0 : total - state->capacity;
-    return total;
-}
-
-size_t zeil_records_of_list(ze_command_list_handle_t list, zeil_record_fn fn, void *user)
-{
-    zeil_obj_t *obj = registry_find(list);
-    if (!obj || obj->kind != ZEIL_KIND_COMMAND_LIST)
-        return 0;
-    size_t visited = 0;
-    /* Keeps the state alive (records_list_destroyed), not the writer out. */
-    pthread_mutex_lock(&records_states_lock);
-    zeil_list_state_t *state = atomic_load(&obj->alive) ? obj->records : NULL;
-    const ring_slot_t *ring =
-        state ? atomic_load_explicit(&state->ring, memory_order_acquire) : NULL;
-    if (ring) {
-        uint64_t i, end = retained_range(state, &i);
-        for (; i < end; i++) {
-            zeil_record_t copy;
-            ze_event_handle_t waits[ZEIL_RECORD_WAIT_EVENTS];
-            if (!ring_copy(state, ring, i, &copy, waits))
-                continue; /* overwritten meanwhile: folded into the counters */
-            visited++;
-            if (fn && fn(&copy, user))
-                break;
-        }
-    }
-    pthread_mutex_unlock(&records_states_lock);
-    return visited;
-}
-
-uint64_t zeil_submission_count(ze_command_list_handle_t list)
-{
-    zeil_obj_t *obj = registry_find(list);
-    if (!obj || obj->kind != ZEIL_KIND_COMMAND_LIST)
-        return 0;
-    uint64_t total = 0;
-    pthread_mutex_lock(&records_states_lock);
-    zeil_list_state_t *state = atomic_load(&obj->alive) ? obj->records : NULL;
-    if (state)
-        total = atomic_load_explicit(&state->total, memory_order_acquire);
-    pthread_mutex_unlock(&records_states_lock);
-    return total;
-}
-
-static int compare_seq(const void *a, const void *b)
-{
-    uint64_t x = ((const zeil_record_t *)a)->seq, y = ((const zeil_record_t *)b)->seq;
-    return x < y ? -1 : x > y;
-}
-
-/* Doubles the copies of zeil_records_of_stream; -1 when out of memory (what
- * was gathered stays). */
-static int grow_copies(zeil_record_t **all, ze_event_handle_t (**waits)[ZEIL_RECORD_WAIT_EVENTS],
-                       size_t *capacity)
-{
-    size_t wanted = *capacity ? *capacity * 2 : 64;
-    zeil_record_t *grown_all = realloc(*all, wanted * sizeof **all);
-    if (!grown_all)
-        return -1;
-    *all = grown_all;
-    ze_event_handle_t(*grown_waits)[ZEIL_RECORD_WAIT_EVENTS] =
-        realloc(*waits, wanted * sizeof **waits);
-    if (!grown_waits)
-        return -1;
-    *waits = grown_waits;
-    *capacity = wanted;
-    return 0;
-}
-
-/* A stream's records may be spread over several lists: gather copies (with
- * their wait events), sort by sequence number, then visit. Out of memory it
- * visits the records it could gather. */
-size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user)
-{
-    if (!stream_id)
-        return 0;
-    size_t count = 0, capacity = 0;
-    int truncated = 0;
-    zeil_record_t *all = NULL;
-    ze_event_handle_t (*waits)[ZEIL_RECORD_WAIT_EVENTS] = NULL;
-    pthread_mutex_lock(&records_states_lock);
-    for (zeil_list_state_t *s = records_states; s && !truncated; s = s->next) {
-        const ring_slot_t *ring = atomic_load_explicit(&s->ring, memory_order_acquire);
-        if (!ring)
-            continue;
-        uint64_t i, end = retained_range(s, &i);
-        for (; i < end; i++) {
-            zeil_record_t r;
-            ze_event_handle_t copied[ZEIL_RECORD_WAIT_EVENTS];
-            if (!ring_copy(s, ring, i, &r, copied) || r.stream_id != stream_id)
-                continue;
-            if (count == capacity && grow_copies(&all, &waits, &capacity) != 0) {
-                truncated = 1;
-                break;
-            }
-            if (r.num_wait_events)
-                memcpy(waits[count], r.wait_events, r.num_wait_events * sizeof(ze_event_handle_t));
-            all[count++] = r;
-        }
-    }
-    pthread_mutex_unlock(&records_states_lock);
-    if (truncated)
-        oom_dropped(OOM_OTHER, 1, "zeil_records_of_stream", "listing a stream's records");
-    /* Sorting moves records away from their wait arrays: remember the index. */
-    for (size_t i = 0; i < count; i++)
-        all[i].wait_events = (const ze_event_handle_t *)(uintptr_t)i;
-    if (count)
-        qsort(all, count, sizeof *all, compare_seq);
-    size_t visited = 0;
-    for (size_t i = 0; i < count; i++) {
-        size_t k = (size_t)(uintptr_t)all[i].wait_events;
-        all[i].wait_events = all[i].num_wait_events ? waits[k] : NULL;
-        visited++;
-        if (fn && fn(&all[i], user))
-            break;
-    }
-    free(all);
-    free(waits);
-    return visited;
 }

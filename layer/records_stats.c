@@ -12,14 +12,15 @@
 
 static stats_entry_t *retired_stats;
 
-static stats_key_t key_of(const zeil_record_t *r)
+/* A key as the table hashes it: as bytes, padding too. */
+static stats_key_t key_of(const stats_key_t *fields)
 {
     stats_key_t key;
-    memset(&key, 0, sizeof key); /* the key is hashed as bytes, padding too */
-    key.stream_id = r->stream_id;
-    key.kernel = r->kernel;
-    key.primitive = r->primitive;
-    key.impl = r->impl;
+    memset(&key, 0, sizeof key);
+    key.stream_id = fields->stream_id;
+    key.kernel = fields->kernel;
+    key.primitive = fields->primitive;
+    key.impl = fields->impl;
     return key;
 }
 
@@ -45,16 +46,14 @@ static stats_entry_t *entry_of(stats_entry_t **table, const stats_key_t *key)
     return e;
 }
 
-int records_count_launch_keyed(zeil_list_state_t *state, const zeil_record_t *record, int locked)
+int records_count_launch_keyed(zeil_list_state_t *state, const stats_key_t *fields, int locked)
 {
-    stats_key_t key = key_of(record);
+    stats_key_t key = key_of(fields);
     if (!locked)
         records_lock(state);
     stats_entry_t *e = entry_of(&state->stats, &key);
     if (e)
-        atomic_store_explicit(&e->launches,
-                              atomic_load_explicit(&e->launches, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
+        stats_count_one(e);
     state->last_stats = e;
     if (!locked)
         records_unlock(state);
@@ -65,7 +64,8 @@ void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *re
 {
     if (record->kind != ZEIL_RECORD_LAUNCH || record->device_end_ns < record->device_start_ns)
         return;
-    stats_key_t key = key_of(record);
+    stats_key_t key = key_of(&(stats_key_t){NULL, record->stream_id, record->kernel,
+                                             record->primitive, record->impl});
     stats_entry_t *e = entry_of(&state->stats, &key);
     if (!e) {
         oom_dropped(OOM_OTHER, 1, NULL, "counting a launch's device time");

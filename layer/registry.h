@@ -105,7 +105,7 @@ void registry_retire(zeil_obj_t *obj, uint64_t call, uint32_t thread);
  * call the registry). */
 void registry_foreach_live(void (*fn)(zeil_obj_t *obj, void *user), void *user);
 
-/* ---- USM allocations (registry_allocs.c) ---- */
+/* ---- USM allocations (registry_allocs.c, registry_alloc_lookup.c) ---- */
 typedef struct zeil_alloc {
     void *base;
     size_t size;
@@ -128,17 +128,24 @@ int registry_find_alloc(const void *ptr, zeil_alloc_t *out);
 /* A free in two steps around the driver's call, both on the exact
  * allocation found before it (the driver may give the address to another
  * thread's new allocation as soon as it freed it):
- * registry_begin_free marks the live allocation with this base as being
- * freed by call (1), or finds none (0); registry_end_free then makes it a
- * tombstone if the driver freed it (1, or 2 when the tombstone could not be
- * kept: out of memory) or clears the mark if the driver refused (1). If a
- * new allocation took the base in between, registry_add_alloc buried the
- * old one already and registry_end_free leaves the new one alone. */
+ * registry_begin_free notes that the live allocation with this base is
+ * being freed by call, on thread (1), or finds none (0); registry_end_free
+ * then makes it a tombstone if the driver freed it (1, or 2 when the
+ * tombstone could not be kept: out of memory) or forgets the note if the
+ * driver refused (1). If a new allocation took the memory in between,
+ * registry_add_alloc buried the old one already, in this free's name, and
+ * registry_end_free leaves the new one alone. A thread has one free under
+ * way at a time: thread is zeil's number of the calling thread. */
 typedef struct registry_free {
     uintptr_t base;
     uint64_t created_call;            /* which allocation of that base */
     uint64_t call;                    /* the free */
     uint32_t thread;
+    /* Where registry_begin_free found it, so that registry_end_free need
+     * not look again while it is still there. */
+    uint32_t level;
+    const void *table;
+    size_t slot;
 } registry_free_t;
 int registry_begin_free(const void *base, uint64_t call, uint32_t thread,
                         registry_free_t *freeing);

@@ -1,34 +1,8 @@
 /*
  * USM allocations: an index from any interior pointer to its allocation in
- * O(1) expected, lock-free for lookups.
- *
- * Levels. An allocation of span s (its size, 1 for size 0) belongs to level
- * k, the smallest with s <= 2^(4(k+1)): 16 levels, whose blocks are 16 B,
- * 256 B, 4 KiB, ... (the last one's 2^63 B). An allocation touches at most
- * two blocks of its level and is entered under each. Each level has an
- * open-addressing table (linear probing, Fibonacci hash of the block
- * number, see home_slot). A lookup probes one block per level in use (a
- * bitmask; at most 16, a handful in practice), coarsest first, and stops at
- * the first entry that contains the pointer. Coarsest
- * first because coarse levels hold few allocations (there cannot be many of
- * a GiB), so their tables stay small and cached, and because of the
- * tombstone rule below.
- *
- * Entries. A slot is one cache line holding everything a lookup returns
- * (base, span, context, device, calls, threads, type, the creating call as
- * an index into a small table of call names): a lookup among millions of
- * allocations takes one cache miss, where a slot pointing at a record took
- * two in a row (measured: 1.4x slower at a million). There are no records,
- * so nothing to allocate or recycle per allocation. An allocation crossing a
- * block boundary has a second copy, flagged, under the block of its last
- * byte.
- *
- * Why not a radix (page-table) structure: an allocation would be entered in
- * every page it spans (a 1 GiB buffer in 262 144 of them) or the tree would
- * need levels of its own per size, which is this design with more memory.
- * Why a table per level rather than one keyed by (level, block): the rare
- * coarse levels stay small and cached, and each table grows or shrinks on
- * its own.
+ * O(1) expected, lock-free for lookups, over the tables of
+ * registry_alloc_tables.h (levels, slots, how a lookup probes). Two indexes
+ * of the same kind: the live allocations, and the tombstones.
  *
  * Tombstones: the same index over the last ZEIL_TOMBSTONES frees (a FIFO).
  * A new tombstone first drops the older ones it overlaps at its own level
@@ -43,446 +17,83 @@
  * between live allocations (a missed free at another base, drivers with
  * separate address spaces) are kept and a lookup returns one of them.
  *
- * Concurrency. Writers (add, free) take one mutex. Lookups take no lock and
- * make no read-modify-write: a seqlock. A writer makes the sequence odd,
+ * Concurrency. Writers (an allocation, the end of a free) take one lock
+ * (spin_lock.h); the beginning of a free, before the driver frees, only
+ * reads the index and notes the free in its thread's entry of the frees
+ * under way (inflight, below). Lookups take no lock and make no
+ * read-modify-write: a seqlock. A writer makes the sequence odd,
  * changes slots with release stores, and makes it even again; a reader
  * loads the sequence, probes and copies with acquire loads (so none of them
  * can be ordered after its second load of the sequence, and no fence is
  * needed, which ThreadSanitizer could not follow), and retries when the
- * sequence was odd or moved. The writer may therefore move entries
- * (deletion shifts the rest of a probe run back: no deleted markers, no
- * rebuilds for them); a reader that saw half a change drops its copy. All
- * that a reader reads is atomic, so there are no data races. A reader that
- * keeps losing to writers (READ_ATTEMPTS) takes the mutex once. The common
- * case, a live allocation and no writer in the way, is a short inline path.
- * What a reader must survive before it compares the sequence: a table
- * being changed (a probe stops after one pass over the table, whatever it
- * reads), and a table being replaced (grown or shrunk): the copy is built
- * beside the old table, which stays unchanged and readable and is freed
- * only RETIRED_GRACE_NS later. That is the bounded-delay argument of
- * registry_index.c: a reader would have to stall for a second inside a probe
- * of a few dozen instructions.
+ * sequence was odd or moved; a reader that saw half a change drops its
+ * copy. All that a reader reads is atomic, so there are no data races. A
+ * reader that keeps losing to writers (READ_ATTEMPTS) takes the lock once.
+ * The common case, a live allocation and no writer in the way, is a short
+ * inline path. What a reader must survive before it compares the sequence:
+ * a table being changed or replaced (registry_alloc_tables.h).
  *
  * Costs. Lookup: per level in use one hash and a short scan (tables at most
  * 70% full), in the slot lines only. Add and free: the base probed in each
  * level in use (a missed free may have left an allocation of another size at
  * the same base), a few slot writes, no memmove; a tombstone of the same
  * range (memory freed, given out again at the same address, freed again)
- * gives its slots to the new one. No allocation unless a table grows or
- * shrinks, by a factor of two or more: between the two a table goes from 1/8
- * to 7/10 full. Memory: 64 bytes a slot, 1.4 to 8 slots an entry (beside
- * tables of MIN_SLOTS, a page each). Tables are mapped, not taken from the
- * malloc heap: there they moved the heap's top, and glibc's trimming and
- * growing it back cost the application's own allocations (the benchmark's
- * launch_append_ns went from 170 to 208 ns for blocks of 2 KiB; 156 mapped).
- * Tables of 2 MiB or more are offered transparent huge pages (among millions
- * of allocations, a lookup otherwise also pays a TLB miss).
+ * gives its slots to the new one.
  */
 #include "registry.h"
+#include "registry_alloc_index.h"
 
-#include <pthread.h>
 #include <stddef.h>
-#include <sys/mman.h>
-#include <time.h>
-
-#define LEVEL_BITS 4u
-#define LEVELS ((64u + LEVEL_BITS - 1) / LEVEL_BITS)
-#define MIN_SLOTS 32u
-#define READ_ATTEMPTS 64u
-#define RETIRED_GRACE_NS 1000000000ull
-#define RECLAIM_EVERY 1024u /* writer operations between looks at the retired tables */
-#define HUGE_BYTES (2u << 20)
-#define CREATORS 255u /* an index of 8 bits, 0 for null */
-#define LONG_RUN 64u /* slots between an entry and its home that call for mixing */
-
-/* meta: type | creator << 32 | flags << 40 | FIFO place << 48 */
-#define F_SECOND 1u     /* the copy under the block of the last byte */
-#define F_ZERO_SIZE 2u  /* size 0, looked up as 1 byte */
-#define F_FREEING 4u    /* live, its free on its way to the driver */
-_Static_assert(ZEIL_TOMBSTONES <= 65536u, "a FIFO place takes 16 bits");
-_Static_assert(LEVELS <= 32u, "the levels in use are a 32-bit mask");
-
-/* Called by readers right after they load the sequence: the unit test
- * (which includes this file) makes it a writer at that worst moment. */
-#ifndef READER_HOOK
-#define READER_HOOK() ((void)0)
-#endif
-
-#define LOAD(x) atomic_load_explicit(&(x), memory_order_acquire)
-#define STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_release)
-
-typedef struct slot {
-    _Alignas(64) _Atomic uintptr_t base;
-    _Atomic uintptr_t span;          /* bytes looked up as the allocation's; 0: empty */
-    _Atomic uintptr_t context, device;
-    _Atomic uint64_t created_call, freed_call;
-    _Atomic uint64_t threads;        /* created | freed << 32 */
-    _Atomic uint64_t meta;
-} slot_t;
-
-/* A slot's contents, copied out. */
-typedef struct entry {
-    uintptr_t base, span, context, device;
-    uint64_t created_call, freed_call, threads, meta;
-} entry_t;
-
-typedef struct table {
-    size_t mask;                     /* slots - 1 */
-    unsigned hash_shift;             /* 64 - log2(slots) */
-    int mixed;                       /* block numbers mixed before hashing */
-    int long_run;                    /* an entry landed LONG_RUN slots from home */
-    size_t used;                     /* entries (writers only) */
-    size_t bytes;                    /* as allocated */
-    struct table *retired_next;
-    uint64_t retired_ns;
-    slot_t slots[];
-} table_t;
-
-typedef struct alloc_index {
-    table_t *_Atomic tables[LEVELS]; /* null until the level's first entry */
-    _Atomic uint32_t levels;         /* bit k: tables[k] has entries */
-} alloc_index_t;
 
 /* Writers. */
-static pthread_mutex_t allocs_lock = PTHREAD_MUTEX_INITIALIZER;
+spin_lock_t allocs_lock;
+alloc_index_state_t allocs;
 
-/* All zero at start (in .bss: 100 KiB, most of it the FIFO). */
-static struct {
-    _Alignas(64) _Atomic uint64_t seq; /* odd while a writer changes the indexes */
-    _Alignas(64) alloc_index_t live;
-    alloc_index_t dead;
-    struct {
-        uintptr_t base, span;
-        uint8_t level, used;         /* used 0: none, or dropped early */
-    } fifo[ZEIL_TOMBSTONES];
-    uint32_t fifo_next;
-    /* created_by, interned: entries keep an index, 0 for null, i + 1 for
-     * creators[i]. */
-    const char *_Atomic creators[CREATORS];
-    uint32_t creator_count;
-    uint32_t dead_shrunk;            /* levels of the dead index that lost entries */
-    table_t *retired;                /* tables replaced, not freed yet */
-    uint32_t until_reclaim;
-} ix;
+/*
+ * Frees on their way to the driver, one per thread (a thread makes one call
+ * at a time), by zeil's thread number. registry_begin_free fills its
+ * thread's entry without the lock (no read-modify-write: the free's only
+ * ones are its call number and registry_end_free's lock); registry_add_alloc
+ * reads the entries under the lock when the new allocation overlaps a live
+ * one: the driver may have given out memory whose free has not come back
+ * yet. The entry is stable while the lock is held: its thread can only fill
+ * it anew after its registry_end_free, which empties it under the lock.
+ * Threads numbered INFLIGHT_THREADS or above leave no entry: their frees,
+ * in that race, leave no tombstone (the new allocation takes the old one
+ * for a missed free).
+ */
+#define INFLIGHT_THREADS 1024u
+typedef struct inflight_free {
+    _Atomic uintptr_t base;         /* 0: none; stored last (release) */
+    _Atomic uint64_t created_call;  /* which allocation of that base */
+    _Atomic uint64_t call;
+} inflight_free_t;
+static inflight_free_t inflight[INFLIGHT_THREADS];
+static _Atomic uint32_t inflight_end; /* above every thread that filled its entry */
 
-/* ---- levels, hashing, entries ---- */
-
-static inline unsigned level_shift(unsigned k)
+/* Under the lock: the free under way of the allocation (base, created_call):
+ * 1 with its call and thread, or 0. */
+static int inflight_find(uintptr_t base, uint64_t created_call, uint64_t *call, uint32_t *thread)
 {
-    unsigned shift = LEVEL_BITS * (k + 1);
-    return shift < 63 ? shift : 63;
-}
-
-static inline unsigned level_of(uintptr_t span)
-{
-    if (span <= (1u << LEVEL_BITS))
-        return 0;
-    unsigned bits = 64 - (unsigned)__builtin_clzll((unsigned long long)(span - 1));
-    return (bits - 1) / LEVEL_BITS;
-}
-
-/* Fibonacci hashing: block numbers of allocations next to each other (the
- * common case) land evenly spread with hardly a collision, which keeps the
- * probe runs short and their branches predictable (a plain mixing hash made
- * lookups among a million allocations 1.7x slower). Keys that happen to
- * line up with the multiplier pile up in long runs: a table where that
- * happens is rebuilt with the block numbers mixed first. */
-static inline size_t home_slot(const table_t *t, uintptr_t block)
-{
-    uint64_t x = (uint64_t)block;
-    if (t->mixed) {
-        x *= 0xbf58476d1ce4e5b9ull;
-        x ^= x >> 31;
-    }
-    return (size_t)((x * 0x9e3779b97f4a7c15ull) >> t->hash_shift);
-}
-
-static inline unsigned meta_flags(uint64_t meta)
-{
-    return (unsigned)(meta >> 40) & 0xffu;
-}
-
-static inline uint32_t meta_place(uint64_t meta)
-{
-    return (uint32_t)(meta >> 48);
-}
-
-static inline uint64_t meta_with(uint64_t meta, unsigned flags, uint32_t place)
-{
-    return (meta & 0xffffffffffull) | (uint64_t)flags << 40 | (uint64_t)place << 48;
-}
-
-/* The block of level shift an entry is filed under. */
-static inline uintptr_t entry_block(const entry_t *e, unsigned shift)
-{
-    return ((meta_flags(e->meta) & F_SECOND) ? e->base + e->span - 1 : e->base) >> shift;
-}
-
-static inline void slot_load(const slot_t *s, entry_t *e)
-{
-    e->base = LOAD(s->base);
-    e->span = LOAD(s->span);
-    e->context = LOAD(s->context);
-    e->device = LOAD(s->device);
-    e->created_call = LOAD(s->created_call);
-    e->freed_call = LOAD(s->freed_call);
-    e->threads = LOAD(s->threads);
-    e->meta = LOAD(s->meta);
-}
-
-static void slot_store(slot_t *s, const entry_t *e)
-{
-    STORE(s->base, e->base);
-    STORE(s->context, e->context);
-    STORE(s->device, e->device);
-    STORE(s->created_call, e->created_call);
-    STORE(s->freed_call, e->freed_call);
-    STORE(s->threads, e->threads);
-    STORE(s->meta, e->meta);
-    STORE(s->span, e->span);
-}
-
-/* ---- memory ---- */
-
-static uint64_t coarse_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Zeroed, page-aligned, mapped apart from the malloc heap (where a table
- * that grew or shrank would leave its old block among the application's
- * and move the heap's top, which glibc trims and grows back); from 2 MiB
- * on, on a 2 MiB boundary and offered to transparent huge pages. Null when
- * out of memory. */
-static void *region_alloc(size_t *bytes)
-{
-    size_t page = 4096, align = *bytes < HUGE_BYTES ? page : HUGE_BYTES;
-    size_t n = (*bytes + align - 1) & ~(align - 1);
-    size_t extra = align > page ? align : 0;
-    char *raw = mmap(NULL, n + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-                     0);
-    if (raw == MAP_FAILED)
-        return NULL;
-    char *p = (char *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
-    if (p > raw)
-        munmap(raw, (size_t)(p - raw));
-    if (p + n < raw + n + extra)
-        munmap(p + n, (size_t)(raw + n + extra - (p + n)));
-    if (align == HUGE_BYTES)
-        madvise(p, n, MADV_HUGEPAGE);
-    *bytes = n;
-    return p;
-}
-
-static void region_free(void *p, size_t bytes)
-{
-    munmap(p, bytes);
-}
-
-/* ---- tables (writers, under the lock) ---- */
-
-static table_t *table_new(size_t slots, int mixed)
-{
-    size_t bytes = sizeof(table_t) + slots * sizeof(slot_t);
-    table_t *t = region_alloc(&bytes);
-    if (!t)
-        return NULL;
-    t->mask = slots - 1;
-    t->hash_shift = 64 - (unsigned)__builtin_ctzll(slots);
-    t->mixed = mixed;
-    t->bytes = bytes;
-    return t;
-}
-
-static void reclaim_retired(void)
-{
-    uint64_t now = coarse_now_ns();
-    for (table_t **link = &ix.retired; *link;) {
-        table_t *t = *link;
-        if (now - t->retired_ns > RETIRED_GRACE_NS) {
-            *link = t->retired_next;
-            region_free(t, t->bytes);
-        } else {
-            link = &t->retired_next;
+    uint32_t end = atomic_load_explicit(&inflight_end, memory_order_acquire);
+    for (uint32_t t = 0; t < end; t++)
+        if (LOAD(inflight[t].base) == base && LOAD(inflight[t].created_call) == created_call) {
+            *call = LOAD(inflight[t].call);
+            *thread = t;
+            return 1;
         }
-    }
-    ix.until_reclaim = RECLAIM_EVERY;
-}
-
-/* The entry goes in the first empty slot of its probe run. */
-static void table_put(table_t *t, uintptr_t block, const entry_t *e)
-{
-    size_t i = home_slot(t, block), run = 0;
-    while (LOAD(t->slots[i].span)) {
-        i = (i + 1) & t->mask;
-        run++;
-    }
-    slot_store(&t->slots[i], e);
-    t->used++;
-    if (run >= LONG_RUN)
-        t->long_run = 1;
-}
-
-/* The slot of the entry of this base (the first copy, or the second), or
- * -1. Tables are never full, so a run always ends. */
-static ptrdiff_t table_find(const table_t *t, uintptr_t block, uintptr_t base, unsigned second)
-{
-    for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
-        if (!LOAD(t->slots[i].span))
-            return -1;
-        if (LOAD(t->slots[i].base) == base &&
-            (meta_flags(LOAD(t->slots[i].meta)) & F_SECOND) == second)
-            return (ptrdiff_t)i;
-    }
-}
-
-/* Empties slot i, moving later entries of its run back so that no run is
- * cut short. */
-static void table_del_at(table_t *t, unsigned shift, size_t i)
-{
-    for (size_t j = (i + 1) & t->mask;; j = (j + 1) & t->mask) {
-        if (!LOAD(t->slots[j].span))
-            break;
-        entry_t e;
-        slot_load(&t->slots[j], &e);
-        size_t home = home_slot(t, entry_block(&e, shift));
-        /* j may move to i unless its home lies cyclically in (i, j]. */
-        if (((j - home) & t->mask) < ((j - i) & t->mask))
-            continue;
-        slot_store(&t->slots[i], &e);
-        i = j;
-    }
-    STORE(t->slots[i].span, (uintptr_t)0);
-    t->used--;
-}
-
-/* Replaces table k of x by one of the given size holding the same entries
- * (readers may use either). -1 when out of memory. */
-static int table_resize(alloc_index_t *x, unsigned k, size_t slots)
-{
-    table_t *old = LOAD(x->tables[k]);
-    table_t *t = table_new(slots, old && (old->mixed || old->long_run));
-    if (!t)
-        return -1;
-    unsigned shift = level_shift(k);
-    for (size_t i = 0; old && i <= old->mask; i++) {
-        entry_t e;
-        slot_load(&old->slots[i], &e);
-        if (e.span)
-            table_put(t, entry_block(&e, shift), &e);
-    }
-    if (t->long_run && !t->mixed) { /* the copy piled up too: mix now */
-        region_free(t, t->bytes);
-        old->long_run = 1;
-        return table_resize(x, k, slots);
-    }
-    STORE(x->tables[k], t);
-    if (old) {
-        old->retired_ns = coarse_now_ns();
-        old->retired_next = ix.retired;
-        ix.retired = old;
-        reclaim_retired();
-    }
     return 0;
-}
-
-/* Room in table k for two more entries (at most 70% full): 0, or -1. */
-static int table_reserve(alloc_index_t *x, unsigned k)
-{
-    table_t *t = LOAD(x->tables[k]);
-    size_t used = t ? t->used : 0;
-    if (t && 10 * (used + 2) <= 7 * (t->mask + 1) && (t->mixed || !t->long_run))
-        return 0;
-    size_t slots = MIN_SLOTS;
-    while (slots < 2 * (used + 2)) /* at most half full after growing */
-        slots *= 2;
-    return table_resize(x, k, slots);
-}
-
-/* Out of any write section: a table an eighth full or less gives back
- * memory, down to a quarter full (when the smaller table cannot be had, it
- * stays). */
-static void table_maybe_shrink(alloc_index_t *x, unsigned k)
-{
-    table_t *t = LOAD(x->tables[k]);
-    if (!t || t->mask + 1 <= MIN_SLOTS || 8 * t->used > t->mask + 1)
-        return;
-    size_t slots = MIN_SLOTS;
-    while (slots < 4 * t->used)
-        slots *= 2;
-    table_resize(x, k, slots);
-}
-
-/* ---- the index of one kind, live or dead ---- */
-
-/* In a write section, after table_reserve(x, k). e: the first copy. */
-static void entries_put(alloc_index_t *x, unsigned k, const entry_t *e)
-{
-    table_t *t = LOAD(x->tables[k]);
-    unsigned shift = level_shift(k);
-    uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
-    table_put(t, first, e);
-    if (last != first) {
-        entry_t second = *e;
-        second.meta = meta_with(e->meta, meta_flags(e->meta) | F_SECOND, meta_place(e->meta));
-        table_put(t, last, &second);
-    }
-    uint32_t levels = LOAD(x->levels);
-    if (!(levels & (1u << k)))
-        STORE(x->levels, levels | 1u << k);
-}
-
-/* In a write section. at: the slot of the first copy, or -1 to look. */
-static void entries_del(alloc_index_t *x, unsigned k, uintptr_t base, uintptr_t span,
-                        ptrdiff_t at)
-{
-    table_t *t = LOAD(x->tables[k]);
-    unsigned shift = level_shift(k);
-    uintptr_t first = base >> shift, last = (base + span - 1) >> shift;
-    ptrdiff_t i = at >= 0 ? at : table_find(t, first, base, 0);
-    if (i >= 0)
-        table_del_at(t, shift, (size_t)i);
-    if (last != first && (i = table_find(t, last, base, F_SECOND)) >= 0)
-        table_del_at(t, shift, (size_t)i);
-    if (!t->used)
-        STORE(x->levels, LOAD(x->levels) & ~(1u << k));
-}
-
-/* The slot of the entry containing p, coarsest level first, or null.
- * Readers and writers alike. */
-static inline const slot_t *entries_find(alloc_index_t *x, uintptr_t p)
-{
-    uint32_t levels = LOAD(x->levels);
-    while (levels) {
-        unsigned k = 31 - (unsigned)__builtin_clz(levels);
-        levels &= ~(1u << k);
-        const table_t *t = LOAD(x->tables[k]);
-        if (!t)
-            continue;
-        size_t i = home_slot(t, p >> level_shift(k));
-        for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
-            const slot_t *s = &t->slots[i];
-            uintptr_t span = LOAD(s->span);
-            if (!span)
-                break;
-            if (p - LOAD(s->base) < span)
-                return s;
-        }
-    }
-    return NULL;
 }
 
 /* Under the lock: the slot of the live allocation with this base (its
  * first copy), or -1. */
 static ptrdiff_t live_with_base(uintptr_t base, unsigned *level, entry_t *e)
 {
-    uint32_t levels = LOAD(ix.live.levels);
+    uint32_t levels = LOAD(allocs.live.levels);
     while (levels) {
         unsigned k = 31 - (unsigned)__builtin_clz(levels);
         levels &= ~(1u << k);
-        const table_t *t = LOAD(ix.live.tables[k]);
+        const table_t *t = LOAD(allocs.live.tables[k]);
         ptrdiff_t i = table_find(t, base >> level_shift(k), base, 0);
         if (i >= 0) {
             slot_load(&t->slots[i], e);
@@ -497,30 +108,29 @@ static ptrdiff_t live_with_base(uintptr_t base, unsigned *level, entry_t *e)
 
 static void write_begin(void)
 {
-    uint64_t s = LOAD(ix.seq);
-    atomic_store_explicit(&ix.seq, s + 1, memory_order_relaxed);
+    uint64_t s = LOAD(allocs.seq);
+    atomic_store_explicit(&allocs.seq, s + 1, memory_order_relaxed);
     /* The stores that follow are releases: none is seen before this one. */
 }
 
 static void write_end(void)
 {
-    STORE(ix.seq, LOAD(ix.seq) + 1);
+    STORE(allocs.seq, LOAD(allocs.seq) + 1);
 }
 
 /* Out of any write section. */
 static void shrink_dead(void)
 {
-    while (ix.dead_shrunk) {
-        unsigned k = (unsigned)__builtin_ctz(ix.dead_shrunk);
-        ix.dead_shrunk &= ix.dead_shrunk - 1;
-        table_maybe_shrink(&ix.dead, k);
+    while (allocs.dead_shrunk) {
+        unsigned k = (unsigned)__builtin_ctz(allocs.dead_shrunk);
+        allocs.dead_shrunk &= allocs.dead_shrunk - 1;
+        table_maybe_shrink(&allocs.dead, k);
     }
 }
 
 static void after_write(void)
 {
-    if (ix.retired && --ix.until_reclaim == 0)
-        reclaim_retired();
+    alloc_tables_after_write();
 }
 
 /* Under the lock. */
@@ -528,38 +138,38 @@ static uint32_t creator_index(const char *name)
 {
     if (!name)
         return 0;
-    for (uint32_t i = 0; i < ix.creator_count; i++)
-        if (LOAD(ix.creators[i]) == name)
+    for (uint32_t i = 0; i < allocs.creator_count; i++)
+        if (LOAD(allocs.creators[i]) == name)
             return i + 1;
-    if (ix.creator_count == CREATORS)
+    if (allocs.creator_count == CREATORS)
         return 0; /* more distinct calls than ever seen: not named */
-    STORE(ix.creators[ix.creator_count], name);
-    return ++ix.creator_count;
+    STORE(allocs.creators[allocs.creator_count], name);
+    return ++allocs.creator_count;
 }
 
 /* In a write section: the tombstone at FIFO place `place` leaves. */
 static void drop_tombstone(uint32_t place)
 {
-    unsigned k = ix.fifo[place].level;
-    entries_del(&ix.dead, k, ix.fifo[place].base, ix.fifo[place].span, -1);
-    ix.fifo[place].used = 0;
-    ix.dead_shrunk |= 1u << k;
+    unsigned k = allocs.fifo[place].level;
+    entries_del(&allocs.dead, k, allocs.fifo[place].base, allocs.fifo[place].span, -1);
+    allocs.fifo[place].used = 0;
+    allocs.dead_shrunk |= 1u << k;
 }
 
-/* In a write section: drops the tombstones of level k and coarser that
- * overlap [lo, lo + span), a range of level k or finer. Each touches, at its
- * own level, the block of lo or of the last byte, so their runs hold them. */
-static void drop_dead_overlapping(unsigned k, uintptr_t lo, uintptr_t span)
+/* In a write section: drops the tombstones of the levels in the mask (level
+ * k and coarser) that overlap [lo, lo + span), a range of level k or finer.
+ * Each touches, at its own level, the block of lo or of the last byte, so
+ * their runs hold them. */
+static void drop_dead_in_levels(uint32_t levels, uintptr_t lo, uintptr_t span)
 {
     uintptr_t hi = lo + span;
-    uint32_t levels = k < 32 ? LOAD(ix.dead.levels) >> k << k : 0;
     while (levels) {
         unsigned j = (unsigned)__builtin_ctz(levels);
         levels &= levels - 1;
         unsigned shift = level_shift(j);
         uintptr_t blocks[2] = {lo >> shift, (hi - 1) >> shift};
         for (int n = 0; n < (blocks[0] == blocks[1] ? 1 : 2); n++) {
-            const table_t *t = LOAD(ix.dead.tables[j]);
+            const table_t *t = LOAD(allocs.dead.tables[j]);
             size_t i = home_slot(t, blocks[n]);
             uintptr_t s;
             while ((s = LOAD(t->slots[i].span))) {
@@ -575,36 +185,80 @@ static void drop_dead_overlapping(unsigned k, uintptr_t lo, uintptr_t span)
     }
 }
 
+static inline void drop_dead_overlapping(unsigned k, uintptr_t lo, uintptr_t span)
+{
+    uint32_t levels = k < 32 ? LOAD(allocs.dead.levels) >> k << k : 0;
+    if (levels) /* none, for the usual free: no coarser tombstones */
+        drop_dead_in_levels(levels, lo, span);
+}
+
 /* In a write section: no tombstone overlaps [lo, lo + span) any more. Out
  * of memory only (a new allocation zeil could not record must not be
  * called freed), so it may look at every one. */
 static void drop_all_dead_overlapping(uintptr_t lo, uintptr_t span)
 {
     for (uint32_t place = 0; place < ZEIL_TOMBSTONES; place++) {
-        uintptr_t base = ix.fifo[place].base;
-        if (ix.fifo[place].used && base < lo + span && lo < base + ix.fifo[place].span)
+        uintptr_t base = allocs.fifo[place].base;
+        if (allocs.fifo[place].used && base < lo + span && lo < base + allocs.fifo[place].span)
             drop_tombstone(place);
     }
 }
 
-/* In a write section, after table_reserve(&ix.dead, k). */
+/* In a write section, after table_reserve(&allocs.dead, k). */
 static void bury(entry_t *e, unsigned k);
 
-/* Under the lock: a live allocation being freed (F_FREEING) that holds the
- * first or the last byte of [base, base + span), copied into *e, or 0. */
-static int freeing_overlap(uintptr_t base, uintptr_t span, entry_t *e)
+#define SCAN_FREEING 1u
+#define SCAN_SAME_BASE 2u
+
+/* Under the lock: what the live index holds of the first and the last byte
+ * of a new allocation: SCAN_FREEING with *freeing, a live allocation whose
+ * free is under way (inflight_find) that holds either, its free's call and
+ * thread set, and SCAN_SAME_BASE with *same (and its level), the live
+ * allocation of this very base. One probe of the block of each byte at each
+ * level in use: every entry holding a byte is filed there under one of its
+ * copies. */
+static unsigned live_scan(uintptr_t base, uintptr_t last, entry_t *freeing, unsigned *same_level,
+                          entry_t *same)
 {
-    uintptr_t ends[2] = {base, base + span - 1};
-    for (int n = 0; n < 2; n++) {
-        const slot_t *s = entries_find(&ix.live, ends[n]);
-        if (!s || !(meta_flags(LOAD(s->meta)) & F_FREEING))
-            continue;
-        slot_load(s, e);
-        if (meta_flags(e->meta) & F_SECOND) /* bury the allocation, not the copy */
-            e->meta = meta_with(e->meta, meta_flags(e->meta) & ~F_SECOND, meta_place(e->meta));
-        return 1;
+    unsigned found = 0;
+    uint32_t levels = LOAD(allocs.live.levels);
+    while (levels) {
+        unsigned k = (unsigned)__builtin_ctz(levels);
+        levels &= levels - 1;
+        const table_t *t = LOAD(allocs.live.tables[k]);
+        unsigned shift = level_shift(k);
+        uintptr_t blocks[2] = {base >> shift, last >> shift};
+        for (int n = 0; n < (blocks[0] == blocks[1] ? 1 : 2); n++) {
+            for (size_t i = home_slot(t, blocks[n]);; i = (i + 1) & t->mask) {
+                const slot_t *slot = &t->slots[i];
+                uintptr_t span = LOAD(slot->span);
+                if (!span)
+                    break; /* tables are never full: a run ends */
+                uintptr_t b = LOAD(slot->base);
+                if (base - b >= span && last - b >= span)
+                    continue; /* holds neither byte */
+                entry_t e;
+                slot_load(slot, &e);
+                unsigned flags = meta_flags(e.meta);
+                if (b == base && !(flags & F_SECOND) && !(found & SCAN_SAME_BASE)) {
+                    *same = e;
+                    *same_level = k;
+                    found |= SCAN_SAME_BASE;
+                }
+                uint64_t call;
+                uint32_t thread;
+                if (!(found & SCAN_FREEING) && inflight_find(b, e.created_call, &call, &thread)) {
+                    /* bury the allocation, not the copy, in its free's name */
+                    e.meta = meta_with(e.meta, flags & ~F_SECOND, 0);
+                    e.freed_call = call;
+                    e.threads = (e.threads & 0xffffffffu) | (uint64_t)thread << 32;
+                    *freeing = e;
+                    found |= SCAN_FREEING;
+                }
+            }
+        }
     }
-    return 0;
+    return found;
 }
 
 int registry_add_alloc(const zeil_alloc_t *proto)
@@ -614,35 +268,34 @@ int registry_add_alloc(const zeil_alloc_t *proto)
     if (span > UINTPTR_MAX - base)
         span = UINTPTR_MAX - base; /* cut at the top of the address space */
     unsigned k = level_of(span);
-    pthread_mutex_lock(&allocs_lock);
+    spin_lock(&allocs_lock);
     /* Memory of an allocation being freed on another thread: the driver
      * freed it and gave it out again before that free came back. The old
      * allocation gets its tombstone here, in its free's name
      * (registry_end_free then finds nothing left to do); left live, it would
      * shadow the new one and be taken for it. */
-    entry_t old;
-    while (span && freeing_overlap(base, span, &old)) {
+    entry_t old, stale = {0};
+    unsigned stale_level = 0, found;
+    uintptr_t last = span ? base + span - 1 : base;
+    while ((found = live_scan(base, last, &old, &stale_level, &stale)) & SCAN_FREEING) {
         unsigned old_level = level_of(old.span);
-        int kept = table_reserve(&ix.dead, old_level) == 0;
+        int kept = table_reserve(&allocs.dead, old_level) == 0;
         write_begin();
-        entries_del(&ix.live, old_level, old.base, old.span, -1);
-        old.meta = meta_with(old.meta, meta_flags(old.meta) & ~F_FREEING, 0);
+        entries_del(&allocs.live, old_level, old.base, old.span, -1);
         if (kept)
             bury(&old, old_level);
         else
             drop_dead_overlapping(old_level, old.base, old.span);
         write_end();
-        table_maybe_shrink(&ix.live, old_level);
+        table_maybe_shrink(&allocs.live, old_level);
     }
-    unsigned stale_level = 0;
-    entry_t stale;
-    int missed_free = live_with_base(base, &stale_level, &stale) >= 0;
-    int stored = span && table_reserve(&ix.live, k) == 0;
+    int missed_free = (found & SCAN_SAME_BASE) != 0;
+    int stored = span && table_reserve(&allocs.live, k) == 0;
     write_begin();
     /* The driver gave this base again: zeil missed the old one's free, and
      * forgets it (looked up again: table_reserve may have moved it). */
     if (missed_free)
-        entries_del(&ix.live, stale_level, base, stale.span, -1);
+        entries_del(&allocs.live, stale_level, base, stale.span, -1);
     if (stored) {
         unsigned flags = proto->size ? 0 : F_ZERO_SIZE;
         entry_t e = {.base = base,
@@ -654,7 +307,7 @@ int registry_add_alloc(const zeil_alloc_t *proto)
                      .meta = (uint32_t)proto->type |
                              (uint64_t)creator_index(proto->created_by) << 32 |
                              (uint64_t)flags << 40};
-        entries_put(&ix.live, k, &e);
+        entries_put(&allocs.live, k, &e);
     } else {
         /* A tombstone of this memory would call the new allocation freed
          * and refuse its valid uses. */
@@ -662,42 +315,42 @@ int registry_add_alloc(const zeil_alloc_t *proto)
     }
     write_end();
     if (missed_free)
-        table_maybe_shrink(&ix.live, stale_level);
+        table_maybe_shrink(&allocs.live, stale_level);
     shrink_dead();
     after_write();
-    pthread_mutex_unlock(&allocs_lock);
+    spin_unlock(&allocs_lock);
     return stored ? 0 : -1;
 }
 
-/* In a write section, after table_reserve(&ix.dead, k): e becomes the
+/* In a write section, after table_reserve(&allocs.dead, k): e becomes the
  * newest tombstone and takes the next FIFO place. Memory given out and freed
  * again at the same address is the common case: a tombstone of the same
  * range then gives its slots to the new one. */
 static void bury(entry_t *e, unsigned k)
 {
-    uint32_t place = ix.fifo_next;
-    if (ix.fifo[place].used)
+    uint32_t place = allocs.fifo_next;
+    if (allocs.fifo[place].used)
         drop_tombstone(place);
-    ix.fifo[place].base = e->base;
-    ix.fifo[place].span = e->span;
-    ix.fifo[place].level = (uint8_t)k;
-    ix.fifo[place].used = 1;
-    ix.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
+    allocs.fifo[place].base = e->base;
+    allocs.fifo[place].span = e->span;
+    allocs.fifo[place].level = (uint8_t)k;
+    allocs.fifo[place].used = 1;
+    allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
     e->meta = meta_with(e->meta, meta_flags(e->meta), place);
-    table_t *t = LOAD(ix.dead.tables[k]);
+    table_t *t = LOAD(allocs.dead.tables[k]);
     unsigned shift = level_shift(k);
     uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
     ptrdiff_t i = table_find(t, first, e->base, 0);
     if (i < 0 || LOAD(t->slots[i].span) != e->span) {
         /* Older tombstones it overlaps are wrong about this memory now. */
         drop_dead_overlapping(k, e->base, e->span);
-        entries_put(&ix.dead, k, e);
+        entries_put(&allocs.dead, k, e);
         return;
     }
     /* One of the same range: no other of its level can overlap it (either
      * would have dropped the other), coarser ones may. */
     drop_dead_overlapping(k + 1, e->base, e->span);
-    ix.fifo[meta_place(LOAD(t->slots[i].meta))].used = 0;
+    allocs.fifo[meta_place(LOAD(t->slots[i].meta))].used = 0;
     slot_store(&t->slots[i], e);
     if (last != first && (i = table_find(t, last, e->base, F_SECOND)) >= 0) {
         entry_t second = *e;
@@ -706,22 +359,50 @@ static void bury(entry_t *e, unsigned k)
     }
 }
 
-/* In a write section: the live allocation e, first copy at slot `at` of
- * level k, with the F_FREEING flag set or cleared (both copies). */
-static void set_freeing(unsigned k, ptrdiff_t at, entry_t *e, int on)
+/* The live allocation of this base, without the lock (seqlock reads, as
+ * lookups make them): the slot of its first copy (its entry in *e, level
+ * in *k, table in *table), or -1. */
+static ptrdiff_t live_with_base_read(uintptr_t base, unsigned *k, entry_t *e,
+                                     const table_t **table)
 {
-    table_t *t = LOAD(ix.live.tables[k]);
-    unsigned shift = level_shift(k);
-    unsigned flags = on ? meta_flags(e->meta) | F_FREEING : meta_flags(e->meta) & ~F_FREEING;
-    e->meta = meta_with(e->meta, flags, meta_place(e->meta));
-    slot_store(&t->slots[at], e);
-    uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
-    ptrdiff_t i = last != first ? table_find(t, last, e->base, F_SECOND) : -1;
-    if (i >= 0) {
-        entry_t second = *e;
-        second.meta = meta_with(e->meta, flags | F_SECOND, meta_place(e->meta));
-        slot_store(&t->slots[i], &second);
+    for (unsigned attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+        uint64_t s = LOAD(allocs.seq);
+        if (s & 1) {
+            cpu_relax();
+            continue;
+        }
+        ptrdiff_t at = -1;
+        uint32_t levels = LOAD(allocs.live.levels);
+        while (levels && at < 0) {
+            unsigned level = 31 - (unsigned)__builtin_clz(levels);
+            levels &= ~(1u << level);
+            const table_t *t = LOAD(allocs.live.tables[level]);
+            if (!t)
+                continue;
+            /* One pass at most over a table a writer may be changing. */
+            size_t i = home_slot(t, base >> level_shift(level));
+            for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
+                if (!LOAD(t->slots[i].span))
+                    break;
+                if (LOAD(t->slots[i].base) == base &&
+                    !(meta_flags(LOAD(t->slots[i].meta)) & F_SECOND)) {
+                    slot_load(&t->slots[i], e);
+                    *k = level;
+                    *table = t;
+                    at = (ptrdiff_t)i;
+                    break;
+                }
+            }
+        }
+        if (LOAD(allocs.seq) == s)
+            return at;
     }
+    /* Writers kept changing the index: wait for them once. */
+    spin_lock(&allocs_lock);
+    ptrdiff_t at = live_with_base(base, k, e);
+    *table = at >= 0 ? LOAD(allocs.live.tables[*k]) : NULL;
+    spin_unlock(&allocs_lock);
+    return at;
 }
 
 int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
@@ -730,63 +411,84 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
     uintptr_t base = (uintptr_t)ptr;
     unsigned k = 0;
     entry_t e;
-    pthread_mutex_lock(&allocs_lock);
-    ptrdiff_t at = live_with_base(base, &k, &e);
-    if (at >= 0) {
-        write_begin();
-        e.freed_call = call;
-        e.threads = (e.threads & 0xffffffffu) | (uint64_t)thread << 32;
-        set_freeing(k, at, &e, 1);
-        write_end();
-        *freeing = (registry_free_t){.base = base, .created_call = e.created_call,
-                                     .call = call, .thread = thread};
+    const table_t *table = NULL;
+    ptrdiff_t at = live_with_base_read(base, &k, &e, &table);
+    if (at < 0)
+        return 0;
+    *freeing = (registry_free_t){.base = base, .created_call = e.created_call, .call = call,
+                                 .thread = thread, .level = k, .table = table,
+                                 .slot = (size_t)at};
+    if (thread < INFLIGHT_THREADS) {
+        inflight_free_t *f = &inflight[thread];
+        STORE(f->created_call, e.created_call);
+        STORE(f->call, call);
+        STORE(f->base, base); /* last: a reader that sees it sees the rest */
+        uint32_t end = atomic_load_explicit(&inflight_end, memory_order_relaxed);
+        while (end <= thread &&
+               !atomic_compare_exchange_weak_explicit(&inflight_end, &end, thread + 1,
+                                                      memory_order_release,
+                                                      memory_order_relaxed))
+            ;
     }
-    pthread_mutex_unlock(&allocs_lock);
-    return at >= 0;
+    return 1;
+}
+
+/* Under the lock: the slot of the allocation the free began with, still
+ * live (its entry in *e, its level in *k), or -1. Where begin found it,
+ * unless the table was replaced or its entries moved since. */
+static ptrdiff_t freeing_slot(const registry_free_t *freeing, unsigned *k, entry_t *e)
+{
+    const table_t *t = LOAD(allocs.live.tables[freeing->level]);
+    /* The same address may be a newer table by now (the old one freed after
+     * its grace period, its memory mapped again): within bounds, the slot's
+     * contents decide. */
+    if (t && t == freeing->table && freeing->slot <= t->mask) {
+        slot_load(&t->slots[freeing->slot], e);
+        if (e->span && e->base == freeing->base && !(meta_flags(e->meta) & F_SECOND) &&
+            e->created_call == freeing->created_call) {
+            *k = freeing->level;
+            return (ptrdiff_t)freeing->slot;
+        }
+    }
+    ptrdiff_t at = live_with_base(freeing->base, k, e);
+    return at >= 0 && e->created_call == freeing->created_call ? at : -1;
 }
 
 int registry_end_free(const registry_free_t *freeing, int driver_freed)
 {
     unsigned k = 0;
     entry_t e;
-    pthread_mutex_lock(&allocs_lock);
-    ptrdiff_t at = live_with_base(freeing->base, &k, &e);
-    /* Not the allocation this free began with: a new allocation at the same
-     * base already buried it (registry_add_alloc), or a racing free of the
-     * same pointer (the program's double free) did. */
-    if (at < 0 || e.created_call != freeing->created_call) {
-        pthread_mutex_unlock(&allocs_lock);
-        return 1;
-    }
-    if (!driver_freed) { /* still live: the driver refused this free */
-        /* The mark is another free's if one marked it since (a racing double
-         * free): that one decides. */
-        if (e.freed_call == freeing->call) {
-            write_begin();
-            set_freeing(k, at, &e, 0);
-            write_end();
-        }
-        pthread_mutex_unlock(&allocs_lock);
+    spin_lock(&allocs_lock);
+    if (freeing->thread < INFLIGHT_THREADS &&
+        LOAD(inflight[freeing->thread].base) == freeing->base)
+        STORE(inflight[freeing->thread].base, (uintptr_t)0);
+    ptrdiff_t at = driver_freed ? freeing_slot(freeing, &k, &e) : -1;
+    /* Refused by the driver, it stays live. Not the allocation this free
+     * began with: a new allocation at the same base already buried it
+     * (registry_add_alloc), or a racing free of the same pointer (the
+     * program's double free) did. */
+    if (at < 0) {
+        spin_unlock(&allocs_lock);
         return 1;
     }
     /* The tombstone names the free the driver accepted. */
     e.freed_call = freeing->call;
     e.threads = (e.threads & 0xffffffffu) | (uint64_t)freeing->thread << 32;
-    int kept = table_reserve(&ix.dead, k) == 0;
+    int kept = table_reserve(&allocs.dead, k) == 0;
     write_begin();
     /* table_reserve of the dead index leaves the live tables alone: at holds. */
-    entries_del(&ix.live, k, freeing->base, e.span, at);
+    entries_del(&allocs.live, k, freeing->base, e.span, at);
     if (kept) {
-        e.meta = meta_with(e.meta, meta_flags(e.meta) & ~F_FREEING, 0);
+        e.meta = meta_with(e.meta, meta_flags(e.meta), 0);
         bury(&e, k);
     } else { /* no tombstone, but none older that says otherwise either */
         drop_dead_overlapping(k, freeing->base, e.span);
     }
     write_end();
-    table_maybe_shrink(&ix.live, k);
+    table_maybe_shrink(&allocs.live, k);
     shrink_dead();
     after_write();
-    pthread_mutex_unlock(&allocs_lock);
+    spin_unlock(&allocs_lock);
     return kept ? 1 : 2;
 }
 
@@ -796,121 +498,4 @@ int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)
     if (!registry_begin_free(ptr, call, thread, &freeing))
         return 0;
     return registry_end_free(&freeing, 1);
-}
-
-/* ---- readers ---- */
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-}
-
-static inline void unpack(zeil_alloc_t *out, const entry_t *e, int found)
-{
-    unsigned flags = meta_flags(e->meta);
-    uint32_t creator = (uint32_t)(e->meta >> 32) & 0xffu;
-    *out = (zeil_alloc_t){.base = (void *)e->base,
-                          .size = (flags & F_ZERO_SIZE) ? 0 : (size_t)e->span,
-                          .type = (ze_memory_type_t)(uint32_t)e->meta,
-                          .context = (ze_context_handle_t)e->context,
-                          .device = (ze_device_handle_t)e->device,
-                          .created_by = creator ? LOAD(ix.creators[creator - 1]) : NULL,
-                          .created_call = e->created_call,
-                          .freed_call = found == 2 ? e->freed_call : 0,
-                          .created_thread = (uint32_t)e->threads,
-                          .freed_thread = found == 2 ? (uint32_t)(e->threads >> 32) : 0,
-                          .alive = found == 1};
-}
-
-static int find_entry(uintptr_t p, entry_t *e)
-{
-    int found = 1;
-    const slot_t *s = entries_find(&ix.live, p);
-    if (!s) {
-        found = 2;
-        s = entries_find(&ix.dead, p);
-    }
-    if (!s) {
-        *e = (entry_t){0};
-        return 0;
-    }
-    slot_load(s, e);
-    return found;
-}
-
-/* Tombstones, pointers zeil does not know, and lookups that meet a writer. */
-static __attribute__((noinline)) int find_slow(uintptr_t p, zeil_alloc_t *out)
-{
-    entry_t e;
-    for (unsigned attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-        uint64_t s = LOAD(ix.seq);
-        READER_HOOK();
-        if (s & 1) {
-            cpu_relax();
-            continue;
-        }
-        int found = find_entry(p, &e);
-        if (LOAD(ix.seq) != s)
-            continue;
-        if (found && out)
-            unpack(out, &e, found);
-        return found;
-    }
-    /* Writers kept changing the index: wait for them once. */
-    pthread_mutex_lock(&allocs_lock);
-    int found = find_entry(p, &e);
-    pthread_mutex_unlock(&allocs_lock);
-    if (found && out)
-        unpack(out, &e, found);
-    return found;
-}
-
-/* The common case inline and lean (the fewer instructions a lookup takes,
- * the more of them a core overlaps while each waits for its cache miss):
- * a live allocation, no writer in the way. */
-int registry_find_alloc(const void *ptr, zeil_alloc_t *out)
-{
-    uintptr_t p = (uintptr_t)ptr;
-    uint64_t s = LOAD(ix.seq);
-    READER_HOOK();
-    const slot_t *hit = (s & 1) ? NULL : entries_find(&ix.live, p);
-    if (hit) {
-        entry_t e;
-        slot_load(hit, &e);
-        if (LOAD(ix.seq) == s) {
-            if (out)
-                unpack(out, &e, 1);
-            return 1;
-        }
-    }
-    return find_slow(p, out);
-}
-
-uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uint64_t *bytes)
-{
-    uint64_t n = 0, total = 0;
-    pthread_mutex_lock(&allocs_lock);
-    for (unsigned k = 0; k < LEVELS; k++) {
-        const table_t *t = LOAD(ix.live.tables[k]);
-        for (size_t i = 0; t && i <= t->mask; i++) {
-            entry_t e;
-            slot_load(&t->slots[i], &e);
-            if (!e.span || (meta_flags(e.meta) & F_SECOND))
-                continue;
-            zeil_alloc_t a;
-            unpack(&a, &e, 1);
-            if (keep && !keep(&a, user))
-                continue;
-            n++;
-            total += a.size;
-        }
-    }
-    pthread_mutex_unlock(&allocs_lock);
-    if (bytes)
-        *bytes = total;
-    return n;
 }

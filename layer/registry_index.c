@@ -16,31 +16,24 @@
  *   the old table sees the state before the swap, as if it had run a moment
  *   earlier.
  * - Old tables cannot be freed at once (a reader may be inside one). They
- *   are kept on a list and freed only when at least RETIRED_KEEP newer tables
- *   exist and they were retired more than RETIRED_GRACE_NS ago: a reader
+ *   are retired (registry_retired.h) and freed only when at least
+ *   RETIRED_KEEP newer tables exist and the grace period passed: a reader
  *   would have to stall inside a dozen-instruction probe for a second and
- *   through several rebuilds of its shard. This is the same bounded-delay
- *   argument the registry already makes for tombstones (registry.h).
+ *   through several rebuilds of its shard.
  */
 #include "registry.h"
 
+#include <stddef.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define MIN_SLOTS 64u
 #define RETIRED_KEEP 4u
-#define RETIRED_GRACE_NS 1000000000ull
 
 typedef registry_index_slot_t index_slot_t;
 
 registry_index_t *_Atomic registry_indexes[ZEIL_SHARDS];
-
-static uint64_t coarse_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+/* Each shard's replaced tables (under its write lock). */
+static retired_tables_t retired[ZEIL_SHARDS];
 
 /* Null when out of memory. */
 static registry_index_t *table_new(uint32_t slots)
@@ -61,25 +54,14 @@ static index_slot_t *slot_of(registry_index_t *t, const void *handle, unsigned h
     }
 }
 
-static void free_old_tables(registry_index_t *t)
+static void release_table(retired_table_t *r)
 {
-    uint64_t now = coarse_now_ns();
-    registry_index_t **link = &t->older;
-    /* Older tables come later in the list: the n-th was replaced n rebuilds ago. */
-    for (uint32_t rebuilds_since = 1; *link; rebuilds_since++) {
-        registry_index_t *old = *link;
-        if (rebuilds_since > RETIRED_KEEP && now - old->retired_ns > RETIRED_GRACE_NS) {
-            *link = old->older;
-            free(old);
-        } else {
-            link = &old->older;
-        }
-    }
+    free((char *)r - offsetof(registry_index_t, retired));
 }
 
 /* A new table sized for the live entries (at most 1/4 full after the copy);
  * null when out of memory (the old table stays). */
-static registry_index_t *rebuild(registry_index_t *_Atomic *root, registry_index_t *old)
+static registry_index_t *rebuild(unsigned shard, registry_index_t *old)
 {
     uint32_t live = old ? old->live : 0, slots = MIN_SLOTS;
     while (slots < 4 * (live + 1))
@@ -99,12 +81,11 @@ static registry_index_t *rebuild(registry_index_t *_Atomic *root, registry_index
         t->live++;
     }
     if (old) {
-        old->retired_ns = coarse_now_ns();
-        t->older = old;
-        free_old_tables(t);
+        retired_add(&retired[shard], &old->retired);
+        retired_reclaim(&retired[shard], RETIRED_KEEP, release_table);
     }
     /* Release: a reader that loads the new table sees all its slots. */
-    atomic_store_explicit(root, t, memory_order_release);
+    atomic_store_explicit(&registry_indexes[shard], t, memory_order_release);
     return t;
 }
 
@@ -113,7 +94,7 @@ int index_put(unsigned shard, const void *handle, unsigned hash, zeil_obj_t *obj
     registry_index_t *_Atomic *root = &registry_indexes[shard];
     registry_index_t *t = atomic_load_explicit(root, memory_order_relaxed);
     if (!t || 4 * (t->used + 1) > 3 * (t->mask + 1)) {
-        registry_index_t *grown = rebuild(root, t);
+        registry_index_t *grown = rebuild(shard, t);
         if (!grown && !t)
             return -1;
         if (grown)

@@ -9,6 +9,8 @@
 #ifndef ZEIL_REGISTRY_INDEX_H
 #define ZEIL_REGISTRY_INDEX_H
 
+#include "registry_retired.h"
+
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,8 +28,7 @@ typedef struct registry_index {
     uint32_t mask;                 /* slots - 1, slots a power of two */
     uint32_t used;                 /* slots with a key (live or removed) */
     uint32_t live;                 /* slots with an object */
-    uint64_t retired_ns;           /* when a newer table replaced this one */
-    struct registry_index *older;  /* retired tables, newest first */
+    retired_table_t retired;       /* once a newer table replaced it */
     registry_index_slot_t slots[];
 } registry_index_t;
 

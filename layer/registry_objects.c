@@ -43,10 +43,11 @@
  */
 #include "registry.h"
 
+#include "host_clock.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define GRACE_NS 1000000000ull
 #define LIMBO_MAX 4096u
@@ -79,13 +80,6 @@ static shard_t *locked_shard_of(unsigned hash)
 {
     pthread_once(&shards_once, init_shards);
     return &shards[registry_shard(hash)];
-}
-
-static uint64_t coarse_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void free_obj(zeil_obj_t *obj)
@@ -199,7 +193,7 @@ static void evict(zeil_obj_t *victim)
     index_remove(registry_shard(hash), victim->handle, hash, victim);
     pthread_rwlock_unlock(&s->lock);
 
-    uint64_t now = coarse_now_ns();
+    uint64_t now = host_clock_coarse_ns();
     victim->evicted_ns = now;
     victim->limbo_next = NULL;
     pthread_mutex_lock(&tombstones.lock);

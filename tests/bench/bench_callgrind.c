@@ -1,4 +1,4 @@
-/* The four callgrind runs and their totals. */
+/* The callgrind runs and their totals. */
 #include "bench_callgrind.h"
 
 #include "bench_spawn.h"
@@ -42,16 +42,17 @@ static int read_totals(const char *file, uint64_t *total)
     return found;
 }
 
-static int run_one(const bench_paths_t *paths, const char *valgrind,
+/* mode: the child's ("launches" or "alloc_frees"), count its --launches. */
+static int run_one(const bench_paths_t *paths, const char *valgrind, const char *mode,
                    const bench_config_t *config, uint64_t launches, uint64_t *total)
 {
     char tag[64], out_file[4200], out_arg[4300], count[24];
-    snprintf(tag, sizeof tag, "callgrind-%s-%" PRIu64, config->name, launches);
+    snprintf(tag, sizeof tag, "callgrind-%s-%s-%" PRIu64, mode, config->name, launches);
     snprintf(out_file, sizeof out_file, "%s/%s.out", paths->tmpdir, tag);
     snprintf(out_arg, sizeof out_arg, "--callgrind-out-file=%s", out_file);
     snprintf(count, sizeof count, "%" PRIu64, launches);
     char *argv[] = {(char *)valgrind, "--tool=callgrind", out_arg, (char *)paths->self,
-                    "--child", "launches", "--config", (char *)config->name,
+                    "--child", (char *)mode, "--config", (char *)config->name,
                     "--launches", count, NULL};
     static bench_results_t scratch;
     memset(&scratch, 0, sizeof scratch);
@@ -75,7 +76,7 @@ void bench_callgrind_measure(const bench_paths_t *paths, bench_callgrind_t *out)
     for (int i = 0; i < 2; i++) {
         out->launches[i] = launch_counts[i];
         for (int c = 0; c < BENCH_CALL_CONFIGS; c++)
-            if (!run_one(paths, valgrind, &bench_call_configs[c], launch_counts[i],
+            if (!run_one(paths, valgrind, "launches", &bench_call_configs[c], launch_counts[i],
                          &out->totals[c][i]))
                 return;
     }
@@ -85,4 +86,17 @@ void bench_callgrind_measure(const bench_paths_t *paths, bench_callgrind_t *out)
     /* bench_call_configs: driver first, zeil second. */
     out->added_per_launch = out->per_launch[1] - out->per_launch[0];
     out->measured = 1;
+    const bench_config_t *sides[2] = {&bench_config_driver, &bench_config_zeil};
+    for (int i = 0; i < 2; i++) {
+        out->pairs[i] = launch_counts[i];
+        for (int c = 0; c < 2; c++)
+            if (!run_one(paths, valgrind, "alloc_frees", sides[c], launch_counts[i],
+                         &out->alloc_free_totals[c][i]))
+                return;
+    }
+    for (int c = 0; c < 2; c++)
+        out->per_alloc_free[c] =
+            ((double)out->alloc_free_totals[c][1] - (double)out->alloc_free_totals[c][0]) / extra;
+    out->added_per_alloc_free = out->per_alloc_free[1] - out->per_alloc_free[0];
+    out->alloc_free_measured = 1;
 }

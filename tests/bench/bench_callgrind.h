@@ -3,7 +3,9 @@
  * by valgrind --tool=callgrind: two runs each (10 000 and 40 000 appends);
  * the difference of the two totals cancels the setup, and each
  * configuration minus the driver alone leaves what its layer adds to one
- * launch. Figures a loaded machine cannot move.
+ * launch. The same for an allocation and free (alloc_free_ns's
+ * zeMemAllocDevice + zeMemFree), driver and zeil. Figures a loaded machine
+ * cannot move.
  */
 #ifndef ZEIL_BENCH_CALLGRIND_H
 #define ZEIL_BENCH_CALLGRIND_H
@@ -18,6 +20,12 @@ typedef struct bench_callgrind {
     uint64_t totals[BENCH_CALL_CONFIGS][2];      /* instructions, bench_call_configs order */
     double per_launch[BENCH_CALL_CONFIGS];       /* instructions per launch */
     double added_per_launch;                     /* zeil minus driver */
+    /* Allocation and free pairs: driver [0] and zeil [1]. */
+    int alloc_free_measured;
+    uint64_t pairs[2];                           /* the two pair counts */
+    uint64_t alloc_free_totals[2][2];
+    double per_alloc_free[2];
+    double added_per_alloc_free;                 /* zeil minus driver */
 } bench_callgrind_t;
 
 void bench_callgrind_measure(const bench_paths_t *paths, bench_callgrind_t *out);

@@ -19,7 +19,6 @@
 
 #define BATCH 1000u
 #define WARMUP_BATCHES 10u
-#define ALLOC_BYTES 4096u
 
 typedef struct batches {
     double *means;
@@ -74,7 +73,7 @@ static double time_alloc_free(const bench_ze_t *ze, size_t timed)
         uint64_t start = bench_now_ns();
         for (unsigned k = 0; k < BATCH; k++) {
             void *p = NULL;
-            failed |= zeMemAllocDevice(ze->context, &desc, ALLOC_BYTES, 0, ze->device, &p);
+            failed |= zeMemAllocDevice(ze->context, &desc, BENCH_ALLOC_BYTES, 0, ze->device, &p);
             failed |= zeMemFree(ze->context, p);
         }
         uint64_t end = bench_now_ns();

@@ -14,10 +14,12 @@
 #include <stdint.h>
 
 typedef struct bench_child_args {
-    const char *mode;     /* "calls", "lookup", "rss", "launches" "hazards" or "scaling" */
+    const char *mode;     /* "calls", "lookup", "rss", "launches", "alloc_frees",
+                             "hazards" or "scaling" */
     const char *config;   /* the configuration's name, the COLUMN of "calls" */
     double scale;         /* iteration counts are multiplied by this (--quick: < 1) */
-    uint64_t launches;    /* rss and launches: how many launches in total */
+    uint64_t launches;    /* rss and launches: how many launches in total;
+                             alloc_frees: how many allocation and free pairs */
     uint64_t rss_after;   /* rss: the first measurement, after this many */
     unsigned threads;     /* scaling: how many threads append at once */
 } bench_child_args_t;
@@ -40,6 +42,10 @@ unsigned bench_scaling_thread_counts(unsigned cores, unsigned *counts, unsigned 
 
 /* Exactly args->launches appends and nothing timed: the callgrind runs. */
 int bench_child_launches(const bench_child_args_t *args);
+/* The same for alloc_free_ns: args->launches allocation and free pairs. */
+int bench_child_alloc_frees(const bench_child_args_t *args);
+/* The size of alloc_free_ns's allocations. */
+#define BENCH_ALLOC_BYTES 4096u
 /* two_stream_launch_ns of config zeil or zeil_hazards (hazard_overhead_ns). */
 int bench_child_hazards(const bench_child_args_t *args);
 

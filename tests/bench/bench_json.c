@@ -106,6 +106,22 @@ static void callgrind_detail(FILE *f, const bench_callgrind_t *cg)
         number(f, cg->per_launch[c] - cg->per_launch[0]);
         fputc('}', f);
     }
+    fputs(", \"alloc_free\": ", f);
+    if (cg->alloc_free_measured) {
+        fprintf(f, "{\"pairs\": [%" PRIu64 ", %" PRIu64 "]", cg->pairs[0], cg->pairs[1]);
+        static const char *const sides[2] = {"driver", "zeil"};
+        for (int c = 0; c < 2; c++) {
+            fprintf(f, ", \"%s\": {\"totals\": [%" PRIu64 ", %" PRIu64 "], \"per_pair\": ",
+                    sides[c], cg->alloc_free_totals[c][0], cg->alloc_free_totals[c][1]);
+            number(f, cg->per_alloc_free[c]);
+            fputc('}', f);
+        }
+        fputs(", \"added_per_pair\": ", f);
+        number(f, cg->added_per_alloc_free);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
     fputc('}', f);
 }
 

@@ -1,7 +1,7 @@
 /*
  * Long runs of launches: the resident memory growth over millions of
- * launches (rss_growth_mb), and a fixed number of launches for the callgrind
- * instruction counts.
+ * launches (rss_growth_mb), and a fixed number of launches or of allocations
+ * and frees for the callgrind instruction counts.
  */
 #include "bench_child.h"
 
@@ -77,5 +77,24 @@ int bench_child_launches(const bench_child_args_t *args)
         bench_stock_tracing_disable();
     bench_ze_close(&ze);
     bench_emit("launches", args->config, (double)args->launches);
+    return 0;
+}
+
+/* Exactly args->launches zeMemAllocDevice + zeMemFree pairs of the
+ * alloc_free_ns figure's size. */
+int bench_child_alloc_frees(const bench_child_args_t *args)
+{
+    bench_ze_t ze;
+    bench_ze_open(&ze);
+    ze_device_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
+    ze_result_t failed = ZE_RESULT_SUCCESS;
+    for (uint64_t i = 0; i < args->launches; i++) {
+        void *p = NULL;
+        failed |= zeMemAllocDevice(ze.context, &desc, BENCH_ALLOC_BYTES, 0, ze.device, &p);
+        failed |= zeMemFree(ze.context, p);
+    }
+    BENCH_ZE_OK(failed);
+    bench_ze_close(&ze);
+    bench_emit("alloc_frees", args->config, (double)args->launches);
     return 0;
 }

@@ -113,6 +113,9 @@ static void callgrind_figure(FILE *out, const bench_callgrind_t *cg)
         fprintf(out, ", %s %+.1f", bench_call_configs[c].name,
                 cg->per_launch[c] - cg->per_launch[0]);
     fprintf(out, "\n");
+    if (cg->alloc_free_measured)
+        fprintf(out, "%-20s instructions per allocation and free: driver %.1f, zeil %+.1f\n", "",
+                cg->per_alloc_free[0], cg->added_per_alloc_free);
 }
 
 /* ns per append per thread at each thread count, and what zeil adds. */

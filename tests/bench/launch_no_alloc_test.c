@@ -5,6 +5,10 @@
  * reference driver (which copies each launch's arguments into a heap block
  * of its own), so zeil adds none.
  *
+ * The same on an immediate list, where the reference driver hands each
+ * command to the list's worker in a job it recycles (rd_immediate.h): warm
+ * appends make no heap call at all, the driver's or zeil's.
+ *
  * Counted by this program's own malloc family (counting_malloc.c), which
  * every library in the process calls. Registered twice: zeil with its
  * defaults, and zeil writing a trace.
@@ -107,6 +111,24 @@ static const char *where(void *address)
     return text;
 }
 
+/* LAUNCHES launches on `on` made the same heap calls with zeil as the
+ * driver alone made, and none at all when none is set. */
+static void expect_heap_calls(const char *on, counting_malloc_counts_t alone,
+                              counting_malloc_counts_t with_zeil, int none)
+{
+    /* Only a failure message needs the callers' names. */
+    char alone_first[512];
+    snprintf(alone_first, sizeof alone_first, "%s", where(alone.first_caller));
+    ck_assert_msg(with_zeil.allocations == alone.allocations && with_zeil.frees == alone.frees &&
+                      (!none || alone.allocations + alone.frees == 0),
+                  "%u launches on %s: the driver alone made %llu allocations and %llu frees "
+                  "(first from %s), with zeil %llu and %llu (first from %s)",
+                  LAUNCHES, on, (unsigned long long)alone.allocations,
+                  (unsigned long long)alone.frees, alone_first,
+                  (unsigned long long)with_zeil.allocations,
+                  (unsigned long long)with_zeil.frees, where(with_zeil.first_caller));
+}
+
 START_TEST(zeil_adds_no_heap_call_to_a_warm_launch)
 {
     launch_setup_t s;
@@ -118,18 +140,60 @@ START_TEST(zeil_adds_no_heap_call_to_a_warm_launch)
     }
     counting_malloc_counts_t alone = counted_launches(&s, driver);
     counting_malloc_counts_t with_zeil = counted_launches(&s, zeCommandListAppendLaunchKernel);
-    /* Only a failure message needs the callers' names. */
-    char alone_first[512];
-    snprintf(alone_first, sizeof alone_first, "%s", where(alone.first_caller));
-    ck_assert_msg(with_zeil.allocations == alone.allocations && with_zeil.frees == alone.frees,
-                  "%u launches: the driver alone made %llu allocations and %llu frees (first "
-                  "from %s), with zeil %llu and %llu (first from %s)",
-                  LAUNCHES, (unsigned long long)alone.allocations,
-                  (unsigned long long)alone.frees, alone_first,
-                  (unsigned long long)with_zeil.allocations,
-                  (unsigned long long)with_zeil.frees, where(with_zeil.first_caller));
+    expect_heap_calls("a regular list", alone, with_zeil, 0);
     ck_assert_uint_eq(zeil_submission_count(s.list),
                       (WARMUP_ROUNDS + 1) * (uint64_t)LAUNCHES);
+    tear_down(&s);
+}
+END_TEST
+
+/* LAUNCHES appends to the immediate list, counted, with its worker held back
+ * by gate until they are all made: every round has them all in flight at
+ * once, so the first round made every job a later round needs (its
+ * launches, the gate's barrier and the last barrier, of which only the last
+ * may still be on its way back when the next round starts). */
+static counting_malloc_counts_t counted_immediate_launches(const launch_setup_t *s,
+                                                           ze_command_list_handle_t list,
+                                                           ze_pfnCommandListAppendLaunchKernel_t append,
+                                                           ze_event_handle_t gate,
+                                                           ze_event_handle_t done)
+{
+    static const ze_group_count_t one_group = {1, 1, 1};
+    ZT_OK(zeCommandListAppendBarrier(list, NULL, 1, &gate));
+    ze_result_t failed = ZE_RESULT_SUCCESS;
+    counting_malloc_start();
+    for (unsigned i = 0; i < LAUNCHES; i++)
+        failed |= append(list, s->kernel, &one_group, NULL, 0, NULL);
+    counting_malloc_counts_t counts = counting_malloc_stop();
+    ZT_OK(failed);
+    ZT_OK(zeCommandListAppendBarrier(list, done, 0, NULL));
+    ZT_OK(zeEventHostSignal(gate));
+    ZT_OK(zeEventHostSynchronize(done, UINT64_MAX));
+    ZT_OK(zeEventHostReset(gate));
+    ZT_OK(zeEventHostReset(done));
+    return counts;
+}
+
+START_TEST(warm_immediate_launches_make_no_heap_call)
+{
+    launch_setup_t s;
+    set_up(&s);
+    ze_command_list_handle_t list = zt_immediate_list(&s.env, 0);
+    ze_event_pool_handle_t pool = zt_event_pool(&s.env, 2, 0);
+    ze_event_handle_t gate = zt_event(pool, 0), done = zt_event(pool, 1);
+    ze_pfnCommandListAppendLaunchKernel_t driver = driver_append();
+    for (unsigned w = 0; w < WARMUP_ROUNDS; w++) {
+        counted_immediate_launches(&s, list, zeCommandListAppendLaunchKernel, gate, done);
+        counted_immediate_launches(&s, list, driver, gate, done);
+    }
+    counting_malloc_counts_t alone = counted_immediate_launches(&s, list, driver, gate, done);
+    counting_malloc_counts_t with_zeil =
+        counted_immediate_launches(&s, list, zeCommandListAppendLaunchKernel, gate, done);
+    expect_heap_calls("an immediate list", alone, with_zeil, 1);
+    ZT_OK(zeEventDestroy(gate));
+    ZT_OK(zeEventDestroy(done));
+    ZT_OK(zeEventPoolDestroy(pool));
+    ZT_OK(zeCommandListDestroy(list));
     tear_down(&s);
 }
 END_TEST
@@ -158,6 +222,7 @@ static Suite *launch_no_alloc_suite(void)
     TCase *tc = tcase_create("steady_state");
     tcase_add_test(tc, counter_sees_allocations_inside_libraries);
     tcase_add_test(tc, zeil_adds_no_heap_call_to_a_warm_launch);
+    tcase_add_test(tc, warm_immediate_launches_make_no_heap_call);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -1,8 +1,8 @@
 /*
- * The USM allocation index (layer/registry_allocs.c) on its own: the file is
- * included here and driven through registry_* with made-up addresses (the
- * index works on address values: nothing is allocated or dereferenced), no
- * driver or loader. check forks each test, so each starts from an empty
+ * The USM allocation index (layer/registry_allocs.c and
+ * registry_alloc_lookup.c) on its own: the files are included here and
+ * driven through registry_* with made-up addresses (the index works on
+ * address values: nothing is allocated or dereferenced), no driver or loader. check forks each test, so each starts from an empty
  * index. The link wraps mmap (the index's only source of memory) so that
  * tests can make it fail, and READER_HOOK lets a test
  * change the index right after a reader has loaded the sequence.
@@ -10,6 +10,7 @@
 static void reader_hook(void);
 #define READER_HOOK() reader_hook()
 #include "registry_allocs.c"
+#include "registry_alloc_lookup.c"
 
 #include "zt.h"
 
@@ -18,6 +19,7 @@ static void reader_hook(void);
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 /* Loops run a tenth as long where sanitizers make every access a call. */
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
@@ -268,7 +270,7 @@ START_TEST(tombstone_eviction)
         expect(0x9000000 + i * 64, 0, 0, 0);
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 0);
     for (unsigned k = 0; k < LEVELS; k++) {
-        table_t *t = LOAD(ix.dead.tables[k]);
+        table_t *t = LOAD(allocs.dead.tables[k]);
         ck_assert(!t || t->used <= 2 * ZEIL_TOMBSTONES);
     }
 }
@@ -310,6 +312,33 @@ END_TEST
 
 /* The creating call's name is kept as an index into a table of the names
  * seen: null stays null, and names past the table's room are not named. */
+/* The end of a free finds its allocation where the beginning found it, and
+ * still finds it after the table was replaced (grown) or its slot moved in
+ * between: the tombstone names that free. */
+START_TEST(free_ends_on_its_allocation_after_moves)
+{
+    for (int moved = 0; moved < 2; moved++) {
+        uintptr_t base = 0x7000000 + (uintptr_t)moved * 0x100000;
+        add(base, 100);
+        registry_free_t freeing;
+        uint64_t call = next_call++;
+        ck_assert_int_eq(registry_begin_free((void *)base, call, 9, &freeing), 1);
+        if (moved) {
+            freeing.slot = (freeing.slot + 1) % (MIN_SLOTS); /* not where it is */
+        } else {
+            const void *table = freeing.table;
+            for (uintptr_t b = base + 0x1000; b < base + 0x1000 + 200 * 0x100; b += 0x100)
+                add(b, 100);
+            ck_assert_ptr_ne(LOAD(allocs.live.tables[freeing.level]), table);
+        }
+        ck_assert_int_eq(registry_end_free(&freeing, 1), 1);
+        zeil_alloc_t a = expect(base + 1, 2, base, 100);
+        ck_assert_uint_eq(a.freed_call, call);
+        ck_assert_uint_eq(a.freed_thread, 9);
+    }
+}
+END_TEST
+
 START_TEST(creators)
 {
     static char names[300][8];
@@ -392,7 +421,7 @@ START_TEST(a_million)
     uint64_t bytes = 0;
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, &bytes), n);
     ck_assert_uint_eq(bytes, total);
-    expect_short_runs(&ix.live);
+    expect_short_runs(&allocs.live);
     for (size_t i = 0; i < n; i++) {
         uintptr_t base;
         size_t size;
@@ -425,9 +454,9 @@ START_TEST(a_million)
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 0);
     /* Memory given back: every table small again. */
     for (unsigned k = 0; k < LEVELS; k++) {
-        table_t *t = LOAD(ix.live.tables[k]);
+        table_t *t = LOAD(allocs.live.tables[k]);
         ck_assert(!t || t->mask + 1 <= MIN_SLOTS);
-        t = LOAD(ix.dead.tables[k]);
+        t = LOAD(allocs.dead.tables[k]);
         ck_assert(!t || t->mask + 1 <= 16 * ZEIL_TOMBSTONES);
     }
 }
@@ -632,7 +661,7 @@ START_TEST(seqlock_retries)
     for (size_t n = 0; n < sizeof cases / sizeof *cases; n++) {
         int dead = cases[n].dead;
         uintptr_t base = dead ? 0x6101000 : 0x6100000;
-        hook_slot = slot_of(dead ? &ix.dead : &ix.live, base, 100);
+        hook_slot = slot_of(dead ? &allocs.dead : &allocs.live, base, 100);
         hook_first = cases[n].first;
         hook_last = cases[n].last;
         hook_calls = 0;
@@ -689,14 +718,14 @@ START_TEST(seqlock_hides_half_writes)
     add(HALF_LIVE, 100);
     add(HALF_DEAD, 100);
     release(HALF_DEAD);
-    slot_t *slots[2] = {slot_of(&ix.live, HALF_LIVE, 100), slot_of(&ix.dead, HALF_DEAD, 100)};
+    slot_t *slots[2] = {slot_of(&allocs.live, HALF_LIVE, 100), slot_of(&allocs.dead, HALF_DEAD, 100)};
     half_writes_t h = {0};
     pthread_t readers[2];
     for (int r = 0; r < 2; r++)
         ck_assert_int_eq(pthread_create(&readers[r], NULL, half_write_reader, &h), 0);
     for (unsigned n = 0; n < 100000 / SCALE; n++) {
         slot_t *slot = slots[n % 2];
-        pthread_mutex_lock(&allocs_lock);
+        spin_lock(&allocs_lock);
         write_begin();
         uintptr_t context = LOAD(slot->context), span = LOAD(slot->span);
         uint64_t created = LOAD(slot->created_call);
@@ -708,7 +737,7 @@ START_TEST(seqlock_hides_half_writes)
         STORE(slot->span, span);
         STORE(slot->created_call, created);
         write_end();
-        pthread_mutex_unlock(&allocs_lock);
+        spin_unlock(&allocs_lock);
         spin(n % 4 < 2 ? 20 : 300); /* and to start lookups just before the next */
     }
     atomic_store(&h.stop, 1);
@@ -733,6 +762,7 @@ int main(void)
     tcase_add_test(tc, tombstone_eviction);
     tcase_add_test(tc, missed_free);
     tcase_add_test(tc, missed_frees_while_growing);
+    tcase_add_test(tc, free_ends_on_its_allocation_after_moves);
     tcase_add_test(tc, count_with_filter);
     tcase_add_test(tc, creators);
     tcase_add_test(tc, a_million);

@@ -218,6 +218,48 @@ START_TEST(threads_reusing_handles_at_once)
 }
 END_TEST
 
+/* USM allocations the same way: each thread allocates an address the
+ * "driver" hands out (freed ones first), checks it finds its own allocation
+ * live, and frees it in two steps around the driver's free, so that other
+ * threads allocate the same address while its free is still on its way. */
+static void *churn_usm(void *arg)
+{
+    uint32_t thread = (uint32_t)(uintptr_t)arg;
+    for (uint32_t i = 0; i < ROUNDS / THREADS; i++) {
+        uintptr_t base = driver_create();
+        if (!base)
+            continue;
+        uint64_t call = ++call_numbers;
+        add_alloc(base, 48, call);
+        zeil_alloc_t a = {0};
+        if (registry_find_alloc((void *)(base + 47), &a) != 1 || a.created_call != call)
+            ck_abort_msg("%#lx: found allocation of call %llu (alive %d), made at call %llu",
+                         (unsigned long)base, (unsigned long long)a.created_call, a.alive,
+                         (unsigned long long)call);
+        registry_free_t freeing;
+        if (registry_begin_free((void *)base, ++call_numbers, thread, &freeing) != 1)
+            ck_abort_msg("%#lx: its free found no live allocation", (unsigned long)base);
+        driver_destroy(base);
+        if (registry_end_free(&freeing, 1) == 0)
+            ck_abort_msg("%#lx: its free did not end", (unsigned long)base);
+    }
+    return NULL;
+}
+
+START_TEST(threads_reusing_addresses_at_once)
+{
+    for (uint32_t i = 0; i < HANDLES; i++)
+        driver_free[driver_free_count++] = 0x10000000 + 64 * i;
+    pthread_t threads[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, churn_usm, (void *)(uintptr_t)(i + 1)),
+                         0);
+    for (int i = 0; i < THREADS; i++)
+        ck_assert_int_eq(pthread_join(threads[i], NULL), 0);
+    ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *suite = suite_create("layer_registry_reuse");
@@ -230,6 +272,7 @@ int main(void)
     tcase_add_test(tc, destroy_racing_a_creation_of_the_same_handle);
     tcase_add_test(tc, missed_destruction_becomes_a_tombstone);
     tcase_add_test(tc, threads_reusing_handles_at_once);
+    tcase_add_test(tc, threads_reusing_addresses_at_once);
     suite_add_tcase(suite, tc);
     return zt_run_suite(suite);
 }

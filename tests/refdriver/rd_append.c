@@ -16,7 +16,8 @@ static ze_result_t append_plain(rd_cmdlist_t *list, ze_event_handle_t signal, ui
                                 ze_event_handle_t *waits)
 {
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_BARRIER, rd_cmdlist_arena(list), signal, num_waits, waits));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_BARRIER, rd_cmdlist_arena(list, rd_cmdlist_bytes(num_waits, 0)), signal,
+                             num_waits, waits));
     return rd_cmdlist_append(list, &cmd);
 }
 
@@ -51,7 +52,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopy(ze_command_list_handle_t
     RD_NOT_NULL(dstptr);
     RD_NOT_NULL(srcptr);
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_COPY, rd_cmdlist_arena(list), hSignalEvent, numWaitEvents, phWaitEvents));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_COPY, rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent, numWaitEvents, phWaitEvents));
     cmd.u.copy.dst = dstptr;
     cmd.u.copy.src = srcptr;
     cmd.u.copy.size = size;
@@ -104,7 +105,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopyRegion(
         boxes_overlap(dstRegion, srcRegion))
         return ZE_RESULT_ERROR_OVERLAPPING_REGIONS;
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_COPY_REGION, rd_cmdlist_arena(list), hSignalEvent, numWaitEvents, phWaitEvents));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_COPY_REGION, rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent, numWaitEvents, phWaitEvents));
     cmd.u.region.dst = (rd_region_t){dstptr, *dstRegion, dstPitch, dstSlicePitch};
     cmd.u.region.src = (rd_region_t){(char *)(uintptr_t)srcptr, *srcRegion, srcPitch, srcSlicePitch};
     return rd_cmdlist_append(list, &cmd);
@@ -122,7 +123,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryFill(ze_command_list_handle_t
     if (pattern_size == 0 || pattern_size > RD_MAX_FILL_PATTERN || (pattern_size & (pattern_size - 1)))
         return ZE_RESULT_ERROR_INVALID_SIZE;
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_FILL, rd_cmdlist_arena(list), hSignalEvent, numWaitEvents, phWaitEvents));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_FILL, rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent, numWaitEvents, phWaitEvents));
     cmd.u.fill.dst = ptr;
     cmd.u.fill.size = size;
     cmd.u.fill.pattern_size = pattern_size;
@@ -176,7 +177,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendEventReset(ze_command_list_handle_t
     rd_event_t *event = NULL;
     RD_TRY(rd_event_from_handle(hEvent, &event));
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_EVENT_RESET, rd_cmdlist_arena(list), NULL, 0, NULL));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_EVENT_RESET, rd_cmdlist_arena(list, 0), NULL, 0, NULL));
     cmd.u.reset = event;
     return rd_cmdlist_append(list, &cmd);
 }
@@ -189,7 +190,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendWriteGlobalTimestamp(ze_command_lis
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(dstptr);
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_WRITE_TIMESTAMP, rd_cmdlist_arena(list), hSignalEvent, numWaitEvents, phWaitEvents));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_WRITE_TIMESTAMP, rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent, numWaitEvents, phWaitEvents));
     cmd.u.timestamp_dst = dstptr;
     return rd_cmdlist_append(list, &cmd);
 }
@@ -218,7 +219,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendQueryKernelTimestamps(
         memcpy(offsets, pOffsets, numEvents * sizeof *offsets);
     }
     rd_command_t cmd;
-    ze_result_t r = rd_command_init(&cmd, RD_CMD_QUERY_TIMESTAMPS, rd_cmdlist_arena(list), hSignalEvent, numWaitEvents, phWaitEvents);
+    ze_result_t r = rd_command_init(&cmd, RD_CMD_QUERY_TIMESTAMPS, rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent, numWaitEvents, phWaitEvents);
     if (r != ZE_RESULT_SUCCESS) {
         free(events);
         free(offsets);
@@ -239,10 +240,13 @@ static ze_result_t append_launch(ze_command_list_handle_t hCommandList, ze_kerne
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_HANDLE(rd_kernel_t, kernel, hKernel, RD_MAGIC_KERNEL);
     RD_NOT_NULL(pLaunchFuncArgs);
-    rd_cmd_arena_t *arena = rd_cmdlist_arena(list);
+    /* Only an immediate list's job store asks how much the command holds. */
+    size_t bytes =
+        list->immediate ? rd_cmdlist_bytes(numWaitEvents, rd_launch_capture_size(kernel)) : 0;
+    rd_cmd_arena_t *arena = rd_cmdlist_arena(list, bytes);
     /* A regular list holds each module its launches use until its reset,
      * once, instead of every launch taking a reference on the module that
-     * all threads' launches share. */
+     * all threads' launches share (an immediate list's job, until it ran). */
     if (arena)
         RD_TRY(rd_cmdlist_hold_module(list, kernel->module));
     rd_command_t cmd;
@@ -302,7 +306,7 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchMultipleKernelsIndirect(
     for (uint32_t i = 0; i < numKernels; i++)
         RD_TRY(rd_check_handle(phKernels[i], RD_MAGIC_KERNEL));
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_LAUNCH_MULTIPLE, rd_cmdlist_arena(list), hSignalEvent, numWaitEvents, phWaitEvents));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_LAUNCH_MULTIPLE, rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent, numWaitEvents, phWaitEvents));
     cmd.u.multiple.max = numKernels;
     cmd.u.multiple.count = pCountBuffer;
     cmd.u.multiple.launches = calloc(numKernels ? numKernels : 1, sizeof *cmd.u.multiple.launches);

@@ -6,30 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A command handed to an immediate list's worker. */
-typedef struct immediate_job {
-    rd_job_t job; /* first: the worker's handle on it */
-    rd_command_t cmd;
-} immediate_job_t;
-
-static void immediate_job(rd_job_t *job)
-{
-    immediate_job_t *j = (immediate_job_t *)job;
-    rd_command_run(&j->cmd);
-    rd_command_release(&j->cmd);
-    free(j);
-}
-
 static ze_result_t append_immediate(rd_cmdlist_t *list, rd_command_t *cmd)
 {
-    immediate_job_t *j = malloc(sizeof *j);
-    if (!j) {
-        rd_command_release(cmd);
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    j->job.run = immediate_job;
-    j->cmd = *cmd;
-    uint64_t ticket = rd_worker_submit(list->worker, &j->job);
+    uint64_t ticket;
+    RD_TRY(rd_immediate_submit(&list->jobs, list->worker, cmd, &ticket));
     if (list->synchronous)
         rd_worker_wait(list->worker, ticket, UINT64_MAX);
     return ZE_RESULT_SUCCESS;
@@ -69,6 +49,10 @@ rd_cmd_arena_t *rd_cmdlist_arena_slow(rd_cmdlist_t *list)
 ze_result_t rd_cmdlist_hold_module(rd_cmdlist_t *list, rd_module_t *module)
 {
     rd_list_memory_t *m = list->memory;
+    if (!m) { /* an immediate list's (a regular list has memory by now) */
+        rd_immediate_hold_module(&list->jobs, module);
+        return ZE_RESULT_SUCCESS;
+    }
     /* A batch launches the same few kernels: the last one first. */
     for (uint32_t i = m->module_count; i-- > 0;)
         if (m->modules[i] == module)
@@ -210,6 +194,7 @@ ze_result_t ZE_APICALL rd_zeCommandListDestroy(ze_command_list_handle_t hCommand
     list->magic = RD_MAGIC_DEAD;
     wait_unused(list);
     rd_worker_destroy(list->worker);
+    rd_immediate_free(&list->jobs);
     release_commands(list);
     free(list->commands);
     if (list->memory) {

@@ -11,6 +11,7 @@
 
 #include "rd_cmd_arena.h"
 #include "rd_command.h"
+#include "rd_immediate.h"
 #include "rd_module.h"
 #include "rd_worker.h"
 
@@ -35,6 +36,7 @@ typedef struct rd_cmdlist {
     int immediate;
     int synchronous; /* immediate lists only */
     rd_worker_t *worker; /* immediate lists only */
+    rd_immediate_jobs_t jobs; /* immediate lists only */
     rd_list_memory_t *memory; /* regular lists, from their first append */
     rd_command_t *commands;
     size_t count;
@@ -49,20 +51,33 @@ typedef struct rd_cmdlist {
     ze_command_queue_desc_t queue_desc;
 } rd_cmdlist_t;
 
-/* The memory a command of this list takes what it holds from: the arena
- * of a regular list, null (the heap) for an immediate list, whose commands
- * its worker frees one by one as they finish (and for a regular list whose
- * arena could not be made: its commands then hold their own). */
+/* The memory a command of this list takes what it holds (at most bytes:
+ * its wait list, a launch's capture) from: the arena of a regular list, the
+ * store of the job an immediate list hands its worker (rd_immediate.h), or
+ * null, the heap (an immediate list's command too large for a job's store,
+ * a regular list whose arena could not be made): its commands then hold
+ * their own, and the worker frees them one by one. */
 rd_cmd_arena_t *rd_cmdlist_arena_slow(rd_cmdlist_t *list);
-static inline rd_cmd_arena_t *rd_cmdlist_arena(rd_cmdlist_t *list)
+static inline rd_cmd_arena_t *rd_cmdlist_arena(rd_cmdlist_t *list, size_t bytes)
 {
     if (list->memory)
         return &list->memory->arena;
-    return list->immediate ? NULL : rd_cmdlist_arena_slow(list);
+    if (list->immediate)
+        return rd_immediate_arena(&list->jobs, bytes);
+    return rd_cmdlist_arena_slow(list);
+}
+
+/* What a command holds in its list's memory: its wait list and, for a
+ * launch, the capture (rd_launch_capture_size). */
+static inline size_t rd_cmdlist_bytes(uint32_t num_waits, size_t capture)
+{
+    return ((num_waits * sizeof(rd_event_t *) + 15u) & ~(size_t)15u) + capture;
 }
 
 /* A regular list keeps the module of its launches loaded until its reset
- * or destruction: one reference per list and module, not per launch. */
+ * or destruction: one reference per list and module, not per launch. An
+ * immediate list's launch built in a job's store: its job holds it until
+ * the launch ran. */
 ze_result_t rd_cmdlist_hold_module(rd_cmdlist_t *list, rd_module_t *module);
 
 /* Adds a command built by an append: records it, or runs it (immediate).

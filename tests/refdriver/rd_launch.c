@@ -28,6 +28,23 @@ static uint64_t total_groups(const ze_group_count_t *g)
     return total;
 }
 
+/* One block: the launch, the argument pointers, the argument bytes. */
+static size_t values_offset(uint32_t num_args)
+{
+    size_t at = sizeof(rd_launch_t) + num_args * sizeof(void *);
+    return (at + RD_ARG_ALIGNMENT - 1) & ~(size_t)(RD_ARG_ALIGNMENT - 1);
+}
+
+static size_t capture_size(size_t values_at, size_t arg_bytes)
+{
+    return (values_at + arg_bytes + RD_ARG_ALIGNMENT - 1) & ~(size_t)(RD_ARG_ALIGNMENT - 1);
+}
+
+size_t rd_launch_capture_size(const rd_kernel_t *kernel)
+{
+    return capture_size(values_offset(kernel->abi->num_args), kernel->arg_bytes);
+}
+
 ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *groups, int indirect, rd_cmd_arena_t *arena,
                               rd_launch_t **out)
 {
@@ -37,10 +54,8 @@ ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *group
     for (uint32_t i = 0; i < n; i++)
         if (kernel->arg_states[i] == RD_ARG_UNSET)
             return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    /* One allocation: the launch, the argument pointers, the argument bytes. */
-    size_t values_at = sizeof(rd_launch_t) + n * sizeof(void *);
-    values_at = (values_at + RD_ARG_ALIGNMENT - 1) & ~(size_t)(RD_ARG_ALIGNMENT - 1);
-    size_t size = (values_at + kernel->arg_bytes + RD_ARG_ALIGNMENT - 1) & ~(size_t)(RD_ARG_ALIGNMENT - 1);
+    size_t values_at = values_offset(n);
+    size_t size = capture_size(values_at, kernel->arg_bytes);
     /* Arena blocks are aligned to 16, RD_ARG_ALIGNMENT. */
     rd_launch_t *l = arena ? rd_cmd_arena_alloc(arena, size) : aligned_alloc(RD_ARG_ALIGNMENT, size);
     if (!l)

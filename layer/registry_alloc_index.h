@@ -1,0 +1,49 @@
+/*
+ * registry_alloc_index.h: the state of the USM allocation index, shared by
+ * its writers (registry_allocs.c, which says how readers and writers share
+ * it) and its readers (registry_alloc_lookup.c). Private to the two.
+ */
+#ifndef ZEIL_REGISTRY_ALLOC_INDEX_H
+#define ZEIL_REGISTRY_ALLOC_INDEX_H
+
+#include "registry.h"
+#include "registry_alloc_tables.h"
+#include "spin_lock.h"
+
+#define CREATORS 255u /* an index of 8 bits, 0 for null */
+/* Seqlock reads before a reader takes the writers' lock once. */
+#define READ_ATTEMPTS 64u
+_Static_assert(ZEIL_TOMBSTONES <= 65536u, "a FIFO place takes 16 bits");
+
+/* All zero at start (in .bss: 100 KiB, most of it the FIFO). */
+typedef struct alloc_index_state {
+    _Alignas(64) _Atomic uint64_t seq; /* odd while a writer changes the indexes */
+    _Alignas(64) alloc_index_t live;
+    alloc_index_t dead;
+    struct {
+        uintptr_t base, span;
+        uint8_t level, used;         /* used 0: none, or dropped early */
+    } fifo[ZEIL_TOMBSTONES];
+    uint32_t fifo_next;
+    /* created_by, interned: entries keep an index, 0 for null, i + 1 for
+     * creators[i]. */
+    const char *_Atomic creators[CREATORS];
+    uint32_t creator_count;
+    uint32_t dead_shrunk;            /* levels of the dead index that lost entries */
+} alloc_index_state_t;
+
+extern alloc_index_state_t allocs __attribute__((visibility("hidden")));
+/* Writers'; a reader that keeps losing to them takes it once. */
+extern spin_lock_t allocs_lock __attribute__((visibility("hidden")));
+
+/* A reader's wait for a writer to finish. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+#endif

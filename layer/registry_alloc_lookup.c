@@ -1,0 +1,116 @@
+/* Lookups in the USM allocation index: lock-free, under its seqlock
+ * (registry_allocs.c says how). */
+#include "registry.h"
+#include "registry_alloc_index.h"
+
+/* Called by readers right after they load the sequence: the unit test
+ * (which includes this file) makes it a writer at that worst moment. */
+#ifndef READER_HOOK
+#define READER_HOOK() ((void)0)
+#endif
+
+static inline void unpack(zeil_alloc_t *out, const entry_t *e, int found)
+{
+    unsigned flags = meta_flags(e->meta);
+    uint32_t creator = (uint32_t)(e->meta >> 32) & 0xffu;
+    *out = (zeil_alloc_t){.base = (void *)e->base,
+                          .size = (flags & F_ZERO_SIZE) ? 0 : (size_t)e->span,
+                          .type = (ze_memory_type_t)(uint32_t)e->meta,
+                          .context = (ze_context_handle_t)e->context,
+                          .device = (ze_device_handle_t)e->device,
+                          .created_by = creator ? LOAD(allocs.creators[creator - 1]) : NULL,
+                          .created_call = e->created_call,
+                          .freed_call = found == 2 ? e->freed_call : 0,
+                          .created_thread = (uint32_t)e->threads,
+                          .freed_thread = found == 2 ? (uint32_t)(e->threads >> 32) : 0,
+                          .alive = found == 1};
+}
+
+static int find_entry(uintptr_t p, entry_t *e)
+{
+    int found = 1;
+    const slot_t *s = entries_find(&allocs.live, p);
+    if (!s) {
+        found = 2;
+        s = entries_find(&allocs.dead, p);
+    }
+    if (!s) {
+        *e = (entry_t){0};
+        return 0;
+    }
+    slot_load(s, e);
+    return found;
+}
+
+/* Tombstones, pointers zeil does not know, and lookups that meet a writer. */
+static __attribute__((noinline)) int find_slow(uintptr_t p, zeil_alloc_t *out)
+{
+    entry_t e;
+    for (unsigned attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+        uint64_t s = LOAD(allocs.seq);
+        READER_HOOK();
+        if (s & 1) {
+            cpu_relax();
+            continue;
+        }
+        int found = find_entry(p, &e);
+        if (LOAD(allocs.seq) != s)
+            continue;
+        if (found && out)
+            unpack(out, &e, found);
+        return found;
+    }
+    /* Writers kept changing the index: wait for them once. */
+    spin_lock(&allocs_lock);
+    int found = find_entry(p, &e);
+    spin_unlock(&allocs_lock);
+    if (found && out)
+        unpack(out, &e, found);
+    return found;
+}
+
+/* The common case inline and lean (the fewer instructions a lookup takes,
+ * the more of them a core overlaps while each waits for its cache miss):
+ * a live allocation, no writer in the way. */
+int registry_find_alloc(const void *ptr, zeil_alloc_t *out)
+{
+    uintptr_t p = (uintptr_t)ptr;
+    uint64_t s = LOAD(allocs.seq);
+    READER_HOOK();
+    const slot_t *hit = (s & 1) ? NULL : entries_find(&allocs.live, p);
+    if (hit) {
+        entry_t e;
+        slot_load(hit, &e);
+        if (LOAD(allocs.seq) == s) {
+            if (out)
+                unpack(out, &e, 1);
+            return 1;
+        }
+    }
+    return find_slow(p, out);
+}
+
+uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uint64_t *bytes)
+{
+    uint64_t n = 0, total = 0;
+    spin_lock(&allocs_lock);
+    for (unsigned k = 0; k < LEVELS; k++) {
+        const table_t *t = LOAD(allocs.live.tables[k]);
+        for (size_t i = 0; t && i <= t->mask; i++) {
+            entry_t e;
+            slot_load(&t->slots[i], &e);
+            if (!e.span || (meta_flags(e.meta) & F_SECOND))
+                continue;
+            zeil_alloc_t a;
+            unpack(&a, &e, 1);
+            if (keep && !keep(&a, user))
+                continue;
+            n++;
+            total += a.size;
+        }
+    }
+    spin_unlock(&allocs_lock);
+    if (bytes)
+        *bytes = total;
+    return n;
+}
