@@ -2,10 +2,9 @@
  * Pointers inside freed USM ranges are never refused when the driver accepts
  * them at the time of the call (W016 says where they lie); the "freed"
  * findings (E012, E015, W040) stay where nothing else can be there.
- * Address reuse by the C heap is real here: the reference driver takes USM
- * from the heap, so a malloc after a zeMemFree may return the same address.
- * A driver whose USM comes from an arena of its own never lets that happen;
- * the reuse cases then say so and check the freed address itself.
+ * The reference driver takes USM from an arena of its own, so the C heap
+ * never hands out a freed USM address; the reuse cases say so when it does
+ * not happen and then check the freed address itself.
  */
 #include "zl.h"
 #include "test_kernels.h"
