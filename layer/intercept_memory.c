@@ -25,14 +25,19 @@ ALLOCATES(zeMemAllocShared, ZE_MEMORY_TYPE_SHARED, a->hDevice)
 
 /* A free marks its allocation before the driver frees it and buries that
  * same allocation afterwards: by the time the driver returns, another thread
- * may have the address again, for a new allocation that must stay live. */
+ * may have the address again, for a new allocation that must stay live. A
+ * live base in its own context needs no other check; anything else unmarks
+ * (as a refused free does) and goes to check_usm_free. */
 ZEIL_PRE(zeMemFree)
 {
-    ze_result_t r = check_usm_free(call, a->hContext, a->ptr);
+    st->marked = a->ptr && registry_begin_free(a->ptr, call->number, calls_thread_number(),
+                                               &st->freeing);
+    int usual = st->marked && (!a->hContext || st->freeing.context == a->hContext);
+    ze_result_t r = usual ? ZE_RESULT_SUCCESS : check_usm_free(call, a->hContext, a->ptr);
     if (r == ZE_RESULT_SUCCESS && hazards_active())
         r = hazards_free_before(call, a->ptr);
-    st->marked = r == ZE_RESULT_SUCCESS && a->ptr &&
-                 registry_begin_free(a->ptr, call->number, calls_thread_number(), &st->freeing);
+    if (st->marked && (r != ZE_RESULT_SUCCESS || !usual))
+        st->marked = 0, registry_end_free(&st->freeing, 0);
     return r;
 }
 ZEIL_AFTER(zeMemFree)

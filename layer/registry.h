@@ -140,6 +140,7 @@ typedef struct registry_free {
     uintptr_t base;
     uint64_t created_call;            /* which allocation of that base */
     uint64_t call;                    /* the free */
+    ze_context_handle_t context;      /* the allocation's */
     uint32_t thread;
     /* Where registry_begin_free found it, so that registry_end_free need
      * not look again while it is still there. */

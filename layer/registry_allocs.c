@@ -416,8 +416,8 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
     if (at < 0)
         return 0;
     *freeing = (registry_free_t){.base = base, .created_call = e.created_call, .call = call,
-                                 .thread = thread, .level = k, .table = table,
-                                 .slot = (size_t)at};
+                                 .context = (ze_context_handle_t)e.context, .thread = thread,
+                                 .level = k, .table = table, .slot = (size_t)at};
     if (thread < INFLIGHT_THREADS) {
         inflight_free_t *f = &inflight[thread];
         STORE(f->created_call, e.created_call);
