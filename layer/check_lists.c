@@ -38,10 +38,10 @@ static ze_result_t check_event_of_list(const zeil_call_t *call, const char *arg,
 ze_result_t check_append(const zeil_call_t *call, ze_command_list_handle_t list,
                          zeil_obj_t **list_obj, ze_event_handle_t signal, zeil_obj_t **signal_obj,
                          uint32_t num_waits, const ze_event_handle_t *waits,
-                         const char *signal_arg, const char *waits_arg)
+                         const char *list_arg, const char *signal_arg, const char *waits_arg)
 {
     *signal_obj = NULL;
-    ze_result_t r = check_handle(call, "hCommandList", list, ZEIL_KIND_COMMAND_LIST, list_obj);
+    ze_result_t r = check_handle(call, list_arg, list, ZEIL_KIND_COMMAND_LIST, list_obj);
     CHECK_KEEP_FIRST(r, check_list_open(call, *list_obj));
     if (signal)
         CHECK_KEEP_FIRST(r, check_event_of_list(call, signal_arg, signal, *list_obj, 1,

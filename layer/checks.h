@@ -98,11 +98,11 @@ static inline ze_result_t check_list_open(const zeil_call_t *call, const zeil_ob
     return check_list_closed_finding(call, list);
 }
 /* The list, its signal and wait events: alive, one context, reset between
- * signals; signal_arg and waits_arg name them in findings. */
+ * signals; list_arg, signal_arg and waits_arg name them in findings. */
 ze_result_t check_append(const zeil_call_t *call, ze_command_list_handle_t list,
                          zeil_obj_t **list_obj, ze_event_handle_t signal, zeil_obj_t **signal_obj,
                          uint32_t num_waits, const ze_event_handle_t *waits,
-                         const char *signal_arg, const char *waits_arg);
+                         const char *list_arg, const char *signal_arg, const char *waits_arg);
 /* After a successful append that signals an event: its signal is pending
  * until a reset (what check_append's reset-between-signals rule reads). The
  * one place every append, generated or hand-tuned, notes it. */

@@ -79,7 +79,8 @@ ZEIL_POST(zeCommandListAppendSignalEvent)
 ZEIL_PRE(zeCommandListAppendEventReset)
 {
     zeil_obj_t *list, *none;
-    return check_append(call, a->hCommandList, &list, NULL, &none, 1, &a->hEvent, "", "hEvent");
+    return check_append(call, a->hCommandList, &list, NULL, &none, 1, &a->hEvent, "hCommandList",
+                        "", "hEvent");
 }
 ZEIL_POST(zeCommandListAppendEventReset)
 {

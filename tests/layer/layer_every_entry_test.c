@@ -140,6 +140,24 @@ static void assert_one_call_line(const char *log, const zeil_entry_case_t *c)
     }
 }
 
+/* A finding names the argument by the entry's own parameter name ("hKernel",
+ * "phWaitEvents[2]"), whatever the entry calls it. */
+static void assert_names_a_parameter(const char *text, const zeil_entry_case_t *c)
+{
+    char name[64];
+    ck_assert_msg(sscanf(text, " %63[A-Za-z0-9_]", name) == 1, "%s: no argument named in%s",
+                  c->api, text);
+    size_t n = strlen(name);
+    const char *p = c->params;
+    int found = 0;
+    while (!found && (p = strstr(p, name)) != NULL) {
+        found = (p == c->params || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0);
+        p += n;
+    }
+    ck_assert_msg(found, "%s: the finding names '%s', not one of its parameters (%s):%s", c->api,
+                  name, c->params, text);
+}
+
 START_TEST(every_entry_refuses_a_destroyed_handle_with_one_call_line)
 {
     zt_env_t env;
@@ -159,8 +177,10 @@ START_TEST(every_entry_refuses_a_destroyed_handle_with_one_call_line)
         char *log = zl_log_since(mark);
         char finding[160];
         snprintf(finding, sizeof finding, "[ZEIL-E002] %s:", c->api);
-        ck_assert_msg(strstr(log, finding), "%s: no E002 for a destroyed %s: %s", c->api,
-                      zeil_kind_name(c->kind), log);
+        const char *at = strstr(log, finding);
+        ck_assert_msg(at, "%s: no E002 for a destroyed %s: %s", c->api, zeil_kind_name(c->kind),
+                      log);
+        assert_names_a_parameter(at + strlen(finding), c);
         assert_one_call_line(log, c);
         free(log);
         cases++;
