@@ -1,12 +1,19 @@
 /*
  * The per-call figures of one configuration: launch_append_ns, alloc_free_ns
- * and event_ns. Each is timed in batches (the clock is read once per batch
- * of BATCH calls); the child's value is the median of the batch means, which
- * a preemption in one batch cannot move. Untimed warm-up batches come first,
- * so that lists, rings and allocator caches are in their steady state.
+ * and event_ns, and the same calls paired with the driver's own entries
+ * (bench_direct.h): launch_added_ns, alloc_free_added_ns and event_added_ns,
+ * what the path above the driver added in this process.
+ *
+ * Each is timed in batches (the clock is read once per batch of BATCH calls).
+ * A pair is a batch through the API and a batch straight into the driver, in
+ * alternating order; the child's values are the medians, over pairs, of the
+ * API batch's mean and of the difference, which a preemption in one batch
+ * cannot move. Untimed warm-up pairs come first, so that lists, rings and
+ * allocator caches are in their steady state.
  */
 #include "bench_child.h"
 
+#include "bench_direct.h"
 #include "bench_stats.h"
 #include "bench_stock_tracing.h"
 #include "bench_ze.h"
@@ -18,12 +25,22 @@
 #include <string.h>
 
 #define BATCH 1000u
-#define WARMUP_BATCHES 10u
+#define WARMUP_PAIRS 10u
 
-typedef struct batches {
-    double *means;
-    size_t count;
-} batches_t;
+enum { API, DIRECT };
+
+typedef struct subject {
+    const bench_ze_t *ze;
+    const bench_direct_t *direct;
+    ze_event_handle_t event;
+} subject_t;
+
+/* One batch of one side; returns the mean ns per call (or per pair of calls). */
+typedef double (*batch_fn)(const subject_t *s, int side);
+
+typedef struct paired {
+    double api, added;
+} paired_t;
 
 static size_t scaled(double scale, size_t full)
 {
@@ -31,61 +48,100 @@ static size_t scaled(double scale, size_t full)
     return n < 3 ? 3 : n;
 }
 
-static batches_t batches_new(size_t count)
+static double median_of(double *v, size_t n)
 {
-    batches_t b = {calloc(count, sizeof(double)), count};
-    if (!b.means)
+    return bench_summarize(v, n).median;
+}
+
+static paired_t time_pairs(batch_fn batch, const subject_t *s, size_t timed)
+{
+    double *api = calloc(timed, sizeof *api), *added = calloc(timed, sizeof *added);
+    if (!api || !added)
         bench_fail("out of memory");
-    return b;
+    for (size_t i = 0; i < WARMUP_PAIRS + timed; i++) {
+        double mean[2];
+        int first = (int)(i & 1); /* neither side always goes first */
+        mean[first] = batch(s, first);
+        mean[!first] = batch(s, !first);
+        if (i >= WARMUP_PAIRS) {
+            api[i - WARMUP_PAIRS] = mean[API];
+            added[i - WARMUP_PAIRS] = mean[API] - mean[DIRECT];
+        }
+    }
+    paired_t p = {median_of(api, timed), median_of(added, timed)};
+    free(api);
+    free(added);
+    return p;
 }
 
-static double batches_median(batches_t *b)
+/* Appends to the regular list; the reset after the batch is not timed. */
+static double launch_batch(const subject_t *s, int side)
 {
-    double median = bench_summarize(b->means, b->count).median;
-    free(b->means);
-    return median;
-}
-
-/* Appends to the regular list; the reset every BATCH appends is not timed. */
-static double time_launches(const bench_ze_t *ze, size_t timed)
-{
-    batches_t b = batches_new(timed);
-    for (size_t i = 0; i < WARMUP_BATCHES + timed; i++) {
-        ze_result_t failed = ZE_RESULT_SUCCESS;
-        uint64_t start = bench_now_ns();
+    static const ze_group_count_t one_group = {1, 1, 1};
+    const bench_ze_t *ze = s->ze;
+    ze_pfnCommandListAppendLaunchKernel_t direct = s->direct->list.pfnAppendLaunchKernel;
+    ze_result_t failed = ZE_RESULT_SUCCESS;
+    uint64_t start = bench_now_ns();
+    if (side == API)
         for (unsigned k = 0; k < BATCH; k++)
             failed |= bench_ze_launch(ze, ze->list);
-        uint64_t end = bench_now_ns();
-        BENCH_ZE_OK(failed);
-        BENCH_ZE_OK(zeCommandListReset(ze->list));
-        if (i >= WARMUP_BATCHES)
-            b.means[i - WARMUP_BATCHES] = (double)(end - start) / BATCH;
-    }
-    return batches_median(&b);
+    else
+        for (unsigned k = 0; k < BATCH; k++)
+            failed |= direct(ze->list, ze->kernel, &one_group, NULL, 0, NULL);
+    uint64_t end = bench_now_ns();
+    BENCH_ZE_OK(failed);
+    BENCH_ZE_OK(zeCommandListReset(ze->list));
+    return (double)(end - start) / BATCH;
 }
 
-static double time_alloc_free(const bench_ze_t *ze, size_t timed)
+static double alloc_free_batch(const subject_t *s, int side)
 {
-    batches_t b = batches_new(timed);
+    const bench_ze_t *ze = s->ze;
+    const ze_mem_dditable_t *mem = &s->direct->mem;
     ze_device_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
-    for (size_t i = 0; i < WARMUP_BATCHES + timed; i++) {
-        ze_result_t failed = ZE_RESULT_SUCCESS;
-        uint64_t start = bench_now_ns();
+    ze_result_t failed = ZE_RESULT_SUCCESS;
+    uint64_t start = bench_now_ns();
+    if (side == API)
         for (unsigned k = 0; k < BATCH; k++) {
             void *p = NULL;
             failed |= zeMemAllocDevice(ze->context, &desc, BENCH_ALLOC_BYTES, 0, ze->device, &p);
             failed |= zeMemFree(ze->context, p);
         }
-        uint64_t end = bench_now_ns();
-        BENCH_ZE_OK(failed);
-        if (i >= WARMUP_BATCHES)
-            b.means[i - WARMUP_BATCHES] = (double)(end - start) / BATCH;
-    }
-    return batches_median(&b);
+    else
+        for (unsigned k = 0; k < BATCH; k++) {
+            void *p = NULL;
+            failed |= mem->pfnAllocDevice(ze->context, &desc, BENCH_ALLOC_BYTES, 0, ze->device,
+                                          &p);
+            failed |= mem->pfnFree(ze->context, p);
+        }
+    uint64_t end = bench_now_ns();
+    BENCH_ZE_OK(failed);
+    return (double)(end - start) / BATCH;
 }
 
-static double time_events(const bench_ze_t *ze, size_t timed)
+static double event_batch(const subject_t *s, int side)
 {
+    const ze_event_dditable_t *ev = &s->direct->event;
+    ze_result_t failed = ZE_RESULT_SUCCESS;
+    uint64_t start = bench_now_ns();
+    if (side == API)
+        for (unsigned k = 0; k < BATCH; k++) {
+            failed |= zeEventHostSignal(s->event);
+            failed |= zeEventHostReset(s->event);
+        }
+    else
+        for (unsigned k = 0; k < BATCH; k++) {
+            failed |= ev->pfnHostSignal(s->event);
+            failed |= ev->pfnHostReset(s->event);
+        }
+    uint64_t end = bench_now_ns();
+    BENCH_ZE_OK(failed);
+    return (double)(end - start) / BATCH;
+}
+
+static paired_t time_events(subject_t *s, size_t timed)
+{
+    const bench_ze_t *ze = s->ze;
     ze_event_pool_desc_t pool_desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
                                       ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
     ze_event_pool_handle_t pool = NULL;
@@ -93,24 +149,12 @@ static double time_events(const bench_ze_t *ze, size_t timed)
     BENCH_ZE_OK(zeEventPoolCreate(ze->context, &pool_desc, 1, &device, &pool));
     ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
                                   ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
-    ze_event_handle_t event = NULL;
-    BENCH_ZE_OK(zeEventCreate(pool, &event_desc, &event));
-    batches_t b = batches_new(timed);
-    for (size_t i = 0; i < WARMUP_BATCHES + timed; i++) {
-        ze_result_t failed = ZE_RESULT_SUCCESS;
-        uint64_t start = bench_now_ns();
-        for (unsigned k = 0; k < BATCH; k++) {
-            failed |= zeEventHostSignal(event);
-            failed |= zeEventHostReset(event);
-        }
-        uint64_t end = bench_now_ns();
-        BENCH_ZE_OK(failed);
-        if (i >= WARMUP_BATCHES)
-            b.means[i - WARMUP_BATCHES] = (double)(end - start) / BATCH;
-    }
-    BENCH_ZE_OK(zeEventDestroy(event));
+    BENCH_ZE_OK(zeEventCreate(pool, &event_desc, &s->event));
+    paired_t p = time_pairs(event_batch, s, timed);
+    BENCH_ZE_OK(zeEventDestroy(s->event));
     BENCH_ZE_OK(zeEventPoolDestroy(pool));
-    return batches_median(&b);
+    s->event = NULL;
+    return p;
 }
 
 static int library_loaded(const char *soname)
@@ -141,19 +185,25 @@ int bench_child_calls(const bench_child_args_t *args)
     bench_ze_t ze;
     bench_ze_open(&ze);
     verify_configuration(args->config);
+    bench_direct_t direct;
+    bench_direct_open(&direct);
+    subject_t s = {&ze, &direct, NULL};
     int tracing = strcmp(args->config, "stock_tracing") == 0;
     if (tracing)
         bench_stock_tracing_enable();
     /* Allocations first: the launch phase leaves the heap fragmented by the
      * driver's per-launch blocks, which would time glibc's consolidation. */
-    double alloc = time_alloc_free(&ze, scaled(args->scale, 500));
-    double event = time_events(&ze, scaled(args->scale, 1000));
-    double launch = time_launches(&ze, scaled(args->scale, 1000));
+    paired_t alloc = time_pairs(alloc_free_batch, &s, scaled(args->scale, 500));
+    paired_t event = time_events(&s, scaled(args->scale, 1000));
+    paired_t launch = time_pairs(launch_batch, &s, scaled(args->scale, 1000));
     if (tracing)
         bench_stock_tracing_disable();
     bench_ze_close(&ze);
-    bench_emit("launch_append_ns", args->config, launch);
-    bench_emit("alloc_free_ns", args->config, alloc);
-    bench_emit("event_ns", args->config, event);
+    bench_emit("launch_append_ns", args->config, launch.api);
+    bench_emit("alloc_free_ns", args->config, alloc.api);
+    bench_emit("event_ns", args->config, event.api);
+    bench_emit("launch_added_ns", args->config, launch.added);
+    bench_emit("alloc_free_added_ns", args->config, alloc.added);
+    bench_emit("event_added_ns", args->config, event.added);
     return 0;
 }

@@ -12,6 +12,7 @@
  */
 #include "bench_child.h"
 
+#include "bench_direct.h"
 #include "bench_stats.h"
 #include "bench_ze.h"
 
@@ -77,9 +78,12 @@ int bench_child_hazards(const bench_child_args_t *args)
     size_t timed = (size_t)(1000 * args->scale);
     if (timed < 3)
         timed = 3;
-    double *means = calloc(timed, sizeof *means);
-    if (!means)
+    double *means = calloc(timed, sizeof *means), *added = calloc(timed, sizeof *added);
+    if (!means || !added)
         bench_fail("out of memory");
+    bench_direct_t direct;
+    bench_direct_open(&direct);
+    static const ze_group_count_t one_group = {1, 1, 1};
     for (size_t b = 0; b < WARMUP_BATCHES + timed; b++) {
         for (int s = 0; s < 2; s++)
             BENCH_ZE_OK(zeCommandListAppendWaitOnEvents(lists[s], 1, &go));
@@ -87,12 +91,22 @@ int bench_child_hazards(const bench_child_args_t *args)
          * polling threads would compete with the timed appends for the caches. */
         struct timespec settle = {0, 1000 * 1000};
         nanosleep(&settle, NULL);
-        ze_result_t failed = ZE_RESULT_SUCCESS;
-        uint64_t start = thread_cpu_ns();
-        for (unsigned k = 0; k < BATCH; k++)
-            failed |= bench_ze_launch(&ze, lists[k & 1]);
-        uint64_t end = thread_cpu_ns();
-        BENCH_ZE_OK(failed);
+        double mean[2]; /* through the API, straight into the driver */
+        for (int turn = 0; turn < 2; turn++) {
+            int straight = turn ^ (int)(b & 1);
+            ze_result_t failed = ZE_RESULT_SUCCESS;
+            uint64_t start = thread_cpu_ns();
+            if (straight)
+                for (unsigned k = 0; k < BATCH; k++)
+                    failed |= direct.list.pfnAppendLaunchKernel(lists[k & 1], ze.kernel,
+                                                                &one_group, NULL, 0, NULL);
+            else
+                for (unsigned k = 0; k < BATCH; k++)
+                    failed |= bench_ze_launch(&ze, lists[k & 1]);
+            uint64_t end = thread_cpu_ns();
+            BENCH_ZE_OK(failed);
+            mean[straight] = (double)(end - start) / BATCH;
+        }
         for (int s = 0; s < 2; s++)
             BENCH_ZE_OK(zeCommandListAppendBarrier(lists[s], done[s], 0, NULL));
         BENCH_ZE_OK(zeEventHostSignal(go));
@@ -101,11 +115,15 @@ int bench_child_hazards(const bench_child_args_t *args)
             BENCH_ZE_OK(zeEventHostReset(done[s]));
         }
         BENCH_ZE_OK(zeEventHostReset(go));
-        if (b >= WARMUP_BATCHES)
-            means[b - WARMUP_BATCHES] = (double)(end - start) / BATCH;
+        if (b >= WARMUP_BATCHES) {
+            means[b - WARMUP_BATCHES] = mean[0];
+            added[b - WARMUP_BATCHES] = mean[0] - mean[1];
+        }
     }
     double median = bench_summarize(means, timed).median;
+    double added_median = bench_summarize(added, timed).median;
     free(means);
+    free(added);
     for (int s = 0; s < 2; s++)
         BENCH_ZE_OK(zeCommandListDestroy(lists[s]));
     for (int e = 0; e < 3; e++)
@@ -113,5 +131,6 @@ int bench_child_hazards(const bench_child_args_t *args)
     BENCH_ZE_OK(zeEventPoolDestroy(pool));
     bench_ze_close(&ze);
     bench_emit("two_stream_launch_ns", args->config, median);
+    bench_emit("two_stream_added_ns", args->config, added_median);
     return 0;
 }

@@ -1,5 +1,6 @@
 /*
- * build/bench.json: the per-call, lookup, interop and memory figures
+ * build/bench.json: the per-call figures (each also paired with the driver's
+ * own entries: *_added_ns), the lookup, interop and memory figures
  * (medians; null for what was not measured), "launch_scaling",
  * "callgrind_instructions_per_launch" and a "detail"
  * object with min, max and every sample of every series, the targets, and
@@ -14,7 +15,9 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const call_figures[] = {"launch_append_ns", "alloc_free_ns", "event_ns"};
+static const char *const call_figures[] = {"launch_append_ns", "alloc_free_ns", "event_ns",
+                                            "launch_added_ns", "alloc_free_added_ns",
+                                            "event_added_ns"};
 static const char *const lookup_sizes[] = {"1000", "100000", "1000000"};
 
 static void number(FILE *f, double v)
@@ -191,6 +194,9 @@ static void write_body(FILE *f, const bench_run_t *run)
         number(f, hazards.median - zeil.median);
     else
         fputs("null", f);
+    static const char *const hazard_configs[] = {"zeil", "zeil_hazards"};
+    fputs(",\n \"two_stream_added_ns\": ", f);
+    object_of(f, r, "two_stream_added_ns", hazard_configs, 2);
     fputs(",\n \"launch_scaling\": ", f);
     launch_scaling(f, run);
     fprintf(f, ",\n \"rounds\": %d, \"machine\": ", run->rounds);

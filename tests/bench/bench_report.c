@@ -8,6 +8,8 @@
 #include <string.h>
 
 static const char *const call_figures[] = {"launch_append_ns", "alloc_free_ns", "event_ns"};
+static const char *const added_figures[] = {"launch_added_ns", "alloc_free_added_ns",
+                                             "event_added_ns"};
 static const char *const lookup_sizes[] = {"1000", "100000", "1000000"};
 #define NOT_BUILT "n/a (zeil_bench_interop missing)"
 
@@ -34,6 +36,26 @@ static void call_figure(FILE *out, const bench_results_t *r, const char *figure)
         if (have && have_base && c > 0)
             snprintf(relative, sizeof relative, "%+.1f ns (%+.0f%%)", s.median - base.median,
                      100.0 * (s.median - base.median) / base.median);
+        row(out, c == 0 ? figure : "", config, have ? &s : NULL, "ns", relative);
+    }
+}
+
+/* What each configuration's path adds over the driver's own entries, paired
+ * in its process (bench_direct.h); the driver's row is the loader alone. */
+static void added_figure(FILE *out, const bench_results_t *r, const char *figure)
+{
+    bench_summary_t loader;
+    int have_loader = bench_results_summary(r, figure, "driver", &loader);
+    for (int c = 0; c < BENCH_CALL_CONFIGS; c++) {
+        const char *config = bench_call_configs[c].name;
+        bench_summary_t s;
+        int have = bench_results_summary(r, figure, config, &s);
+        char relative[64] = "the loader alone";
+        if (c > 0 && have && have_loader)
+            snprintf(relative, sizeof relative, "%+.1f ns over the loader's",
+                     s.median - loader.median);
+        else if (c > 0)
+            snprintf(relative, sizeof relative, "-");
         row(out, c == 0 ? figure : "", config, have ? &s : NULL, "ns", relative);
     }
 }
@@ -86,6 +108,14 @@ static void hazard_figure(FILE *out, const bench_results_t *r)
         snprintf(relative, sizeof relative, "hazard_overhead_ns %+.1f",
                  hazards.median - zeil.median);
     row(out, "two_stream_launch_ns", "zeil", have_zeil ? &zeil : NULL, "ns", "-");
+    row(out, "", "zeil_hazards", have_hazards ? &hazards : NULL, "ns", relative);
+    have_zeil = bench_results_summary(r, "two_stream_added_ns", "zeil", &zeil);
+    have_hazards = bench_results_summary(r, "two_stream_added_ns", "zeil_hazards", &hazards);
+    snprintf(relative, sizeof relative, "-");
+    if (have_zeil && have_hazards)
+        snprintf(relative, sizeof relative, "paired: hazards add %+.1f",
+                 hazards.median - zeil.median);
+    row(out, "two_stream_added_ns", "zeil", have_zeil ? &zeil : NULL, "ns", "over the driver");
     row(out, "", "zeil_hazards", have_hazards ? &hazards : NULL, "ns", relative);
 }
 
@@ -173,6 +203,10 @@ void bench_report_print(const bench_run_t *run, FILE *out)
     } else {
         for (size_t i = 0; i < sizeof call_figures / sizeof *call_figures; i++)
             call_figure(out, &run->results, call_figures[i]);
+        fprintf(out, "%-20s (each call paired in its process with the driver's own entry)\n",
+                "added over driver");
+        for (size_t i = 0; i < sizeof added_figures / sizeof *added_figures; i++)
+            added_figure(out, &run->results, added_figures[i]);
         lookup_figure(out, &run->results);
         hazard_figure(out, &run->results);
         interop_figures(out, run);

@@ -12,7 +12,8 @@ import math
 import subprocess
 import sys
 
-CALL_FIGURES = ("launch_append_ns", "alloc_free_ns", "event_ns")
+CALL_FIGURES = ("launch_append_ns", "alloc_free_ns", "event_ns",
+                "launch_added_ns", "alloc_free_added_ns", "event_added_ns")
 CONFIGS = ("driver", "zeil", "zeil_trace", "stock_validation", "stock_tracing")
 
 
@@ -58,6 +59,9 @@ def main():
     for where, value in interop:
         measured(where, value)
     measured("rss_growth_mb", data.get("rss_growth_mb"))
+    keys_exactly("two_stream_added_ns", data.get("two_stream_added_ns"), ("zeil", "zeil_hazards"))
+    for config, value in data["two_stream_added_ns"].items():
+        measured("two_stream_added_ns." + config, value)
     measured("hazard_overhead_ns", data.get("hazard_overhead_ns"))
     scaling = data.get("launch_scaling")
     keys_exactly("launch_scaling", scaling, ("threads", "driver_ns", "zeil_ns", "cores"))
