@@ -56,19 +56,7 @@ int zeil_lookup_pointer(const void *ptr, zeil_alloc_info_t *info)
 {
     if (!zeil_is_active() || !ptr)
         return 0;
-    zeil_alloc_t a;
-    int found = registry_find_alloc(ptr, &a);
-    if (found && info) {
-        info->base = a.base;
-        info->size = a.size;
-        info->type = a.type;
-        info->context = a.context;
-        info->device = a.device;
-        info->alive = found == 1;
-        info->created_call = a.created_call;
-        info->freed_call = found == 1 ? 0 : a.freed_call;
-    }
-    return found;
+    return registry_lookup_info(ptr, info);
 }
 
 static void count_live(zeil_obj_t *obj, void *user)

@@ -125,6 +125,8 @@ int registry_add_alloc(const zeil_alloc_t *proto);
 /* Copies the live allocation containing ptr into *out (1), else the newest
  * tombstone covering it (2), else 0. O(1) expected, lock-free. */
 int registry_find_alloc(const void *ptr, zeil_alloc_t *out);
+/* The same for zeil_lookup_pointer: straight into its answer. */
+int registry_lookup_info(const void *ptr, zeil_alloc_info_t *info);
 /* A free in two steps around the driver's call, both on the exact
  * allocation found before it (the driver may give the address to another
  * thread's new allocation as soon as it freed it):

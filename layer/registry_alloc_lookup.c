@@ -114,3 +114,39 @@ uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uin
         *bytes = total;
     return n;
 }
+
+/* zeil_lookup_pointer's: registry_find_alloc's common case with only the
+ * fields the public answer has (no creator's name: one dependent load
+ * fewer), straight into it. Anything else takes registry_find_alloc. */
+int registry_lookup_info(const void *ptr, zeil_alloc_info_t *info)
+{
+    uintptr_t p = (uintptr_t)ptr;
+    uint64_t s = LOAD(allocs.seq);
+    READER_HOOK();
+    const slot_t *hit = (s & 1) ? NULL : entries_find(&allocs.live, p);
+    if (hit) {
+        uintptr_t base = LOAD(hit->base), span = LOAD(hit->span);
+        uintptr_t context = LOAD(hit->context), device = LOAD(hit->device);
+        uint64_t created_call = LOAD(hit->created_call), meta = LOAD(hit->meta);
+        if (LOAD(allocs.seq) == s) {
+            if (info)
+                *info = (zeil_alloc_info_t){
+                    .base = (void *)base,
+                    .size = (meta_flags(meta) & F_ZERO_SIZE) ? 0 : (size_t)span,
+                    .type = (ze_memory_type_t)(uint32_t)meta,
+                    .context = (ze_context_handle_t)context,
+                    .device = (ze_device_handle_t)device,
+                    .alive = 1,
+                    .created_call = created_call};
+            return 1;
+        }
+    }
+    zeil_alloc_t a;
+    int found = find_slow(p, &a);
+    if (found && info)
+        *info = (zeil_alloc_info_t){.base = a.base, .size = a.size, .type = a.type,
+                                    .context = a.context, .device = a.device,
+                                    .alive = found == 1, .created_call = a.created_call,
+                                    .freed_call = found == 1 ? 0 : a.freed_call};
+    return found;
+}
