@@ -18,6 +18,7 @@ _Static_assert(ZEIL_TOMBSTONES <= 65536u, "a FIFO place takes 16 bits");
 /* All zero at start (in .bss: 100 KiB, most of it the FIFO). */
 typedef struct alloc_index_state {
     _Alignas(64) _Atomic uint64_t seq; /* odd while a writer changes the indexes */
+    _Atomic uint32_t newest_level;     /* of the newest allocation: where frees look first */
     _Alignas(64) alloc_index_t live;
     alloc_index_t dead;
     struct {
@@ -29,6 +30,8 @@ typedef struct alloc_index_state {
      * creators[i]. */
     const char *_Atomic creators[CREATORS];
     uint32_t creator_count;
+    const char *last_creator;        /* the last creator_index asked for, and its index */
+    uint32_t last_creator_index;
     uint32_t dead_shrunk;            /* levels of the dead index that lost entries */
 } alloc_index_state_t;
 

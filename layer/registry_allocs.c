@@ -134,10 +134,19 @@ static void after_write(void)
 }
 
 /* Under the lock. */
-static uint32_t creator_index(const char *name)
+static uint32_t creator_index_of(const char *name);
+static inline uint32_t creator_index(const char *name)
 {
     if (!name)
         return 0;
+    if (name == allocs.last_creator) /* one creating call after another */
+        return allocs.last_creator_index;
+    allocs.last_creator = name;
+    return allocs.last_creator_index = creator_index_of(name);
+}
+
+static uint32_t creator_index_of(const char *name)
+{
     for (uint32_t i = 0; i < allocs.creator_count; i++)
         if (LOAD(allocs.creators[i]) == name)
             return i + 1;
@@ -205,7 +214,7 @@ static void drop_all_dead_overlapping(uintptr_t lo, uintptr_t span)
 }
 
 /* In a write section, after table_reserve(&allocs.dead, k). */
-static void bury(entry_t *e, unsigned k);
+static inline void bury(entry_t *e, unsigned k);
 
 #define SCAN_FREEING 1u
 #define SCAN_SAME_BASE 2u
@@ -261,14 +270,56 @@ static unsigned live_scan(uintptr_t base, uintptr_t last, entry_t *freeing, unsi
     return found;
 }
 
-int registry_add_alloc(const zeil_alloc_t *proto)
+/* Under the lock: whether a live entry holds the first or the last byte of
+ * [base, last] (live_scan then says what to do about it): the same probes
+ * as live_scan's, and for the usual new allocation, no overlap, an empty
+ * slot or two per level in use. */
+static inline int live_holds_either(uintptr_t base, uintptr_t last)
 {
-    uintptr_t base = (uintptr_t)proto->base;
-    uintptr_t span = proto->size ? proto->size : 1;
-    if (span > UINTPTR_MAX - base)
-        span = UINTPTR_MAX - base; /* cut at the top of the address space */
-    unsigned k = level_of(span);
-    spin_lock(&allocs_lock);
+    uint32_t levels = LOAD(allocs.live.levels);
+    while (levels) {
+        unsigned k = (unsigned)__builtin_ctz(levels);
+        levels &= levels - 1;
+        const table_t *t = LOAD(allocs.live.tables[k]);
+        unsigned shift = level_shift(k);
+        uintptr_t block = base >> shift;
+        for (;;) {
+            for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
+                uintptr_t span = LOAD(t->slots[i].span);
+                if (!span)
+                    break; /* tables are never full: a run ends */
+                uintptr_t b = LOAD(t->slots[i].base);
+                if (base - b < span || last - b < span)
+                    return 1;
+            }
+            if (block == last >> shift)
+                break;
+            block = last >> shift;
+        }
+    }
+    return 0;
+}
+
+static inline entry_t live_entry(const zeil_alloc_t *proto, uintptr_t base, uintptr_t span)
+{
+    unsigned flags = proto->size ? 0 : F_ZERO_SIZE;
+    return (entry_t){.base = base,
+                     .span = span,
+                     .context = (uintptr_t)proto->context,
+                     .device = (uintptr_t)proto->device,
+                     .created_call = proto->created_call,
+                     .threads = proto->created_thread,
+                     .meta = (uint32_t)proto->type |
+                             (uint64_t)creator_index(proto->created_by) << 32 |
+                             (uint64_t)flags << 40};
+}
+
+/* Under the lock: registry_add_alloc when the new allocation overlaps a live
+ * one, or cannot be stored. */
+static __attribute__((noinline)) int add_alloc_overlapping(const zeil_alloc_t *proto,
+                                                           uintptr_t base, uintptr_t span,
+                                                           unsigned k)
+{
     /* Memory of an allocation being freed on another thread: the driver
      * freed it and gave it out again before that free came back. The old
      * allocation gets its tombstone here, in its free's name
@@ -297,16 +348,7 @@ int registry_add_alloc(const zeil_alloc_t *proto)
     if (missed_free)
         entries_del(&allocs.live, stale_level, base, stale.span, -1);
     if (stored) {
-        unsigned flags = proto->size ? 0 : F_ZERO_SIZE;
-        entry_t e = {.base = base,
-                     .span = span,
-                     .context = (uintptr_t)proto->context,
-                     .device = (uintptr_t)proto->device,
-                     .created_call = proto->created_call,
-                     .threads = proto->created_thread,
-                     .meta = (uint32_t)proto->type |
-                             (uint64_t)creator_index(proto->created_by) << 32 |
-                             (uint64_t)flags << 40};
+        entry_t e = live_entry(proto, base, span);
         entries_put(&allocs.live, k, &e);
     } else {
         /* A tombstone of this memory would call the new allocation freed
@@ -317,16 +359,67 @@ int registry_add_alloc(const zeil_alloc_t *proto)
     if (missed_free)
         table_maybe_shrink(&allocs.live, stale_level);
     shrink_dead();
+    return stored ? 0 : -1;
+}
+
+int registry_add_alloc(const zeil_alloc_t *proto)
+{
+    uintptr_t base = (uintptr_t)proto->base;
+    uintptr_t span = proto->size ? proto->size : 1;
+    if (span > UINTPTR_MAX - base)
+        span = UINTPTR_MAX - base; /* cut at the top of the address space */
+    unsigned k = level_of(span);
+    int r = 0;
+    spin_lock(&allocs_lock);
+    if (span && !live_holds_either(base, base + span - 1) &&
+        table_reserve(&allocs.live, k) == 0) {
+        entry_t e = live_entry(proto, base, span);
+        write_begin();
+        entries_put(&allocs.live, k, &e);
+        write_end();
+    } else {
+        r = add_alloc_overlapping(proto, base, span, k);
+    }
+    if (atomic_load_explicit(&allocs.newest_level, memory_order_relaxed) != k)
+        atomic_store_explicit(&allocs.newest_level, k, memory_order_relaxed);
     after_write();
     spin_unlock(&allocs_lock);
-    return stored ? 0 : -1;
+    return r;
+}
+
+/* bury's general case: no tombstone of e's range and level yet, or e spans
+ * two blocks of its level. i: the slot of the tombstone of e's base at
+ * level k, or -1. */
+static __attribute__((noinline)) void bury_other(entry_t *e, unsigned k, ptrdiff_t i)
+{
+    table_t *t = LOAD(allocs.dead.tables[k]);
+    if (i < 0 || LOAD(t->slots[i].span) != e->span) {
+        /* Older tombstones it overlaps are wrong about this memory now. */
+        drop_dead_overlapping(k, e->base, e->span);
+        entries_put(&allocs.dead, k, e);
+        return;
+    }
+    /* One of the same range: no other of its level can overlap it (either
+     * would have dropped the other), coarser ones may. */
+    drop_dead_overlapping(k + 1, e->base, e->span);
+    allocs.fifo[meta_place(LOAD(t->slots[i].meta))].used = 0;
+    slot_store(&t->slots[i], e);
+    unsigned shift = level_shift(k);
+    uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
+    if (last != first && (i = table_find(t, last, e->base, F_SECOND)) >= 0) {
+        entry_t second = *e;
+        second.meta = meta_with(e->meta, meta_flags(e->meta) | F_SECOND, meta_place(e->meta));
+        slot_store(&t->slots[i], &second);
+    }
 }
 
 /* In a write section, after table_reserve(&allocs.dead, k): e becomes the
  * newest tombstone and takes the next FIFO place. Memory given out and freed
  * again at the same address is the common case: a tombstone of the same
- * range then gives its slots to the new one. */
-static void bury(entry_t *e, unsigned k)
+ * range, in one block, then gives its slot to the new one, and only the
+ * fields that can differ are written (the lines touched: the FIFO's two
+ * places, the dead table's slot). */
+static inline void bury(entry_t *e, unsigned k)
 {
     uint32_t place = allocs.fifo_next;
     if (allocs.fifo[place].used)
@@ -339,31 +432,50 @@ static void bury(entry_t *e, unsigned k)
     e->meta = meta_with(e->meta, meta_flags(e->meta), place);
     table_t *t = LOAD(allocs.dead.tables[k]);
     unsigned shift = level_shift(k);
-    uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
+    uintptr_t first = e->base >> shift;
     ptrdiff_t i = table_find(t, first, e->base, 0);
-    if (i < 0 || LOAD(t->slots[i].span) != e->span) {
-        /* Older tombstones it overlaps are wrong about this memory now. */
-        drop_dead_overlapping(k, e->base, e->span);
-        entries_put(&allocs.dead, k, e);
+    if (i < 0 || ((e->base + e->span - 1) >> shift) != first) {
+        bury_other(e, k, i);
         return;
     }
-    /* One of the same range: no other of its level can overlap it (either
-     * would have dropped the other), coarser ones may. */
-    drop_dead_overlapping(k + 1, e->base, e->span);
-    allocs.fifo[meta_place(LOAD(t->slots[i].meta))].used = 0;
-    slot_store(&t->slots[i], e);
-    if (last != first && (i = table_find(t, last, e->base, F_SECOND)) >= 0) {
-        entry_t second = *e;
-        second.meta = meta_with(e->meta, meta_flags(e->meta) | F_SECOND, place);
-        slot_store(&t->slots[i], &second);
+    slot_t *s = &t->slots[i];
+    if (LOAD(s->span) != e->span) {
+        bury_other(e, k, i);
+        return;
     }
+    /* One of the same range (see bury_other). */
+    uint32_t coarser = LOAD(allocs.dead.levels) >> (k + 1) << (k + 1);
+    if (coarser)
+        drop_dead_in_levels(coarser, e->base, e->span);
+    allocs.fifo[meta_place(LOAD(s->meta))].used = 0;
+    STORE(s->context, e->context);
+    STORE(s->device, e->device);
+    STORE(s->created_call, e->created_call);
+    STORE(s->freed_call, e->freed_call);
+    STORE(s->threads, e->threads);
+    STORE(s->meta, e->meta);
+}
+
+/* The slot of the live allocation with this base in table t of level k, or
+ * -1; one pass at most over a table a writer may be changing. */
+static inline ptrdiff_t live_probe_base(const table_t *t, unsigned k, uintptr_t base)
+{
+    size_t i = home_slot(t, base >> level_shift(k));
+    for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
+        if (!LOAD(t->slots[i].span))
+            return -1;
+        if (LOAD(t->slots[i].base) == base && !(meta_flags(LOAD(t->slots[i].meta)) & F_SECOND))
+            return (ptrdiff_t)i;
+    }
+    return -1;
 }
 
 /* The live allocation of this base, without the lock (seqlock reads, as
- * lookups make them): the slot of its first copy (its entry in *e, level
- * in *k, table in *table), or -1. */
-static ptrdiff_t live_with_base_read(uintptr_t base, unsigned *k, entry_t *e,
-                                     const table_t **table)
+ * lookups make them): the slot of its first copy (its creating call and
+ * context in *f, level in f->level, table in f->table), or -1. The level of
+ * the newest allocation first: a program frees what it allocated, mostly
+ * of the sizes it allocates most. */
+static ptrdiff_t live_with_base_read(uintptr_t base, registry_free_t *f)
 {
     for (unsigned attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
         uint64_t s = LOAD(allocs.seq);
@@ -372,35 +484,37 @@ static ptrdiff_t live_with_base_read(uintptr_t base, unsigned *k, entry_t *e,
             continue;
         }
         ptrdiff_t at = -1;
+        const table_t *t = NULL;
         uint32_t levels = LOAD(allocs.live.levels);
-        while (levels && at < 0) {
-            unsigned level = 31 - (unsigned)__builtin_clz(levels);
+        unsigned level = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
+        if (!(levels & (1u << level)))
+            level = levels ? 31 - (unsigned)__builtin_clz(levels) : 0;
+        while (levels) {
             levels &= ~(1u << level);
-            const table_t *t = LOAD(allocs.live.tables[level]);
-            if (!t)
-                continue;
-            /* One pass at most over a table a writer may be changing. */
-            size_t i = home_slot(t, base >> level_shift(level));
-            for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
-                if (!LOAD(t->slots[i].span))
-                    break;
-                if (LOAD(t->slots[i].base) == base &&
-                    !(meta_flags(LOAD(t->slots[i].meta)) & F_SECOND)) {
-                    slot_load(&t->slots[i], e);
-                    *k = level;
-                    *table = t;
-                    at = (ptrdiff_t)i;
-                    break;
-                }
-            }
+            t = LOAD(allocs.live.tables[level]);
+            if (t && (at = live_probe_base(t, level, base)) >= 0)
+                break;
+            level = levels ? 31 - (unsigned)__builtin_clz(levels) : 0;
         }
-        if (LOAD(allocs.seq) == s)
+        if (at >= 0) {
+            f->created_call = LOAD(t->slots[at].created_call);
+            f->context = (ze_context_handle_t)LOAD(t->slots[at].context);
+        }
+        if (LOAD(allocs.seq) == s) {
+            f->level = level;
+            f->table = t;
             return at;
+        }
     }
     /* Writers kept changing the index: wait for them once. */
     spin_lock(&allocs_lock);
-    ptrdiff_t at = live_with_base(base, k, e);
-    *table = at >= 0 ? LOAD(allocs.live.tables[*k]) : NULL;
+    unsigned k = 0;
+    entry_t e = {0};
+    ptrdiff_t at = live_with_base(base, &k, &e);
+    f->created_call = e.created_call;
+    f->context = (ze_context_handle_t)e.context;
+    f->level = k;
+    f->table = at >= 0 ? LOAD(allocs.live.tables[k]) : NULL;
     spin_unlock(&allocs_lock);
     return at;
 }
@@ -409,18 +523,16 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
                         registry_free_t *freeing)
 {
     uintptr_t base = (uintptr_t)ptr;
-    unsigned k = 0;
-    entry_t e;
-    const table_t *table = NULL;
-    ptrdiff_t at = live_with_base_read(base, &k, &e, &table);
+    ptrdiff_t at = live_with_base_read(base, freeing);
     if (at < 0)
         return 0;
-    *freeing = (registry_free_t){.base = base, .created_call = e.created_call, .call = call,
-                                 .context = (ze_context_handle_t)e.context, .thread = thread,
-                                 .level = k, .table = table, .slot = (size_t)at};
+    freeing->base = base;
+    freeing->call = call;
+    freeing->thread = thread;
+    freeing->slot = (size_t)at;
     if (thread < INFLIGHT_THREADS) {
         inflight_free_t *f = &inflight[thread];
-        STORE(f->created_call, e.created_call);
+        STORE(f->created_call, freeing->created_call);
         STORE(f->call, call);
         STORE(f->base, base); /* last: a reader that sees it sees the rest */
         uint32_t end = atomic_load_explicit(&inflight_end, memory_order_relaxed);
@@ -436,16 +548,23 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
 /* Under the lock: the slot of the allocation the free began with, still
  * live (its entry in *e, its level in *k), or -1. Where begin found it,
  * unless the table was replaced or its entries moved since. */
-static ptrdiff_t freeing_slot(const registry_free_t *freeing, unsigned *k, entry_t *e)
+static inline ptrdiff_t freeing_slot(const registry_free_t *freeing, unsigned *k, entry_t *e)
 {
     const table_t *t = LOAD(allocs.live.tables[freeing->level]);
     /* The same address may be a newer table by now (the old one freed after
      * its grace period, its memory mapped again): within bounds, the slot's
      * contents decide. */
     if (t && t == freeing->table && freeing->slot <= t->mask) {
-        slot_load(&t->slots[freeing->slot], e);
+        const slot_t *s = &t->slots[freeing->slot];
+        e->span = LOAD(s->span);
+        e->base = LOAD(s->base);
+        e->created_call = LOAD(s->created_call);
+        e->meta = LOAD(s->meta);
         if (e->span && e->base == freeing->base && !(meta_flags(e->meta) & F_SECOND) &&
             e->created_call == freeing->created_call) {
+            e->context = LOAD(s->context);
+            e->device = LOAD(s->device);
+            e->threads = LOAD(s->threads);
             *k = freeing->level;
             return (ptrdiff_t)freeing->slot;
         }
@@ -454,23 +573,20 @@ static ptrdiff_t freeing_slot(const registry_free_t *freeing, unsigned *k, entry
     return at >= 0 && e->created_call == freeing->created_call ? at : -1;
 }
 
-int registry_end_free(const registry_free_t *freeing, int driver_freed)
+/* Under the lock: the end of a free, any case (end_free_usual did not
+ * hold). */
+static __attribute__((noinline)) int end_free_other(const registry_free_t *freeing,
+                                                    int driver_freed)
 {
     unsigned k = 0;
     entry_t e;
-    spin_lock(&allocs_lock);
-    if (freeing->thread < INFLIGHT_THREADS &&
-        LOAD(inflight[freeing->thread].base) == freeing->base)
-        STORE(inflight[freeing->thread].base, (uintptr_t)0);
     ptrdiff_t at = driver_freed ? freeing_slot(freeing, &k, &e) : -1;
     /* Refused by the driver, it stays live. Not the allocation this free
      * began with: a new allocation at the same base already buried it
      * (registry_add_alloc), or a racing free of the same pointer (the
      * program's double free) did. */
-    if (at < 0) {
-        spin_unlock(&allocs_lock);
+    if (at < 0)
         return 1;
-    }
     /* The tombstone names the free the driver accepted. */
     e.freed_call = freeing->call;
     e.threads = (e.threads & 0xffffffffu) | (uint64_t)freeing->thread << 32;
@@ -478,18 +594,65 @@ int registry_end_free(const registry_free_t *freeing, int driver_freed)
     write_begin();
     /* table_reserve of the dead index leaves the live tables alone: at holds. */
     entries_del(&allocs.live, k, freeing->base, e.span, at);
-    if (kept) {
-        e.meta = meta_with(e.meta, meta_flags(e.meta), 0);
+    if (kept)
         bury(&e, k);
-    } else { /* no tombstone, but none older that says otherwise either */
+    else /* no tombstone, but none older that says otherwise either */
         drop_dead_overlapping(k, freeing->base, e.span);
-    }
     write_end();
     table_maybe_shrink(&allocs.live, k);
     shrink_dead();
+    return kept ? 1 : 2;
+}
+
+/* Under the lock: the usual end of a free the driver accepted, as
+ * end_free_other would make it, when the allocation is still where begin
+ * found it, in one block of its level, and its tombstone has room. 1 when
+ * done; 0 with nothing changed otherwise. */
+static inline int end_free_usual(const registry_free_t *freeing)
+{
+    unsigned k = freeing->level;
+    table_t *t = LOAD(allocs.live.tables[k]);
+    if (!t || t != freeing->table || freeing->slot > t->mask)
+        return 0;
+    const slot_t *s = &t->slots[freeing->slot];
+    uintptr_t base = freeing->base, span = LOAD(s->span);
+    uint64_t meta = LOAD(s->meta);
+    unsigned shift = level_shift(k);
+    if (LOAD(s->base) != base || LOAD(s->created_call) != freeing->created_call || !span ||
+        (meta_flags(meta) & F_SECOND) || (base + span - 1) >> shift != base >> shift)
+        return 0;
+    const table_t *dead = LOAD(allocs.dead.tables[k]);
+    if (!dead || dead->used + 2 > dead->grow_at) /* table_reserve would replace it */
+        return 0;
+    entry_t e = {.base = base,
+                 .span = span,
+                 .context = LOAD(s->context),
+                 .device = LOAD(s->device),
+                 .created_call = freeing->created_call,
+                 .freed_call = freeing->call,
+                 .threads = (LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32,
+                 .meta = meta};
+    write_begin();
+    table_del_at(t, shift, freeing->slot);
+    if (!t->used)
+        STORE(allocs.live.levels, LOAD(allocs.live.levels) & ~(1u << k));
+    bury(&e, k);
+    write_end();
+    table_maybe_shrink(&allocs.live, k);
+    shrink_dead();
+    return 1;
+}
+
+int registry_end_free(const registry_free_t *freeing, int driver_freed)
+{
+    spin_lock(&allocs_lock);
+    if (freeing->thread < INFLIGHT_THREADS &&
+        LOAD(inflight[freeing->thread].base) == freeing->base)
+        STORE(inflight[freeing->thread].base, (uintptr_t)0);
+    int r = driver_freed && end_free_usual(freeing) ? 1 : end_free_other(freeing, driver_freed);
     after_write();
     spin_unlock(&allocs_lock);
-    return kept ? 1 : 2;
+    return r;
 }
 
 int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)
