@@ -71,6 +71,16 @@ typedef struct inflight_free {
 static inflight_free_t inflight[INFLIGHT_THREADS];
 static _Atomic uint32_t inflight_end; /* above every thread that filled its entry */
 
+/* inflight_end above thread (a thread's first free). */
+static __attribute__((noinline)) void inflight_end_raise(uint32_t thread)
+{
+    uint32_t end = atomic_load_explicit(&inflight_end, memory_order_relaxed);
+    while (end <= thread &&
+           !atomic_compare_exchange_weak_explicit(&inflight_end, &end, thread + 1,
+                                                  memory_order_release, memory_order_relaxed))
+        ;
+}
+
 /* Under the lock: the free under way of the allocation (base, created_call):
  * 1 with its call and thread, or 0. */
 static int inflight_find(uintptr_t base, uint64_t created_call, uint64_t *call, uint32_t *thread)
@@ -274,6 +284,19 @@ static unsigned live_scan(uintptr_t base, uintptr_t last, entry_t *freeing, unsi
  * [base, last] (live_scan then says what to do about it): the same probes
  * as live_scan's, and for the usual new allocation, no overlap, an empty
  * slot or two per level in use. */
+static inline int run_holds_either(const table_t *t, uintptr_t block, uintptr_t base,
+                                   uintptr_t last)
+{
+    for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
+        uintptr_t span = LOAD(t->slots[i].span);
+        if (!span)
+            return 0; /* tables are never full: a run ends */
+        uintptr_t b = LOAD(t->slots[i].base);
+        if (base - b < span || last - b < span)
+            return 1;
+    }
+}
+
 static inline int live_holds_either(uintptr_t base, uintptr_t last)
 {
     uint32_t levels = LOAD(allocs.live.levels);
@@ -282,20 +305,10 @@ static inline int live_holds_either(uintptr_t base, uintptr_t last)
         levels &= levels - 1;
         const table_t *t = LOAD(allocs.live.tables[k]);
         unsigned shift = level_shift(k);
-        uintptr_t block = base >> shift;
-        for (;;) {
-            for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
-                uintptr_t span = LOAD(t->slots[i].span);
-                if (!span)
-                    break; /* tables are never full: a run ends */
-                uintptr_t b = LOAD(t->slots[i].base);
-                if (base - b < span || last - b < span)
-                    return 1;
-            }
-            if (block == last >> shift)
-                break;
-            block = last >> shift;
-        }
+        uintptr_t first = base >> shift, second = last >> shift;
+        if (run_holds_either(t, first, base, last) ||
+            (second != first && run_holds_either(t, second, base, last)))
+            return 1;
     }
     return 0;
 }
@@ -475,7 +488,8 @@ static inline ptrdiff_t live_probe_base(const table_t *t, unsigned k, uintptr_t 
  * context in *f, level in f->level, table in f->table), or -1. The level of
  * the newest allocation first: a program frees what it allocated, mostly
  * of the sizes it allocates most. */
-static ptrdiff_t live_with_base_read(uintptr_t base, registry_free_t *f)
+static __attribute__((noinline)) ptrdiff_t live_with_base_read(uintptr_t base,
+                                                               registry_free_t *f)
 {
     for (unsigned attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
         uint64_t s = LOAD(allocs.seq);
@@ -519,12 +533,33 @@ static ptrdiff_t live_with_base_read(uintptr_t base, registry_free_t *f)
     return at;
 }
 
+/* live_with_base_read's usual case, inline: no writer in the way, and the
+ * allocation at the level of the newest one. -1 when that does not hold. */
+static inline ptrdiff_t live_with_base_at_newest_level(uintptr_t base, registry_free_t *f)
+{
+    uint64_t s = LOAD(allocs.seq);
+    unsigned level = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
+    const table_t *t = LOAD(allocs.live.tables[level]);
+    if ((s & 1) || !t)
+        return -1;
+    ptrdiff_t at = live_probe_base(t, level, base);
+    if (at < 0)
+        return -1;
+    f->created_call = LOAD(t->slots[at].created_call);
+    f->context = (ze_context_handle_t)LOAD(t->slots[at].context);
+    if (LOAD(allocs.seq) != s)
+        return -1;
+    f->level = level;
+    f->table = t;
+    return at;
+}
+
 int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
                         registry_free_t *freeing)
 {
     uintptr_t base = (uintptr_t)ptr;
-    ptrdiff_t at = live_with_base_read(base, freeing);
-    if (at < 0)
+    ptrdiff_t at = live_with_base_at_newest_level(base, freeing);
+    if (at < 0 && (at = live_with_base_read(base, freeing)) < 0)
         return 0;
     freeing->base = base;
     freeing->call = call;
@@ -535,12 +570,8 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
         STORE(f->created_call, freeing->created_call);
         STORE(f->call, call);
         STORE(f->base, base); /* last: a reader that sees it sees the rest */
-        uint32_t end = atomic_load_explicit(&inflight_end, memory_order_relaxed);
-        while (end <= thread &&
-               !atomic_compare_exchange_weak_explicit(&inflight_end, &end, thread + 1,
-                                                      memory_order_release,
-                                                      memory_order_relaxed))
-            ;
+        if (atomic_load_explicit(&inflight_end, memory_order_relaxed) <= thread)
+            inflight_end_raise(thread);
     }
     return 1;
 }
