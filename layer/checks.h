@@ -85,10 +85,10 @@ ze_result_t check_device_in_context(const zeil_call_t *call, const zeil_obj_t *c
  * check_handle, or null): a context's first device, or a device of the
  * driver of a context of all its devices, is one compare, inline (every
  * allocation asks). Anything else goes to check_device_in_context. */
-static inline ze_result_t check_device_obj_in_context(const zeil_call_t *call,
-                                                      const zeil_obj_t *context,
-                                                      ze_device_handle_t device,
-                                                      const zeil_obj_t *device_obj)
+static inline ze_result_t check_device_of_context(const zeil_call_t *call,
+                                                  const zeil_obj_t *context,
+                                                  ze_device_handle_t device,
+                                                  const zeil_obj_t *device_obj)
 {
     if (context && device_obj &&
         (context->device_count ? context->devices[0] == device

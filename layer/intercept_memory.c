@@ -17,16 +17,10 @@ ZEIL_HOOKS_OF(zeMemFreeExt, zeMemFree);
                      *a->pptr, a->size) > 0)                                               \
             oom_dropped(OOM_ALLOCATION, 1, call->name, doing);                             \
     }
-ZEIL_PRE(zeMemAllocDevice)
-{
-    return check_device_obj_in_context(call, objs[0], a->hDevice, objs[1]);
-}
+ZEIL_PRE(zeMemAllocDevice) { return check_device_of_context(call, objs[0], a->hDevice, objs[1]); }
 ALLOCATES(zeMemAllocDevice, ZE_MEMORY_TYPE_DEVICE, a->hDevice)
 ALLOCATES(zeMemAllocHost, ZE_MEMORY_TYPE_HOST, NULL)
-ZEIL_PRE(zeMemAllocShared)
-{
-    return check_device_obj_in_context(call, objs[0], a->hDevice, objs[1]);
-}
+ZEIL_PRE(zeMemAllocShared) { return check_device_of_context(call, objs[0], a->hDevice, objs[1]); }
 ALLOCATES(zeMemAllocShared, ZE_MEMORY_TYPE_SHARED, a->hDevice)
 
 /* A free marks its allocation before the driver frees it and buries that
