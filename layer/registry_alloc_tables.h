@@ -94,6 +94,12 @@ typedef struct table {
 typedef struct alloc_index {
     table_t *_Atomic tables[LEVELS]; /* null until the level's first entry */
     _Atomic uint32_t levels;         /* bit k: tables[k] has entries */
+    /* Writers only: while level k has entries, each lies within [lo[k],
+     * hi[k]] (its last byte). Set anew by the first entry after the level
+     * emptied, never narrowed: a writer looking for entries that hold a
+     * byte skips a level whose bounds leave it out (most levels, for most
+     * new allocations). */
+    uintptr_t lo[LEVELS], hi[LEVELS];
 } alloc_index_t;
 
 /* ---- levels, hashing, entries ---- */
@@ -291,8 +297,17 @@ static inline void entries_put(alloc_index_t *x, unsigned k, const entry_t *e)
         table_put(t, last, &second);
     }
     uint32_t levels = LOAD(x->levels);
-    if (!(levels & (1u << k)))
+    uintptr_t end = e->base + e->span - 1;
+    if (!(levels & (1u << k))) {
+        x->lo[k] = e->base;
+        x->hi[k] = end;
         STORE(x->levels, levels | 1u << k);
+        return;
+    }
+    if (e->base < x->lo[k])
+        x->lo[k] = e->base;
+    if (end > x->hi[k])
+        x->hi[k] = end;
 }
 
 /* at: the slot of the first copy, or -1 to look. */

@@ -34,11 +34,13 @@
  * a table being changed or replaced (registry_alloc_tables.h).
  *
  * Costs. Lookup: per level in use one hash and a short scan (tables at most
- * 70% full), in the slot lines only. Add and free: the base probed in each
- * level in use (a missed free may have left an allocation of another size at
- * the same base), a few slot writes, no memmove; a tombstone of the same
- * range (memory freed, given out again at the same address, freed again)
- * gives its slots to the new one.
+ * 70% full), in the slot lines only. Add: the new allocation's first and
+ * last bytes probed in each level in use whose bounds (alloc_index_t) can
+ * hold them (a missed free may have left an allocation of another size at
+ * the same base), a few slot writes, no memmove. Free: the level of the
+ * newest allocation probed first; a tombstone of the same range (memory
+ * freed, given out again at the same address, freed again) gives its slot
+ * to the new one.
  */
 #include "registry.h"
 #include "registry_alloc_index.h"
@@ -303,6 +305,8 @@ static inline int live_holds_either(uintptr_t base, uintptr_t last)
     while (levels) {
         unsigned k = (unsigned)__builtin_ctz(levels);
         levels &= levels - 1;
+        if (last < allocs.live.lo[k] || base > allocs.live.hi[k])
+            continue;
         const table_t *t = LOAD(allocs.live.tables[k]);
         unsigned shift = level_shift(k);
         uintptr_t first = base >> shift, second = last >> shift;
