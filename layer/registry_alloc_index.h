@@ -15,15 +15,15 @@
 #define READ_ATTEMPTS 64u
 _Static_assert(ZEIL_TOMBSTONES <= 65536u, "a FIFO place takes 16 bits");
 
-/* All zero at start (in .bss: 100 KiB, most of it the FIFO). */
+/* All zero at start (in .bss: 70 KiB, most of it the FIFO). */
 typedef struct alloc_index_state {
     _Alignas(64) _Atomic uint64_t seq; /* odd while a writer changes the indexes */
     _Atomic uint32_t newest_level;     /* of the newest allocation: where frees look first */
     _Alignas(64) alloc_index_t live;
     alloc_index_t dead;
     struct {
-        uintptr_t base, span;
-        uint8_t level, used;         /* used 0: none, or dropped early */
+        uintptr_t base, span;        /* span 0: none, or dropped early; the
+                                        level is level_of(span) */
     } fifo[ZEIL_TOMBSTONES];
     uint32_t fifo_next;
     /* created_by, interned: entries keep an index, 0 for null, i + 1 for

@@ -171,9 +171,9 @@ static uint32_t creator_index_of(const char *name)
 /* In a write section: the tombstone at FIFO place `place` leaves. */
 static void drop_tombstone(uint32_t place)
 {
-    unsigned k = allocs.fifo[place].level;
+    unsigned k = level_of(allocs.fifo[place].span);
     entries_del(&allocs.dead, k, allocs.fifo[place].base, allocs.fifo[place].span, -1);
-    allocs.fifo[place].used = 0;
+    allocs.fifo[place].span = 0;
     allocs.dead_shrunk |= 1u << k;
 }
 
@@ -220,7 +220,7 @@ static void drop_all_dead_overlapping(uintptr_t lo, uintptr_t span)
 {
     for (uint32_t place = 0; place < ZEIL_TOMBSTONES; place++) {
         uintptr_t base = allocs.fifo[place].base;
-        if (allocs.fifo[place].used && base < lo + span && lo < base + allocs.fifo[place].span)
+        if (allocs.fifo[place].span && base < lo + span && lo < base + allocs.fifo[place].span)
             drop_tombstone(place);
     }
 }
@@ -419,7 +419,7 @@ static __attribute__((noinline)) void bury_other(entry_t *e, unsigned k, ptrdiff
     /* One of the same range: no other of its level can overlap it (either
      * would have dropped the other), coarser ones may. */
     drop_dead_overlapping(k + 1, e->base, e->span);
-    allocs.fifo[meta_place(LOAD(t->slots[i].meta))].used = 0;
+    allocs.fifo[meta_place(LOAD(t->slots[i].meta))].span = 0;
     slot_store(&t->slots[i], e);
     unsigned shift = level_shift(k);
     uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
@@ -439,12 +439,10 @@ static __attribute__((noinline)) void bury_other(entry_t *e, unsigned k, ptrdiff
 static inline void bury(entry_t *e, unsigned k)
 {
     uint32_t place = allocs.fifo_next;
-    if (allocs.fifo[place].used)
+    if (allocs.fifo[place].span)
         drop_tombstone(place);
     allocs.fifo[place].base = e->base;
     allocs.fifo[place].span = e->span;
-    allocs.fifo[place].level = (uint8_t)k;
-    allocs.fifo[place].used = 1;
     allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
     e->meta = meta_with(e->meta, meta_flags(e->meta), place);
     table_t *t = LOAD(allocs.dead.tables[k]);
@@ -464,7 +462,7 @@ static inline void bury(entry_t *e, unsigned k)
     uint32_t coarser = LOAD(allocs.dead.levels) >> (k + 1) << (k + 1);
     if (coarser)
         drop_dead_in_levels(coarser, e->base, e->span);
-    allocs.fifo[meta_place(LOAD(s->meta))].used = 0;
+    allocs.fifo[meta_place(LOAD(s->meta))].span = 0;
     STORE(s->context, e->context);
     STORE(s->device, e->device);
     STORE(s->created_call, e->created_call);
@@ -656,9 +654,36 @@ static inline int end_free_usual(const registry_free_t *freeing)
     if (LOAD(s->base) != base || LOAD(s->created_call) != freeing->created_call || !span ||
         (meta_flags(meta) & F_SECOND) || (base + span - 1) >> shift != base >> shift)
         return 0;
-    const table_t *dead = LOAD(allocs.dead.tables[k]);
+    table_t *dead = LOAD(allocs.dead.tables[k]);
     if (!dead || dead->used + 2 > dead->grow_at) /* table_reserve would replace it */
         return 0;
+    /* The usual of the usual, bury's way without its copy of the entry: the
+     * oldest FIFO place free, a tombstone of this very range that no coarser
+     * one overlaps. The live slot is read before table_del_at moves it. */
+    uint32_t place = allocs.fifo_next;
+    ptrdiff_t d;
+    if (!allocs.fifo[place].span && !(LOAD(allocs.dead.levels) >> (k + 1)) &&
+        (d = table_find(dead, base >> shift, base, 0)) >= 0 && LOAD(dead->slots[d].span) == span) {
+        slot_t *tomb = &dead->slots[d];
+        write_begin();
+        allocs.fifo[meta_place(LOAD(tomb->meta))].span = 0;
+        allocs.fifo[place].base = base;
+        allocs.fifo[place].span = span;
+        allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
+        STORE(tomb->context, LOAD(s->context));
+        STORE(tomb->device, LOAD(s->device));
+        STORE(tomb->created_call, freeing->created_call);
+        STORE(tomb->freed_call, freeing->call);
+        STORE(tomb->threads,
+              (LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32);
+        STORE(tomb->meta, meta_with(meta, meta_flags(meta), place));
+        table_del_at(t, shift, freeing->slot);
+        if (!t->used)
+            STORE(allocs.live.levels, LOAD(allocs.live.levels) & ~(1u << k));
+        write_end();
+        table_maybe_shrink(&allocs.live, k);
+        return 1;
+    }
     entry_t e = {.base = base,
                  .span = span,
                  .context = LOAD(s->context),
