@@ -15,24 +15,26 @@
 #define READ_ATTEMPTS 64u
 _Static_assert(ZEIL_TOMBSTONES <= 65536u, "a FIFO place takes 16 bits");
 
-/* All zero at start (in .bss: 70 KiB, most of it the FIFO). */
+/* All zero at start (in .bss: 70 KiB, most of it the FIFO). What every
+ * writer's operation changes sits in the sequence's line, which each one
+ * writes anyway. */
 typedef struct alloc_index_state {
     _Alignas(64) _Atomic uint64_t seq; /* odd while a writer changes the indexes */
     _Atomic uint32_t newest_level;     /* of the newest allocation: where frees look first */
+    uint32_t fifo_next;
+    const char *last_creator;          /* the last creator_index asked for, and its index */
+    uint32_t last_creator_index;
+    uint32_t creator_count;
+    uint32_t dead_shrunk;              /* levels of the dead index that lost entries */
     _Alignas(64) alloc_index_t live;
     alloc_index_t dead;
     struct {
-        uintptr_t base, span;        /* span 0: none, or dropped early; the
-                                        level is level_of(span) */
+        uintptr_t base, span;          /* span 0: none, or dropped early; the
+                                          level is level_of(span) */
     } fifo[ZEIL_TOMBSTONES];
-    uint32_t fifo_next;
     /* created_by, interned: entries keep an index, 0 for null, i + 1 for
      * creators[i]. */
     const char *_Atomic creators[CREATORS];
-    uint32_t creator_count;
-    const char *last_creator;        /* the last creator_index asked for, and its index */
-    uint32_t last_creator_index;
-    uint32_t dead_shrunk;            /* levels of the dead index that lost entries */
 } alloc_index_state_t;
 
 extern alloc_index_state_t allocs __attribute__((visibility("hidden")));

@@ -317,26 +317,36 @@ static inline int live_holds_either(uintptr_t base, uintptr_t last)
     return 0;
 }
 
-static inline entry_t live_entry(const zeil_alloc_t *proto, uintptr_t base, uintptr_t span)
+/* What registry_add_alloc records, field by field. */
+typedef struct new_alloc {
+    uintptr_t base, span;
+    size_t size;
+    ze_memory_type_t type;
+    ze_context_handle_t context;
+    ze_device_handle_t device;
+    const char *created_by;
+    uint64_t created_call;
+    uint32_t created_thread;
+} new_alloc_t;
+
+static inline entry_t live_entry(const new_alloc_t *n)
 {
-    unsigned flags = proto->size ? 0 : F_ZERO_SIZE;
-    return (entry_t){.base = base,
-                     .span = span,
-                     .context = (uintptr_t)proto->context,
-                     .device = (uintptr_t)proto->device,
-                     .created_call = proto->created_call,
-                     .threads = proto->created_thread,
-                     .meta = (uint32_t)proto->type |
-                             (uint64_t)creator_index(proto->created_by) << 32 |
+    unsigned flags = n->size ? 0 : F_ZERO_SIZE;
+    return (entry_t){.base = n->base,
+                     .span = n->span,
+                     .context = (uintptr_t)n->context,
+                     .device = (uintptr_t)n->device,
+                     .created_call = n->created_call,
+                     .threads = n->created_thread,
+                     .meta = (uint32_t)n->type | (uint64_t)creator_index(n->created_by) << 32 |
                              (uint64_t)flags << 40};
 }
 
 /* Under the lock: registry_add_alloc when the new allocation overlaps a live
  * one, or cannot be stored. */
-static __attribute__((noinline)) int add_alloc_overlapping(const zeil_alloc_t *proto,
-                                                           uintptr_t base, uintptr_t span,
-                                                           unsigned k)
+static __attribute__((noinline)) int add_alloc_overlapping(const new_alloc_t *n, unsigned k)
 {
+    uintptr_t base = n->base, span = n->span;
     /* Memory of an allocation being freed on another thread: the driver
      * freed it and gave it out again before that free came back. The old
      * allocation gets its tombstone here, in its free's name
@@ -365,7 +375,7 @@ static __attribute__((noinline)) int add_alloc_overlapping(const zeil_alloc_t *p
     if (missed_free)
         entries_del(&allocs.live, stale_level, base, stale.span, -1);
     if (stored) {
-        entry_t e = live_entry(proto, base, span);
+        entry_t e = live_entry(n);
         entries_put(&allocs.live, k, &e);
     } else {
         /* A tombstone of this memory would call the new allocation freed
@@ -379,10 +389,13 @@ static __attribute__((noinline)) int add_alloc_overlapping(const zeil_alloc_t *p
     return stored ? 0 : -1;
 }
 
-int registry_add_alloc(const zeil_alloc_t *proto)
+int registry_add_alloc_fields(const void *ptr, size_t size, ze_memory_type_t type,
+                              ze_context_handle_t context, ze_device_handle_t device,
+                              const char *created_by, uint64_t created_call,
+                              uint32_t created_thread)
 {
-    uintptr_t base = (uintptr_t)proto->base;
-    uintptr_t span = proto->size ? proto->size : 1;
+    uintptr_t base = (uintptr_t)ptr;
+    uintptr_t span = size ? size : 1;
     if (span > UINTPTR_MAX - base)
         span = UINTPTR_MAX - base; /* cut at the top of the address space */
     unsigned k = level_of(span);
@@ -390,18 +403,28 @@ int registry_add_alloc(const zeil_alloc_t *proto)
     spin_lock(&allocs_lock);
     if (span && !live_holds_either(base, base + span - 1) &&
         table_reserve(&allocs.live, k) == 0) {
-        entry_t e = live_entry(proto, base, span);
+        entry_t e = live_entry(&(new_alloc_t){base, span, size, type, context, device,
+                                              created_by, created_call, created_thread});
         write_begin();
         entries_put(&allocs.live, k, &e);
         write_end();
     } else {
-        r = add_alloc_overlapping(proto, base, span, k);
+        r = add_alloc_overlapping(&(new_alloc_t){base, span, size, type, context, device,
+                                                 created_by, created_call, created_thread},
+                                  k);
     }
     if (atomic_load_explicit(&allocs.newest_level, memory_order_relaxed) != k)
         atomic_store_explicit(&allocs.newest_level, k, memory_order_relaxed);
     after_write();
     spin_unlock(&allocs_lock);
     return r;
+}
+
+int registry_add_alloc(const zeil_alloc_t *proto)
+{
+    return registry_add_alloc_fields(proto->base, proto->size, proto->type, proto->context,
+                                     proto->device, proto->created_by, proto->created_call,
+                                     proto->created_thread);
 }
 
 /* bury's general case: no tombstone of e's range and level yet, or e spans
