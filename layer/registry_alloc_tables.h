@@ -151,6 +151,12 @@ static inline uint64_t meta_with(uint64_t meta, unsigned flags, uint32_t place)
     return (meta & 0xffffffffffull) | (uint64_t)flags << 40 | (uint64_t)place << 48;
 }
 
+/* meta_with(meta, meta_flags(meta), place). */
+static inline uint64_t meta_at_place(uint64_t meta, uint32_t place)
+{
+    return (meta & 0xffffffffffffull) | (uint64_t)place << 48;
+}
+
 /* The block of level shift an entry is filed under. */
 static inline uintptr_t entry_block(const entry_t *e, unsigned shift)
 {

@@ -66,7 +66,7 @@ alloc_index_state_t allocs;
  */
 #define INFLIGHT_THREADS 1024u
 typedef struct inflight_free {
-    _Atomic uintptr_t base;         /* 0: none; stored last (release) */
+    _Alignas(32) _Atomic uintptr_t base; /* 0: none; stored last (release) */
     _Atomic uint64_t created_call;  /* which allocation of that base */
     _Atomic uint64_t call;
 } inflight_free_t;
@@ -467,7 +467,7 @@ static inline void bury(entry_t *e, unsigned k)
     allocs.fifo[place].base = e->base;
     allocs.fifo[place].span = e->span;
     allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
-    e->meta = meta_with(e->meta, meta_flags(e->meta), place);
+    e->meta = meta_at_place(e->meta, place);
     table_t *t = LOAD(allocs.dead.tables[k]);
     unsigned shift = level_shift(k);
     uintptr_t first = e->base >> shift;
@@ -678,14 +678,13 @@ static inline int end_free_usual(const registry_free_t *freeing)
         (meta_flags(meta) & F_SECOND) || (base + span - 1) >> shift != base >> shift)
         return 0;
     table_t *dead = LOAD(allocs.dead.tables[k]);
-    if (!dead || dead->used + 2 > dead->grow_at) /* table_reserve would replace it */
-        return 0;
     /* The usual of the usual, bury's way without its copy of the entry: the
      * oldest FIFO place free, a tombstone of this very range that no coarser
-     * one overlaps. The live slot is read before table_del_at moves it. */
+     * one overlaps (its slot is reused: no room needed). The live slot is
+     * read before table_del_at moves it. */
     uint32_t place = allocs.fifo_next;
     ptrdiff_t d;
-    if (!allocs.fifo[place].span && !(LOAD(allocs.dead.levels) >> (k + 1)) &&
+    if (dead && !allocs.fifo[place].span && !(LOAD(allocs.dead.levels) >> (k + 1)) &&
         (d = table_find(dead, base >> shift, base, 0)) >= 0 && LOAD(dead->slots[d].span) == span) {
         slot_t *tomb = &dead->slots[d];
         write_begin();
@@ -699,7 +698,7 @@ static inline int end_free_usual(const registry_free_t *freeing)
         STORE(tomb->freed_call, freeing->call);
         STORE(tomb->threads,
               (LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32);
-        STORE(tomb->meta, meta_with(meta, meta_flags(meta), place));
+        STORE(tomb->meta, meta_at_place(meta, place));
         table_del_at(t, shift, freeing->slot);
         if (!t->used)
             STORE(allocs.live.levels, LOAD(allocs.live.levels) & ~(1u << k));
@@ -707,6 +706,8 @@ static inline int end_free_usual(const registry_free_t *freeing)
         table_maybe_shrink(&allocs.live, k);
         return 1;
     }
+    if (!dead || dead->used + 2 > dead->grow_at) /* table_reserve would replace it */
+        return 0;
     entry_t e = {.base = base,
                  .span = span,
                  .context = LOAD(s->context),
