@@ -1,7 +1,8 @@
 /*
  * registry_alloc_index.h: the state of the USM allocation index, shared by
  * its writers (registry_allocs.c, which says how readers and writers share
- * it) and its readers (registry_alloc_lookup.c). Private to the two.
+ * it, and registry_alloc_frees.c) and its readers (registry_alloc_lookup.c).
+ * Private to the three.
  */
 #ifndef ZEIL_REGISTRY_ALLOC_INDEX_H
 #define ZEIL_REGISTRY_ALLOC_INDEX_H
@@ -40,6 +41,56 @@ typedef struct alloc_index_state {
 extern alloc_index_state_t allocs __attribute__((visibility("hidden")));
 /* Writers'; a reader that keeps losing to them takes it once. */
 extern spin_lock_t allocs_lock __attribute__((visibility("hidden")));
+
+/* ---- writers (registry_allocs.c, registry_alloc_frees.c; under the lock) ---- */
+
+static inline void write_begin(void)
+{
+    uint64_t s = LOAD(allocs.seq);
+    atomic_store_explicit(&allocs.seq, s + 1, memory_order_relaxed);
+    /* The stores that follow are releases: none is seen before this one. */
+}
+
+static inline void write_end(void)
+{
+    STORE(allocs.seq, LOAD(allocs.seq) + 1);
+}
+
+/* Out of any write section. */
+static inline void shrink_dead(void)
+{
+    while (allocs.dead_shrunk) {
+        unsigned k = (unsigned)__builtin_ctz(allocs.dead_shrunk);
+        allocs.dead_shrunk &= allocs.dead_shrunk - 1;
+        table_maybe_shrink(&allocs.dead, k);
+    }
+}
+
+static inline void after_write(void)
+{
+    alloc_tables_after_write();
+}
+
+/* registry_allocs.c. In a write section, after table_reserve(&allocs.dead,
+ * k): e becomes the newest tombstone. */
+void bury(entry_t *e, unsigned k) __attribute__((visibility("hidden")));
+/* In a write section: drops the tombstones of the levels in the mask that
+ * overlap [lo, lo + span). */
+void drop_dead_in_levels(uint32_t levels, uintptr_t lo, uintptr_t span)
+    __attribute__((visibility("hidden")));
+/* In a write section: drops the tombstones of level k and coarser that
+ * overlap [lo, lo + span), a range of level k or finer. */
+static inline void drop_dead_overlapping(unsigned k, uintptr_t lo, uintptr_t span)
+{
+    uint32_t levels = k < 32 ? LOAD(allocs.dead.levels) >> k << k : 0;
+    if (levels) /* none, for the usual free: no coarser tombstones */
+        drop_dead_in_levels(levels, lo, span);
+}
+
+/* registry_alloc_frees.c. Under the lock: the free under way of the
+ * allocation (base, created_call): 1 with its call and thread, or 0. */
+int inflight_find(uintptr_t base, uint64_t created_call, uint64_t *call, uint32_t *thread)
+    __attribute__((visibility("hidden")));
 
 /* A reader's wait for a writer to finish. */
 static inline void cpu_relax(void)
