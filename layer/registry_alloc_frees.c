@@ -26,9 +26,9 @@
  * for a missed free).
  */
 #define INFLIGHT_THREADS 1024u
-typedef struct inflight_free {
+typedef struct inflight_free {         /* 32 bytes: its index is a shift */
     _Alignas(32) _Atomic uintptr_t base; /* 0: none; stored last (release) */
-    _Atomic uint64_t created_call;  /* which allocation of that base */
+    _Atomic uint64_t created_call;       /* which allocation of that base */
     _Atomic uint64_t call;
 } inflight_free_t;
 static inflight_free_t inflight[INFLIGHT_THREADS];
