@@ -81,6 +81,21 @@ static inline ze_result_t check_same_context(const zeil_call_t *call, const char
 
 ze_result_t check_device_in_context(const zeil_call_t *call, const zeil_obj_t *context,
                                     ze_device_handle_t device);
+/* The same when the caller already holds the device's live object (from
+ * check_handle, or null): a context's first device, or a device of the
+ * driver of a context of all its devices, is one compare, inline (every
+ * allocation asks). Anything else goes to check_device_in_context. */
+static inline ze_result_t check_device_of_context(const zeil_call_t *call,
+                                                  const zeil_obj_t *context,
+                                                  ze_device_handle_t device,
+                                                  const zeil_obj_t *device_obj)
+{
+    if (context && device_obj &&
+        (context->device_count ? context->devices[0] == device
+                               : !device_obj->driver || device_obj->driver == context->driver))
+        return ZE_RESULT_SUCCESS;
+    return check_device_in_context(call, context, device);
+}
 /* Two devices that are the same, or one a sub-device of the other. */
 static inline int check_devices_related(ze_device_handle_t a, ze_device_handle_t b)
 {

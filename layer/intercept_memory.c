@@ -9,18 +9,17 @@ ZEIL_HOOKS_OF(zeMemFreeExt, zeMemFree);
     {                                                                                      \
         char doing[96];                                                                    \
         if (a->pptr && *a->pptr &&                                                         \
-            registry_add_alloc(&(zeil_alloc_t){                                            \
-                .base = *a->pptr, .size = a->size, .type = mem_type, .context = a->hContext, \
-                .device = on_device, .created_by = call->name, .created_call = call->number, \
-                .created_thread = calls_thread_number()}) != 0 &&                          \
+            registry_add_alloc_fields(*a->pptr, a->size, mem_type, a->hContext, on_device,   \
+                                      call->name, call->number,                            \
+                                      calls_thread_number()) != 0 &&                       \
             snprintf(doing, sizeof doing, "registering USM allocation %p (%zu bytes)",     \
                      *a->pptr, a->size) > 0)                                               \
             oom_dropped(OOM_ALLOCATION, 1, call->name, doing);                             \
     }
-ZEIL_PRE(zeMemAllocDevice) { return check_device_in_context(call, objs[0], a->hDevice); }
+ZEIL_PRE(zeMemAllocDevice) { return check_device_of_context(call, objs[0], a->hDevice, objs[1]); }
 ALLOCATES(zeMemAllocDevice, ZE_MEMORY_TYPE_DEVICE, a->hDevice)
 ALLOCATES(zeMemAllocHost, ZE_MEMORY_TYPE_HOST, NULL)
-ZEIL_PRE(zeMemAllocShared) { return check_device_in_context(call, objs[0], a->hDevice); }
+ZEIL_PRE(zeMemAllocShared) { return check_device_of_context(call, objs[0], a->hDevice, objs[1]); }
 ALLOCATES(zeMemAllocShared, ZE_MEMORY_TYPE_SHARED, a->hDevice)
 
 /* A free marks its allocation before the driver frees it and buries that

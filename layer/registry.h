@@ -122,6 +122,12 @@ typedef struct zeil_alloc {
  * 0, or -1 when out of memory: the allocation is then unknown, and so is
  * every freed allocation it overlaps. */
 int registry_add_alloc(const zeil_alloc_t *proto);
+/* The same, field by field (the allocation hooks: no struct to fill and read
+ * back). */
+int registry_add_alloc_fields(const void *base, size_t size, ze_memory_type_t type,
+                              ze_context_handle_t context, ze_device_handle_t device,
+                              const char *created_by, uint64_t created_call,
+                              uint32_t created_thread);
 /* Copies the live allocation containing ptr into *out (1), else the newest
  * tombstone covering it (2), else 0. O(1) expected, lock-free. */
 int registry_find_alloc(const void *ptr, zeil_alloc_t *out);

@@ -102,6 +102,12 @@ typedef struct table {
 typedef struct alloc_index {
     table_t *_Atomic tables[LEVELS]; /* null until the level's first entry */
     _Atomic uint32_t levels;         /* bit k: tables[k] has entries */
+    /* Writers only: while level k has entries, each lies within [lo[k],
+     * hi[k]] (its last byte). Set anew by the first entry after the level
+     * emptied, never narrowed: a writer looking for entries that hold a
+     * byte skips a level whose bounds leave it out (most levels, for most
+     * new allocations). */
+    uintptr_t lo[LEVELS], hi[LEVELS];
 } alloc_index_t;
 
 /* ---- levels, hashing, entries ---- */
@@ -150,6 +156,12 @@ static inline uint32_t meta_place(uint64_t meta)
 static inline uint64_t meta_with(uint64_t meta, unsigned flags, uint32_t place)
 {
     return (meta & 0xffffffffffull) | (uint64_t)flags << 40 | (uint64_t)place << 48;
+}
+
+/* meta_with(meta, meta_flags(meta), place). */
+static inline uint64_t meta_at_place(uint64_t meta, uint32_t place)
+{
+    return (meta & 0xffffffffffffull) | (uint64_t)place << 48;
 }
 
 /* The block of level shift an entry is filed under. */
@@ -298,8 +310,17 @@ static inline void entries_put(alloc_index_t *x, unsigned k, const entry_t *e)
         table_put(t, last, &second);
     }
     uint32_t levels = LOAD(x->levels);
-    if (!(levels & (1u << k)))
+    uintptr_t end = e->base + e->span - 1;
+    if (!(levels & (1u << k))) {
+        x->lo[k] = e->base;
+        x->hi[k] = end;
         STORE(x->levels, levels | 1u << k);
+        return;
+    }
+    if (e->base < x->lo[k])
+        x->lo[k] = e->base;
+    if (end > x->hi[k])
+        x->hi[k] = end;
 }
 
 /* at: the slot of the first copy, or -1 to look. */

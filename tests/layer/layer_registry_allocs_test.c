@@ -1,6 +1,6 @@
 /*
- * The USM allocation index (layer/registry_allocs.c and
- * registry_alloc_lookup.c) on its own: the files are included here and
+ * The USM allocation index (layer/registry_allocs.c,
+ * registry_alloc_frees.c and registry_alloc_lookup.c) on its own: the files are included here and
  * driven through registry_* with made-up addresses (the index works on
  * address values: nothing is allocated or dereferenced), no driver or loader. check forks each test, so each starts from an empty
  * index. The link wraps mmap (the index's only source of memory) so that
@@ -10,6 +10,7 @@
 static void reader_hook(void);
 #define READER_HOOK() reader_hook()
 #include "registry_allocs.c"
+#include "registry_alloc_frees.c"
 #include "registry_alloc_lookup.c"
 
 #include "zt.h"

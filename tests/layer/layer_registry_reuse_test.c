@@ -1,6 +1,6 @@
 /*
- * The registry under immediate reuse (layer/registry_objects.c and
- * registry_allocs.c on their own, included here): a destroy or a free works
+ * The registry under immediate reuse (layer/registry_objects.c,
+ * registry_allocs.c and registry_alloc_frees.c on their own): a destroy or a free works
  * on the exact entry it found before the driver's call, and a creation that
  * receives the handle or address in between ends with the new entry live and
  * the old one a tombstone. The three files are compiled into the suite (no
