@@ -27,10 +27,9 @@ ze_result_t check_context_mix(const zeil_call_t *call, const char *arg_a, const 
                               const char *arg_b, const zeil_obj_t *b);
 int check_devices_related_by_parent(ze_device_handle_t a, ze_device_handle_t b);
 
-/* *out is the live object, or null (null handle, unknown driver/device, or a
- * finding). Inline, always (the compiler declines in the large generated
- * unit): every intercepted call checks one handle or more, and a live object
- * of the right kind is by far the common case. */
+/* Inline, always (the compiler declines in the large generated unit): every
+ * intercepted call checks one handle or more, and a live object of the right
+ * kind is by far the common case. */
 static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_obj_t **out)
     __attribute__((always_inline));
 static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg,
@@ -49,6 +48,8 @@ static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_o
            (obj && obj->kind == kind && atomic_load_explicit(&obj->alive, memory_order_acquire));
 }
 
+/* *out is the live object, or null (null handle, unknown driver/device, or a
+ * finding). */
 static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg,
                                        const void *handle, zeil_kind_t kind, zeil_obj_t **out)
 {
