@@ -185,6 +185,7 @@ static void start_output(void)
     zo_config_t config = {(zo_log_level_t)s->log_level, s->log_file, s->trace_file, s->report,
                           s->report_file, s->summary_file, s->timing, 1, s->rank};
     zo_init(&config);
+    calls_settle(); /* the trace is on now if it ever will be */
 }
 
 __attribute__((constructor)) static void zeil_bootstrap(void)

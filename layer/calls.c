@@ -14,6 +14,7 @@
 #include <time.h>
 
 calls_counter_t calls_counter;
+_Atomic int calls_quiet;
 static _Atomic uint32_t thread_counter;
 _Thread_local calls_thread_t calls_thread;
 
@@ -26,6 +27,26 @@ uint32_t calls_number_this_thread(void)
 {
     calls_thread.number = atomic_fetch_add(&thread_counter, 1) + 1;
     return calls_thread.number;
+}
+
+void calls_settle(void)
+{
+    int quiet = zeil_settings()->log_level < ZEIL_LOG_CALLS && !zo_trace_enabled();
+    atomic_store_explicit(&calls_quiet, quiet, memory_order_relaxed);
+}
+
+void calls_begin_timed(zeil_call_t *call, const char *name)
+{
+    call->name = name;
+    call->number = calls_take_number();
+    call->start_ns = calls_timed() ? calls_now_ns() : 0;
+}
+
+void calls_begin_unnumbered_timed(zeil_call_t *call, const char *name)
+{
+    call->name = name;
+    call->number = zeil_settings()->log_level >= ZEIL_LOG_CALLS ? calls_take_number() : 0;
+    call->start_ns = calls_timed() ? calls_now_ns() : 0;
 }
 
 uint64_t calls_order_key_numbered(void)

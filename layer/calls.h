@@ -92,12 +92,35 @@ static inline int calls_timed_settled(void)
     return zo_trace_enabled() || zeil_settings_data.log_level >= ZEIL_LOG_CALLS;
 }
 
+/* 1 once the settings are read and the output started with neither the calls
+ * log nor the trace on (calls_settle): a call then needs no clock, no span and
+ * no log line, and an unnumbered one no number. One load tells every call; 0
+ * (before, or whenever either is on) sends it to the slow path below, which
+ * asks the settings and the trace itself. Tracing starts only when the output
+ * starts (zo_init, before calls_settle) and may stop later (exit, a forked
+ * child): a stopped trace leaves the word 0, and the slow path sees it off. */
+extern _Atomic int calls_quiet __attribute__((visibility("hidden")));
+static inline int calls_are_quiet(void)
+{
+    return __builtin_expect(atomic_load_explicit(&calls_quiet, memory_order_relaxed), 1);
+}
+/* The bootstrap, once the output started (bootstrap.c). */
+void calls_settle(void);
+
+/* The slow paths of calls_begin and calls_begin_unnumbered. */
+void calls_begin_timed(zeil_call_t *call, const char *name);
+void calls_begin_unnumbered_timed(zeil_call_t *call, const char *name);
+
 /* Inline: every intercepted call begins here, numbered. */
 static inline void calls_begin(zeil_call_t *call, const char *name)
 {
+    if (!calls_are_quiet()) {
+        calls_begin_timed(call, name);
+        return;
+    }
     call->name = name;
     call->number = calls_take_number();
-    call->start_ns = calls_timed() ? calls_now_ns() : 0;
+    call->start_ns = 0;
 }
 
 /* The same for hot calls that create, destroy and report nothing (host-side
@@ -107,9 +130,24 @@ static inline void calls_begin(zeil_call_t *call, const char *name)
  * atomic. Numbers stay unique and increasing in time. */
 static inline void calls_begin_unnumbered(zeil_call_t *call, const char *name)
 {
+    if (!calls_are_quiet()) {
+        calls_begin_unnumbered_timed(call, name);
+        return;
+    }
     call->name = name;
-    call->number = zeil_settings()->log_level >= ZEIL_LOG_CALLS ? calls_take_number() : 0;
-    call->start_ns = calls_timed() ? calls_now_ns() : 0;
+    call->number = 0;
+    call->start_ns = 0;
+}
+
+/* ZE_RESULT_SUCCESS, which the compiler cannot tell from any other value:
+ * where an intercept returns success after its hooks, the compiler would
+ * otherwise return the driver's result, known to be success there, and keep
+ * it across the hooks' calls (a stack frame for one spill on every call). */
+static inline ze_result_t calls_success(void)
+{
+    ze_result_t success = ZE_RESULT_SUCCESS;
+    __asm__("" : "+r"(success));
+    return success;
 }
 
 static inline uint64_t calls_number(zeil_call_t *call)

@@ -27,20 +27,38 @@ ze_result_t check_context_mix(const zeil_call_t *call, const char *arg_a, const 
                               const char *arg_b, const zeil_obj_t *b);
 int check_devices_related_by_parent(ze_device_handle_t a, ze_device_handle_t b);
 
+/* Inline, always (the compiler declines in the large generated unit): every
+ * intercepted call checks one handle or more, and a live object of the right
+ * kind is by far the common case. */
+static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_obj_t **out)
+    __attribute__((always_inline));
+static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg,
+                                       const void *handle, zeil_kind_t kind, zeil_obj_t **out)
+    __attribute__((always_inline));
+
+/* check_handle's hit path alone: 1 when handle is null or a live object of
+ * its kind (*out: that object or null), 0 when check_handle has more to say
+ * (*out: what the registry found, if anything). The generated intercepts'
+ * quiet fast block asks it before anything else. */
+static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_obj_t **out)
+{
+    zeil_obj_t *obj = registry_find(handle);
+    *out = obj;
+    return !handle ||
+           (obj && obj->kind == kind && atomic_load_explicit(&obj->alive, memory_order_acquire));
+}
+
 /* *out is the live object, or null (null handle, unknown driver/device, or a
- * finding). Inline: every intercepted call checks one handle or more, and a
- * live object of the right kind is by far the common case. */
+ * finding). */
 static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg,
                                        const void *handle, zeil_kind_t kind, zeil_obj_t **out)
 {
-    *out = NULL;
-    if (!handle)
-        return ZE_RESULT_SUCCESS;
-    zeil_obj_t *obj = registry_find(handle);
-    if (obj && obj->kind == kind && atomic_load_explicit(&obj->alive, memory_order_acquire)) {
+    zeil_obj_t *obj;
+    if (check_handle_live(handle, kind, &obj)) {
         *out = obj;
         return ZE_RESULT_SUCCESS;
     }
+    *out = NULL;
     return check_handle_finding(call, arg, handle, kind, obj, out);
 }
 

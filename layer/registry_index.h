@@ -62,13 +62,14 @@ static inline struct zeil_obj *registry_find(const void *handle)
         atomic_load_explicit(&registry_indexes[registry_shard(hash)], memory_order_acquire);
     if (!t)
         return NULL;
-    for (uint32_t i = hash & t->mask;; i = (i + 1) & t->mask) {
-        const void *key = atomic_load_explicit(&t->slots[i].key, memory_order_acquire);
-        if (key == handle)
-            return atomic_load_explicit(&t->slots[i].obj, memory_order_acquire);
+    uint32_t i = hash & t->mask;
+    const void *key;
+    while ((key = atomic_load_explicit(&t->slots[i].key, memory_order_acquire)) != handle) {
         if (!key)
             return NULL; /* tables always keep an empty slot */
+        i = (i + 1) & t->mask;
     }
+    return atomic_load_explicit(&t->slots[i].obj, memory_order_acquire);
 }
 
 /* Under the shard's write lock: handle now maps to obj. -1 (nothing changed)

@@ -42,7 +42,7 @@ static int read_totals(const char *file, uint64_t *total)
     return found;
 }
 
-/* mode: the child's ("launches" or "alloc_frees"), count its --launches. */
+/* mode: the child's ("launches", "alloc_frees" or "events"), count its --launches. */
 static int run_one(const bench_paths_t *paths, const char *valgrind, const char *mode,
                    const bench_config_t *config, uint64_t launches, uint64_t *total)
 {
@@ -62,6 +62,22 @@ static int run_one(const bench_paths_t *paths, const char *valgrind, const char 
         fprintf(stderr, "zeil_bench: %s has no totals line\n", out_file);
         return 0;
     }
+    return 1;
+}
+
+/* Driver and zeil, mode's pairs at both counts: instructions per pair. */
+static int measure_pairs(const bench_paths_t *paths, const char *valgrind, const char *mode,
+                         uint64_t totals[2][2], double per_pair[2], double *added)
+{
+    const bench_config_t *sides[2] = {&bench_config_driver, &bench_config_zeil};
+    for (int i = 0; i < 2; i++)
+        for (int c = 0; c < 2; c++)
+            if (!run_one(paths, valgrind, mode, sides[c], launch_counts[i], &totals[c][i]))
+                return 0;
+    double extra = (double)(launch_counts[1] - launch_counts[0]);
+    for (int c = 0; c < 2; c++)
+        per_pair[c] = ((double)totals[c][1] - (double)totals[c][0]) / extra;
+    *added = per_pair[1] - per_pair[0];
     return 1;
 }
 
@@ -86,17 +102,11 @@ void bench_callgrind_measure(const bench_paths_t *paths, bench_callgrind_t *out)
     /* bench_call_configs: driver first, zeil second. */
     out->added_per_launch = out->per_launch[1] - out->per_launch[0];
     out->measured = 1;
-    const bench_config_t *sides[2] = {&bench_config_driver, &bench_config_zeil};
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2; i++)
         out->pairs[i] = launch_counts[i];
-        for (int c = 0; c < 2; c++)
-            if (!run_one(paths, valgrind, "alloc_frees", sides[c], launch_counts[i],
-                         &out->alloc_free_totals[c][i]))
-                return;
-    }
-    for (int c = 0; c < 2; c++)
-        out->per_alloc_free[c] =
-            ((double)out->alloc_free_totals[c][1] - (double)out->alloc_free_totals[c][0]) / extra;
-    out->added_per_alloc_free = out->per_alloc_free[1] - out->per_alloc_free[0];
-    out->alloc_free_measured = 1;
+    out->alloc_free_measured = measure_pairs(paths, valgrind, "alloc_frees",
+                                             out->alloc_free_totals, out->per_alloc_free,
+                                             &out->added_per_alloc_free);
+    out->events_measured = measure_pairs(paths, valgrind, "events", out->event_totals,
+                                         out->per_event_pair, &out->added_per_event_pair);
 }

@@ -4,8 +4,9 @@
  * the difference of the two totals cancels the setup, and each
  * configuration minus the driver alone leaves what its layer adds to one
  * launch. The same for an allocation and free (alloc_free_ns's
- * zeMemAllocDevice + zeMemFree), driver and zeil. Figures a loaded machine
- * cannot move.
+ * zeMemAllocDevice + zeMemFree) and for an event's signal and reset
+ * (event_ns's zeEventHostSignal + zeEventHostReset), driver and zeil.
+ * Figures a loaded machine cannot move.
  */
 #ifndef ZEIL_BENCH_CALLGRIND_H
 #define ZEIL_BENCH_CALLGRIND_H
@@ -26,6 +27,11 @@ typedef struct bench_callgrind {
     uint64_t alloc_free_totals[2][2];
     double per_alloc_free[2];
     double added_per_alloc_free;                 /* zeil minus driver */
+    /* Event signal and reset pairs, as many as pairs[]: driver [0], zeil [1]. */
+    int events_measured;
+    uint64_t event_totals[2][2];
+    double per_event_pair[2];
+    double added_per_event_pair;                 /* zeil minus driver */
 } bench_callgrind_t;
 
 void bench_callgrind_measure(const bench_paths_t *paths, bench_callgrind_t *out);

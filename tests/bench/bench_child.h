@@ -15,11 +15,12 @@
 
 typedef struct bench_child_args {
     const char *mode;     /* "calls", "lookup", "rss", "launches", "alloc_frees",
-                             "hazards" or "scaling" */
+                             "events", "hazards" or "scaling" */
     const char *config;   /* the configuration's name, the COLUMN of "calls" */
     double scale;         /* iteration counts are multiplied by this (--quick: < 1) */
     uint64_t launches;    /* rss and launches: how many launches in total;
-                             alloc_frees: how many allocation and free pairs */
+                             alloc_frees: how many allocation and free pairs;
+                             events: how many signal and reset pairs */
     uint64_t rss_after;   /* rss: the first measurement, after this many */
     unsigned threads;     /* scaling: how many threads append at once */
 } bench_child_args_t;
@@ -44,6 +45,8 @@ unsigned bench_scaling_thread_counts(unsigned cores, unsigned *counts, unsigned 
 int bench_child_launches(const bench_child_args_t *args);
 /* The same for alloc_free_ns: args->launches allocation and free pairs. */
 int bench_child_alloc_frees(const bench_child_args_t *args);
+/* The same for event_ns: args->launches signal and reset pairs. */
+int bench_child_events(const bench_child_args_t *args);
 /* The size of alloc_free_ns's allocations. */
 #define BENCH_ALLOC_BYTES 4096u
 /* two_stream_launch_ns of config zeil or zeil_hazards (hazard_overhead_ns). */

@@ -2,7 +2,8 @@
  * build/bench.json: the per-call figures (each also paired with the driver's
  * own entries: *_added_ns), the lookup, interop and memory figures
  * (medians; null for what was not measured), "launch_scaling",
- * "callgrind_instructions_per_launch" and a "detail"
+ * "callgrind_instructions_per_launch", "callgrind_instructions_per_event"
+ * (an event's signal and reset) and a "detail"
  * object with min, max and every sample of every series, the targets, and
  * the load the machine was under.
  */
@@ -93,6 +94,27 @@ static void series_detail(FILE *f, const bench_results_t *r)
     fputs("]", f);
 }
 
+/* {"pairs": [...], "driver": {"totals": [...], "per_pair": x}, "zeil": ..., "added_per_pair": x} */
+static void callgrind_pairs(FILE *f, int measured, const uint64_t pairs[2],
+                            const uint64_t totals[2][2], const double per_pair[2], double added)
+{
+    if (!measured) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "{\"pairs\": [%" PRIu64 ", %" PRIu64 "]", pairs[0], pairs[1]);
+    static const char *const sides[2] = {"driver", "zeil"};
+    for (int c = 0; c < 2; c++) {
+        fprintf(f, ", \"%s\": {\"totals\": [%" PRIu64 ", %" PRIu64 "], \"per_pair\": ", sides[c],
+                totals[c][0], totals[c][1]);
+        number(f, per_pair[c]);
+        fputc('}', f);
+    }
+    fputs(", \"added_per_pair\": ", f);
+    number(f, added);
+    fputc('}', f);
+}
+
 static void callgrind_detail(FILE *f, const bench_callgrind_t *cg)
 {
     if (!cg->measured) {
@@ -110,21 +132,11 @@ static void callgrind_detail(FILE *f, const bench_callgrind_t *cg)
         fputc('}', f);
     }
     fputs(", \"alloc_free\": ", f);
-    if (cg->alloc_free_measured) {
-        fprintf(f, "{\"pairs\": [%" PRIu64 ", %" PRIu64 "]", cg->pairs[0], cg->pairs[1]);
-        static const char *const sides[2] = {"driver", "zeil"};
-        for (int c = 0; c < 2; c++) {
-            fprintf(f, ", \"%s\": {\"totals\": [%" PRIu64 ", %" PRIu64 "], \"per_pair\": ",
-                    sides[c], cg->alloc_free_totals[c][0], cg->alloc_free_totals[c][1]);
-            number(f, cg->per_alloc_free[c]);
-            fputc('}', f);
-        }
-        fputs(", \"added_per_pair\": ", f);
-        number(f, cg->added_per_alloc_free);
-        fputc('}', f);
-    } else {
-        fputs("null", f);
-    }
+    callgrind_pairs(f, cg->alloc_free_measured, cg->pairs, cg->alloc_free_totals,
+                    cg->per_alloc_free, cg->added_per_alloc_free);
+    fputs(", \"events\": ", f);
+    callgrind_pairs(f, cg->events_measured, cg->pairs, cg->event_totals, cg->per_event_pair,
+                    cg->added_per_event_pair);
     fputc('}', f);
 }
 
@@ -204,6 +216,11 @@ static void write_body(FILE *f, const bench_run_t *run)
     fputs(",\n \"callgrind_instructions_per_launch\": ", f);
     if (run->callgrind.measured)
         number(f, run->callgrind.added_per_launch);
+    else
+        fputs("null", f);
+    fputs(",\n \"callgrind_instructions_per_event\": ", f);
+    if (run->callgrind.events_measured)
+        number(f, run->callgrind.added_per_event_pair);
     else
         fputs("null", f);
     fprintf(f, ",\n \"detail\": {\"quick\": %s, \"only_scaling\": %s, \"interop_built\": %s, "

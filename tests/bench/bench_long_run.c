@@ -1,7 +1,8 @@
 /*
  * Long runs of launches: the resident memory growth over millions of
- * launches (rss_growth_mb), and a fixed number of launches or of allocations
- * and frees for the callgrind instruction counts.
+ * launches (rss_growth_mb), and a fixed number of launches, of allocations
+ * and frees, or of event signals and resets for the callgrind instruction
+ * counts.
  */
 #include "bench_child.h"
 
@@ -96,5 +97,32 @@ int bench_child_alloc_frees(const bench_child_args_t *args)
     BENCH_ZE_OK(failed);
     bench_ze_close(&ze);
     bench_emit("alloc_frees", args->config, (double)args->launches);
+    return 0;
+}
+
+/* Exactly args->launches zeEventHostSignal + zeEventHostReset pairs of the
+ * event_ns figure's host-visible event. */
+int bench_child_events(const bench_child_args_t *args)
+{
+    bench_ze_t ze;
+    bench_ze_open(&ze);
+    ze_event_pool_desc_t pool_desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+                                      ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
+    ze_event_pool_handle_t pool = NULL;
+    BENCH_ZE_OK(zeEventPoolCreate(ze.context, &pool_desc, 1, &ze.device, &pool));
+    ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
+                                  ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    ze_event_handle_t event = NULL;
+    BENCH_ZE_OK(zeEventCreate(pool, &event_desc, &event));
+    ze_result_t failed = ZE_RESULT_SUCCESS;
+    for (uint64_t i = 0; i < args->launches; i++) {
+        failed |= zeEventHostSignal(event);
+        failed |= zeEventHostReset(event);
+    }
+    BENCH_ZE_OK(failed);
+    BENCH_ZE_OK(zeEventDestroy(event));
+    BENCH_ZE_OK(zeEventPoolDestroy(pool));
+    bench_ze_close(&ze);
+    bench_emit("events", args->config, (double)args->launches);
     return 0;
 }

@@ -127,6 +127,8 @@ static int run_child(const bench_child_args_t *args)
         return bench_child_launches(args);
     if (strcmp(args->mode, "alloc_frees") == 0)
         return bench_child_alloc_frees(args);
+    if (strcmp(args->mode, "events") == 0)
+        return bench_child_events(args);
     if (strcmp(args->mode, "hazards") == 0)
         return bench_child_hazards(args);
     if (strcmp(args->mode, "scaling") == 0)

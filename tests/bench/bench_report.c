@@ -146,6 +146,9 @@ static void callgrind_figure(FILE *out, const bench_callgrind_t *cg)
     if (cg->alloc_free_measured)
         fprintf(out, "%-20s instructions per allocation and free: driver %.1f, zeil %+.1f\n", "",
                 cg->per_alloc_free[0], cg->added_per_alloc_free);
+    if (cg->events_measured)
+        fprintf(out, "%-20s instructions per event signal and reset: driver %.1f, zeil %+.1f\n",
+                "", cg->per_event_pair[0], cg->added_per_event_pair);
 }
 
 /* ns per append per thread at each thread count, and what zeil adds. */

@@ -5,7 +5,9 @@ Only the shape is checked (every key, every value a number or, where the
 figure was not measured, null); never a timing: a smoke test must not fail
 because the machine is busy.
 
-usage: check_bench_json.py ZEIL_BENCH OUTPUT.json
+usage: check_bench_json.py ZEIL_BENCH OUTPUT.json [--callgrind]
+  --callgrind also counts instructions (needs valgrind): the callgrind
+  figures must then be there.
 """
 import json
 import math
@@ -35,11 +37,45 @@ def keys_exactly(where, obj, keys):
                                               sorted(keys)))
 
 
+def callgrind_pairs(where, pairs):
+    """detail.callgrind's alloc_free and events: driver and zeil per pair."""
+    if pairs is None:
+        return
+    keys_exactly(where, pairs, ("pairs", "driver", "zeil", "added_per_pair"))
+    if not isinstance(pairs["pairs"], list) or len(pairs["pairs"]) != 2:
+        fail("%s.pairs is %r" % (where, pairs["pairs"]))
+    for side in ("driver", "zeil"):
+        keys_exactly("%s.%s" % (where, side), pairs[side], ("totals", "per_pair"))
+        for i, total in enumerate(pairs[side]["totals"]):
+            measured("%s.%s.totals[%d]" % (where, side, i), total)
+        measured("%s.%s.per_pair" % (where, side), pairs[side]["per_pair"])
+    measured(where + ".added_per_pair", pairs["added_per_pair"])
+
+
+def callgrind_figures(data):
+    """The instruction counts: null unless --callgrind ran (--quick alone does not)."""
+    for key in ("callgrind_instructions_per_launch", "callgrind_instructions_per_event"):
+        if key not in data:
+            fail("no %s" % key)
+        measured(key, data[key], nullable=True)
+    detail = data.get("detail", {}).get("callgrind", "missing")
+    if detail == "missing":
+        fail("no detail.callgrind")
+    if detail is None:
+        return
+    for key in ("alloc_free", "events"):
+        if key not in detail:
+            fail("detail.callgrind has no %s" % key)
+        callgrind_pairs("detail.callgrind." + key, detail[key])
+    if detail["events"] is not None and data["callgrind_instructions_per_event"] is None:
+        fail("callgrind_instructions_per_event is null though detail.callgrind.events is not")
+
+
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4) or sys.argv[3:] not in ([], ["--callgrind"]):
         fail(__doc__)
-    bench, out = sys.argv[1], sys.argv[2]
-    run = subprocess.run([bench, "--quick", "--json", out], stdout=subprocess.PIPE,
+    bench, out, callgrind = sys.argv[1], sys.argv[2], sys.argv[3:]
+    run = subprocess.run([bench, "--quick", "--json", out] + callgrind, stdout=subprocess.PIPE,
                          universal_newlines=True)
     print(run.stdout)
     if run.returncode != 0:
@@ -76,6 +112,10 @@ def main():
             fail("launch_scaling.%s is %r for threads %r" % (side, scaling[side], threads))
         for i, value in enumerate(scaling[side]):
             measured("launch_scaling.%s[%d]" % (side, i), value)
+    callgrind_figures(data)
+    if callgrind and (data["callgrind_instructions_per_event"] is None or
+                      data["callgrind_instructions_per_launch"] is None):
+        fail("--callgrind ran, yet its figures are null")
     if data.get("rounds") != 3:
         fail("rounds is %r, --quick runs 3" % data.get("rounds"))
     if not isinstance(data.get("machine"), str) or not data["machine"]:

@@ -68,6 +68,7 @@ void zeil_flush(void) {}
 _Atomic int zo_tracing;
 void zo_init(const zo_config_t *config) { (void)config; }
 void zo_start_background(void) {}
+void calls_settle(void) {}
 void zo_finish(void) {}
 void check_leaks_at_exit(void) {}
 void coverage_note_next(const zeil_next_t *next) { (void)next; }
