@@ -7,14 +7,10 @@ ZEIL_HOOKS_OF(zeMemFreeExt, zeMemFree);
 #define ALLOCATES(api, mem_type, on_device)                                                  \
     ZEIL_POST(api)                                                                         \
     {                                                                                      \
-        char doing[96];                                                                    \
         if (a->pptr && *a->pptr &&                                                         \
             registry_add_alloc_fields(*a->pptr, a->size, mem_type, a->hContext, on_device,   \
-                                      call->name, call->number,                            \
-                                      calls_thread_number()) != 0 &&                       \
-            snprintf(doing, sizeof doing, "registering USM allocation %p (%zu bytes)",     \
-                     *a->pptr, a->size) > 0)                                               \
-            oom_dropped(OOM_ALLOCATION, 1, call->name, doing);                             \
+                                      call->name, call->number, calls_thread_number()) != 0) \
+            oom_dropped_allocation(call->name, *a->pptr, a->size);                         \
     }
 ZEIL_PRE(zeMemAllocDevice) { return check_device_of_context(call, objs[0], a->hDevice, objs[1]); }
 ALLOCATES(zeMemAllocDevice, ZE_MEMORY_TYPE_DEVICE, a->hDevice)

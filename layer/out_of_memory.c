@@ -53,6 +53,8 @@
 
 #include <zeil/zeil.h>
 
+#include <stdio.h>
+
 _Atomic int oom_incomplete;
 static _Atomic uint64_t lost[OOM_LOSSES];
 static _Atomic uint64_t unchecked;
@@ -75,6 +77,13 @@ void oom_dropped(oom_loss_t loss, uint64_t n, const char *call, const char *doin
                 "counted (first: %s), and handles or USM pointers unknown to zeil are let "
                 "through",
                 doing ? doing : "", loss_names[loss]);
+}
+
+void oom_dropped_allocation(const char *call, const void *ptr, size_t size)
+{
+    char doing[96];
+    snprintf(doing, sizeof doing, "registering USM allocation %p (%zu bytes)", ptr, size);
+    oom_dropped(OOM_ALLOCATION, 1, call, doing);
 }
 
 void oom_unchecked(void)

@@ -9,6 +9,7 @@
 #define ZEIL_OUT_OF_MEMORY_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum oom_loss {
@@ -25,6 +26,10 @@ typedef enum oom_loss {
  * marks the registry incomplete. Takes no lock of zeil's: callable under
  * any of them. */
 void oom_dropped(oom_loss_t loss, uint64_t n, const char *call, const char *doing);
+/* oom_dropped of a USM allocation zeil could not register (out of line: the
+ * allocation hooks stay small enough to be inlined into their intercepts). */
+void oom_dropped_allocation(const char *call, const void *ptr, size_t size)
+    __attribute__((noinline, cold));
 
 /* A call that only a complete registry could have refused went through. */
 void oom_unchecked(void);
