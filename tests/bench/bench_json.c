@@ -1,7 +1,8 @@
 /*
  * build/bench.json: the per-call figures (each also paired with the driver's
  * own entries: *_added_ns), the lookup, interop and memory figures
- * (medians; null for what was not measured), "launch_scaling",
+ * (medians; null for what was not measured), "launch_scaling" (and beside
+ * it "launch_scaling_zeil_added_ns", paired),
  * "callgrind_instructions_per_launch", "callgrind_instructions_per_event"
  * (an event's signal and reset) and a "detail"
  * object with min, max and every sample of every series, the targets, and
@@ -163,6 +164,22 @@ static void launch_scaling(FILE *f, const bench_run_t *run)
     fprintf(f, ", \"cores\": %u}", run->cores);
 }
 
+/* What zeil adds per append per thread at launch_scaling's thread counts,
+ * paired in each child (bench_scaling_zeil_adds). */
+static void launch_scaling_added(FILE *f, const bench_run_t *run)
+{
+    fputc('[', f);
+    for (unsigned i = 0; i < run->scaling_counts; i++) {
+        double v = 0;
+        fputs(i ? ", " : "", f);
+        if (bench_scaling_zeil_adds(&run->results, run->scaling_threads[i], &v))
+            number(f, v);
+        else
+            fputs("null", f);
+    }
+    fputc(']', f);
+}
+
 static void targets_detail(FILE *f, const bench_run_t *run)
 {
     bench_target_t t[BENCH_MAX_TARGETS];
@@ -211,6 +228,8 @@ static void write_body(FILE *f, const bench_run_t *run)
     object_of(f, r, "two_stream_added_ns", hazard_configs, 2);
     fputs(",\n \"launch_scaling\": ", f);
     launch_scaling(f, run);
+    fputs(",\n \"launch_scaling_zeil_added_ns\": ", f);
+    launch_scaling_added(f, run);
     fprintf(f, ",\n \"rounds\": %d, \"machine\": ", run->rounds);
     string(f, run->machine);
     fputs(",\n \"callgrind_instructions_per_launch\": ", f);

@@ -188,14 +188,17 @@ static void hazard_children(parent_t *p, int round)
     }
 }
 
-/* Driver and zeil side by side at each thread count. */
+/* The driver at each thread count, then zeil at each: a configuration's
+ * children run back to back, so that the driver's ratio of 2 threads to 1
+ * compares two processes a moment apart (bench_targets.c takes it round by
+ * round); zeil's added figure is paired inside each child. */
 static void scaling_children(parent_t *p, int round)
 {
     const bench_config_t *configs[] = {&bench_config_driver, &bench_config_zeil};
-    for (unsigned i = 0; i < p->run->scaling_counts; i++) {
-        char threads[16];
-        snprintf(threads, sizeof threads, "%u", p->run->scaling_threads[i]);
-        for (int c = 0; c < 2; c++) {
+    for (int c = 0; c < 2; c++) {
+        for (unsigned i = 0; i < p->run->scaling_counts; i++) {
+            char threads[16];
+            snprintf(threads, sizeof threads, "%u", p->run->scaling_threads[i]);
             char tag[64];
             snprintf(tag, sizeof tag, "scaling-%s-%s-r%d", configs[c]->name, threads, round);
             char *argv[] = {(char *)p->paths.self, "--child", "scaling", "--config",

@@ -154,8 +154,8 @@ static void callgrind_figure(FILE *out, const bench_callgrind_t *cg)
 /* ns per append per thread at each thread count, and what zeil adds. */
 static void scaling_figure(FILE *out, const bench_run_t *run)
 {
-    fprintf(out, "%-20s %-8s %12s %12s %14s   (%u cores; ns per append per thread)\n",
-            "launch_scaling_ns", "threads", "driver", "zeil", "zeil adds", run->cores);
+    fprintf(out, "%-20s %-8s %12s %12s %14s %14s   (%u cores; ns per append per thread)\n",
+            "launch_scaling_ns", "threads", "driver", "zeil", "zeil adds", "paired", run->cores);
     for (unsigned i = 0; i < run->scaling_counts; i++) {
         unsigned threads = run->scaling_threads[i];
         double driver = 0, zeil = 0;
@@ -172,6 +172,11 @@ static void scaling_figure(FILE *out, const bench_run_t *run)
             fprintf(out, "%12s ", "failed");
         if (have_driver && have_zeil)
             fprintf(out, "%+14.1f", zeil - driver);
+        else
+            fprintf(out, "%14s", "-");
+        double paired = 0;
+        if (bench_scaling_zeil_adds(&run->results, threads, &paired))
+            fprintf(out, " %+14.1f", paired);
         fprintf(out, "\n");
     }
 }

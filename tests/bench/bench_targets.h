@@ -20,5 +20,8 @@ int bench_targets_judge(const bench_run_t *run, bench_target_t *targets);
  * a thread count; 0 when not measured. */
 int bench_scaling_median(const bench_results_t *results, const char *config, unsigned threads,
                          double *value);
+/* What zeil adds per append per thread at that thread count, paired in its
+ * children with the driver's own entry, less the driver's paired figure. */
+int bench_scaling_zeil_adds(const bench_results_t *r, unsigned threads, double *value);
 
 #endif

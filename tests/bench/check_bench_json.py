@@ -112,6 +112,11 @@ def main():
             fail("launch_scaling.%s is %r for threads %r" % (side, scaling[side], threads))
         for i, value in enumerate(scaling[side]):
             measured("launch_scaling.%s[%d]" % (side, i), value)
+    added = data.get("launch_scaling_zeil_added_ns")
+    if not isinstance(added, list) or len(added) != len(threads):
+        fail("launch_scaling_zeil_added_ns is %r for threads %r" % (added, threads))
+    for i, value in enumerate(added):
+        measured("launch_scaling_zeil_added_ns[%d]" % i, value)
     callgrind_figures(data)
     if callgrind and (data["callgrind_instructions_per_event"] is None or
                       data["callgrind_instructions_per_launch"] is None):
