@@ -46,6 +46,12 @@ typedef struct calls_thread {
      * stack and sets this), or null. */
     const zeil_attribution_t *attribution;
     launch_cache_t launch;
+    /* The last live object check_handle_live found of each kind (checks.h). */
+    struct checked_handle {
+        const void *handle;
+        struct zeil_obj *obj;
+        uint64_t generation; /* registry_retirements when found */
+    } checked[ZEIL_KIND_COUNT];
 } calls_thread_t;
 extern _Thread_local calls_thread_t calls_thread __attribute__((visibility("hidden")));
 

@@ -42,10 +42,27 @@ static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg,
  * quiet fast block asks it before anything else. */
 static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_obj_t **out)
 {
+    if (!handle) {
+        *out = NULL;
+        return 1;
+    }
+    /* The thread's last live object of this kind, while no object has been
+     * retired since (a handle the driver gives again must be retired first):
+     * a loop on one event or context skips the registry. The count is loaded
+     * before the registry is asked, so an entry is never newer than what it
+     * says. */
+    struct checked_handle *c = &calls_thread.checked[kind];
+    uint64_t retirements = atomic_load_explicit(&registry_retirements.value, memory_order_acquire);
+    if (c->handle == handle && c->generation == retirements) {
+        *out = c->obj;
+        return 1;
+    }
     zeil_obj_t *obj = registry_find(handle);
     *out = obj;
-    return !handle ||
-           (obj && obj->kind == kind && atomic_load_explicit(&obj->alive, memory_order_acquire));
+    if (!obj || obj->kind != kind || !atomic_load_explicit(&obj->alive, memory_order_acquire))
+        return 0;
+    *c = (struct checked_handle){handle, obj, retirements};
+    return 1;
 }
 
 /* *out is the live object, or null (null handle, unknown driver/device, or a

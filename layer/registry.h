@@ -100,6 +100,12 @@ void registry_destroying(zeil_obj_t *obj, uint64_t call, uint32_t thread);
 /* Turns a live object into a tombstone; once per object (a second call, from
  * a creation that reused its handle or from the destroyer, does nothing). */
 void registry_retire(zeil_obj_t *obj, uint64_t call, uint32_t thread);
+/* How many objects were retired so far, alone on its cache line: a thread
+ * may trust an object it found live while this has not moved (checks.h). */
+typedef struct registry_retirements {
+    _Alignas(64) _Atomic uint64_t value;
+} registry_retirements_t;
+extern registry_retirements_t registry_retirements __attribute__((visibility("hidden")));
 
 /* Calls fn for every live object (under each shard's read lock: fn must not
  * call the registry). */

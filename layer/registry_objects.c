@@ -92,6 +92,8 @@ static void free_obj(zeil_obj_t *obj)
 static void evict(zeil_obj_t *victim);
 
 /* The claimed object becomes the newest tombstone; the oldest leaves. */
+registry_retirements_t registry_retirements;
+
 static void enter_ring(zeil_obj_t *obj, uint64_t call, uint32_t thread)
 {
     /* Read by others only once alive is 0 (stored below, with release). */
@@ -103,6 +105,7 @@ static void enter_ring(zeil_obj_t *obj, uint64_t call, uint32_t thread)
     zeil_obj_t *victim = tombstones.slots[slot];
     tombstones.slots[slot] = obj;
     atomic_store_explicit(&obj->alive, 0, memory_order_release);
+    atomic_fetch_add_explicit(&registry_retirements.value, 1, memory_order_release);
     pthread_mutex_unlock(&tombstones.lock);
     if (victim)
         evict(victim);
