@@ -24,7 +24,11 @@ static void row(FILE *out, const char *figure, const char *column, const bench_s
             unit, relative, s->min, s->max);
 }
 
-static void call_figure(FILE *out, const bench_results_t *r, const char *figure)
+/* A per-call figure by configuration, each against the driver's row: the
+ * unpaired ones (paired = 0), or what each configuration's path adds over
+ * the driver's own entries, paired in its process (bench_direct.h), where
+ * the driver's row is the loader alone. */
+static void call_figure(FILE *out, const bench_results_t *r, const char *figure, int paired)
 {
     bench_summary_t base;
     int have_base = bench_results_summary(r, figure, "driver", &base);
@@ -33,29 +37,14 @@ static void call_figure(FILE *out, const bench_results_t *r, const char *figure)
         bench_summary_t s;
         int have = bench_results_summary(r, figure, config, &s);
         char relative[64] = "-";
-        if (have && have_base && c > 0)
+        if (c == 0 && paired)
+            snprintf(relative, sizeof relative, "the loader alone");
+        else if (have && have_base && c > 0 && paired)
+            snprintf(relative, sizeof relative, "%+.1f ns over the loader's",
+                     s.median - base.median);
+        else if (have && have_base && c > 0)
             snprintf(relative, sizeof relative, "%+.1f ns (%+.0f%%)", s.median - base.median,
                      100.0 * (s.median - base.median) / base.median);
-        row(out, c == 0 ? figure : "", config, have ? &s : NULL, "ns", relative);
-    }
-}
-
-/* What each configuration's path adds over the driver's own entries, paired
- * in its process (bench_direct.h); the driver's row is the loader alone. */
-static void added_figure(FILE *out, const bench_results_t *r, const char *figure)
-{
-    bench_summary_t loader;
-    int have_loader = bench_results_summary(r, figure, "driver", &loader);
-    for (int c = 0; c < BENCH_CALL_CONFIGS; c++) {
-        const char *config = bench_call_configs[c].name;
-        bench_summary_t s;
-        int have = bench_results_summary(r, figure, config, &s);
-        char relative[64] = "the loader alone";
-        if (c > 0 && have && have_loader)
-            snprintf(relative, sizeof relative, "%+.1f ns over the loader's",
-                     s.median - loader.median);
-        else if (c > 0)
-            snprintf(relative, sizeof relative, "-");
         row(out, c == 0 ? figure : "", config, have ? &s : NULL, "ns", relative);
     }
 }
@@ -210,11 +199,11 @@ void bench_report_print(const bench_run_t *run, FILE *out)
         scaling_figure(out, run);
     } else {
         for (size_t i = 0; i < sizeof call_figures / sizeof *call_figures; i++)
-            call_figure(out, &run->results, call_figures[i]);
+            call_figure(out, &run->results, call_figures[i], 0);
         fprintf(out, "%-20s (each call paired in its process with the driver's own entry)\n",
                 "added over driver");
         for (size_t i = 0; i < sizeof added_figures / sizeof *added_figures; i++)
-            added_figure(out, &run->results, added_figures[i]);
+            call_figure(out, &run->results, added_figures[i], 1);
         lookup_figure(out, &run->results);
         hazard_figure(out, &run->results);
         interop_figures(out, run);
