@@ -26,13 +26,11 @@ static inline unsigned cache_slot(uintptr_t base)
     return (unsigned)((base >> 6) ^ (base >> 14)) & (CACHE_SLOTS - 1);
 }
 
-static inline hz_history_t *history_of(uintptr_t base, int create)
+/* The hash behind the cache, and a new history (create). */
+static __attribute__((noinline)) hz_history_t *history_found(uintptr_t base, int create)
 {
     unsigned slot = cache_slot(base);
-    hz_history_t *h = cache[slot];
-    if (h && h->base == base)
-        return h;
-    h = NULL;
+    hz_history_t *h = NULL;
     HASH_FIND(hh, histories, &base, sizeof base, h);
     if (h) {
         cache[slot] = h;
@@ -47,6 +45,13 @@ static inline hz_history_t *history_of(uintptr_t base, int create)
     HASH_ADD(hh, histories, base, sizeof h->base, h);
     cache[slot] = h;
     return h;
+}
+
+/* Inline, always: every access of every launch asks, and the cache answers. */
+static inline __attribute__((always_inline)) hz_history_t *history_of(uintptr_t base, int create)
+{
+    hz_history_t *h = cache[cache_slot(base)];
+    return h && h->base == base ? h : history_found(base, create);
 }
 
 static int overlap(const hz_entry_t *e, const hz_access_t *a)
@@ -94,8 +99,8 @@ static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_clock_
             continue;
         int ordered = e->slot == slot || clock->at[e->slot] >= e->epoch;
         /* Two guesses are not reported: zeil knows neither side's access. */
-        if (!ordered && !reported && (e->write || a->write) && overlap(e, a) &&
-            !(e->guess && a->guess)) {
+        if (!ordered && !reported && (e->write || a->write) && !(e->guess && a->guess) &&
+            overlap(e, a)) {
             report_race(who, a, e, out);
             reported = 1;
         }
