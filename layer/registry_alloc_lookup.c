@@ -69,15 +69,23 @@ static __attribute__((noinline)) int find_slow(uintptr_t p, zeil_alloc_t *out)
     return found;
 }
 
+/* The common case's first half: the live slot holding p, unless a writer
+ * is in the way (null); *s the sequence to compare once the slot is read. */
+static inline const slot_t *live_hit(uintptr_t p, uint64_t *s)
+{
+    *s = LOAD(allocs.seq);
+    READER_HOOK();
+    return (*s & 1) ? NULL : entries_find(&allocs.live, p);
+}
+
 /* The common case inline and lean (the fewer instructions a lookup takes,
  * the more of them a core overlaps while each waits for its cache miss):
  * a live allocation, no writer in the way. */
 int registry_find_alloc(const void *ptr, zeil_alloc_t *out)
 {
     uintptr_t p = (uintptr_t)ptr;
-    uint64_t s = LOAD(allocs.seq);
-    READER_HOOK();
-    const slot_t *hit = (s & 1) ? NULL : entries_find(&allocs.live, p);
+    uint64_t s;
+    const slot_t *hit = live_hit(p, &s);
     if (hit) {
         entry_t e;
         slot_load(hit, &e);
@@ -121,9 +129,8 @@ uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uin
 int registry_lookup_info(const void *ptr, zeil_alloc_info_t *info)
 {
     uintptr_t p = (uintptr_t)ptr;
-    uint64_t s = LOAD(allocs.seq);
-    READER_HOOK();
-    const slot_t *hit = (s & 1) ? NULL : entries_find(&allocs.live, p);
+    uint64_t s;
+    const slot_t *hit = live_hit(p, &s);
     if (hit) {
         uintptr_t base = LOAD(hit->base), span = LOAD(hit->span);
         uintptr_t context = LOAD(hit->context), device = LOAD(hit->device);

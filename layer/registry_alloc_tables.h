@@ -182,15 +182,23 @@ static inline void slot_load(const slot_t *s, entry_t *e)
     e->meta = LOAD(s->meta);
 }
 
-static inline void slot_store(slot_t *s, const entry_t *e)
+/* Everything but the range (base, span), which a slot reused for the same
+ * range keeps. */
+static inline void slot_store_fields(slot_t *s, const entry_t *e)
 {
-    STORE(s->base, e->base);
     STORE(s->context, e->context);
     STORE(s->device, e->device);
     STORE(s->created_call, e->created_call);
     STORE(s->freed_call, e->freed_call);
     STORE(s->threads, e->threads);
     STORE(s->meta, e->meta);
+}
+
+/* The span last: a slot is in use from then on. */
+static inline void slot_store(slot_t *s, const entry_t *e)
+{
+    STORE(s->base, e->base);
+    slot_store_fields(s, e);
     STORE(s->span, e->span);
 }
 

@@ -382,10 +382,5 @@ void bury(entry_t *e, unsigned k)
     if (coarser)
         drop_dead_in_levels(coarser, e->base, e->span);
     allocs.fifo[meta_place(LOAD(s->meta))].span = 0;
-    STORE(s->context, e->context);
-    STORE(s->device, e->device);
-    STORE(s->created_call, e->created_call);
-    STORE(s->freed_call, e->freed_call);
-    STORE(s->threads, e->threads);
-    STORE(s->meta, e->meta);
+    slot_store_fields(s, e);
 }
