@@ -141,15 +141,8 @@ static double event_batch(const subject_t *s, int side)
 
 static paired_t time_events(subject_t *s, size_t timed)
 {
-    const bench_ze_t *ze = s->ze;
-    ze_event_pool_desc_t pool_desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
-                                      ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
     ze_event_pool_handle_t pool = NULL;
-    ze_device_handle_t device = ze->device;
-    BENCH_ZE_OK(zeEventPoolCreate(ze->context, &pool_desc, 1, &device, &pool));
-    ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
-                                  ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
-    BENCH_ZE_OK(zeEventCreate(pool, &event_desc, &s->event));
+    s->event = bench_ze_host_event(s->ze, &pool);
     paired_t p = time_pairs(event_batch, s, timed);
     BENCH_ZE_OK(zeEventDestroy(s->event));
     BENCH_ZE_OK(zeEventPoolDestroy(pool));

@@ -106,14 +106,8 @@ int bench_child_events(const bench_child_args_t *args)
 {
     bench_ze_t ze;
     bench_ze_open(&ze);
-    ze_event_pool_desc_t pool_desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
-                                      ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
     ze_event_pool_handle_t pool = NULL;
-    BENCH_ZE_OK(zeEventPoolCreate(ze.context, &pool_desc, 1, &ze.device, &pool));
-    ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
-                                  ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
-    ze_event_handle_t event = NULL;
-    BENCH_ZE_OK(zeEventCreate(pool, &event_desc, &event));
+    ze_event_handle_t event = bench_ze_host_event(&ze, &pool);
     ze_result_t failed = ZE_RESULT_SUCCESS;
     for (uint64_t i = 0; i < args->launches; i++) {
         failed |= zeEventHostSignal(event);

@@ -114,6 +114,19 @@ void bench_ze_open(bench_ze_t *ze)
     ze->list = bench_ze_new_list(ze);
 }
 
+ze_event_handle_t bench_ze_host_event(const bench_ze_t *ze, ze_event_pool_handle_t *pool)
+{
+    ze_event_pool_desc_t pool_desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+                                      ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
+    ze_device_handle_t device = ze->device;
+    BENCH_ZE_OK(zeEventPoolCreate(ze->context, &pool_desc, 1, &device, pool));
+    ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
+                                  ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    ze_event_handle_t event = NULL;
+    BENCH_ZE_OK(zeEventCreate(*pool, &event_desc, &event));
+    return event;
+}
+
 ze_command_queue_handle_t bench_ze_queue(const bench_ze_t *ze)
 {
     ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,

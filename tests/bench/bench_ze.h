@@ -39,6 +39,10 @@ void bench_ze_close(bench_ze_t *ze);
 ze_kernel_handle_t bench_ze_new_kernel(const bench_ze_t *ze);
 ze_command_list_handle_t bench_ze_new_list(const bench_ze_t *ze);
 
+/* A host-visible event with host scopes, in a pool of its own (*pool), the
+ * event of event_ns. */
+ze_event_handle_t bench_ze_host_event(const bench_ze_t *ze, ze_event_pool_handle_t *pool);
+
 /* A command queue on the device (ordinal 0, asynchronous). */
 ze_command_queue_handle_t bench_ze_queue(const bench_ze_t *ze);
 
