@@ -17,16 +17,6 @@ static int median_of(const bench_results_t *r, const char *figure, const char *c
     return 1;
 }
 
-static int overhead(const bench_results_t *r, const char *figure, const char *config,
-                    double *value)
-{
-    double base, with;
-    if (!median_of(r, figure, "driver", &base) || !median_of(r, figure, config, &with))
-        return 0;
-    *value = with - base;
-    return 1;
-}
-
 int bench_scaling_median(const bench_results_t *r, const char *config, unsigned threads,
                          double *value)
 {
@@ -109,47 +99,36 @@ static void scaling(bench_target_t *targets, int *n, const bench_results_t *r)
         snprintf(t->measured, sizeof t->measured, "not measured");
 }
 
-/* What zeil adds to a call: its paired figure (bench_direct.h) less the
- * driver configuration's, which is the loader's own share; and beside it
- * the difference of the unpaired medians, which carries the drift of the
- * machine's speed between processes. */
-static void zeil_adds(bench_target_t *t, const char *name, const bench_results_t *r,
-                      const char *figure, const char *added_figure, const char *config,
-                      double limit)
+/* What config adds over base: the difference of their paired figures
+ * (bench_direct.h; against the driver configuration, whose paired figure is
+ * the loader's own share, it is zeil's alone), and beside it the difference
+ * of the unpaired medians, which carries the drift of the machine's speed
+ * between processes. */
+static void paired_difference(bench_target_t *t, const char *name, const bench_results_t *r,
+                              const char *figure, const char *added_figure, const char *base,
+                              const char *config, double limit)
 {
-    double loader = 0, with = 0, unpaired = 0;
-    int paired = median_of(r, added_figure, "driver", &loader) &&
-                 median_of(r, added_figure, config, &with);
-    int plain = overhead(r, figure, config, &unpaired);
+    double paired_base = 0, paired_with = 0, base_ns = 0, with_ns = 0;
+    int paired = median_of(r, added_figure, base, &paired_base) &&
+                 median_of(r, added_figure, config, &paired_with);
+    int plain = median_of(r, figure, base, &base_ns) && median_of(r, figure, config, &with_ns);
+    double v = paired_with - paired_base, unpaired = with_ns - base_ns;
     t->name = name;
-    t->verdict = paired ? with - loader <= limit : plain ? unpaired <= limit : -1;
+    t->verdict = paired ? v <= limit : plain ? unpaired <= limit : -1;
     if (paired && plain)
-        snprintf(t->measured, sizeof t->measured, "%.4g ns paired (unpaired medians %+.1f)",
-                 with - loader, unpaired);
+        snprintf(t->measured, sizeof t->measured, "%.4g ns paired (unpaired medians %+.1f)", v,
+                 unpaired);
     else if (plain)
         snprintf(t->measured, sizeof t->measured, "%.4g ns (unpaired medians)", unpaired);
     else
         snprintf(t->measured, sizeof t->measured, "not measured");
 }
 
-/* The hazard checks' cost: zeil_hazards less zeil, both paired with the
- * driver in their processes, the unpaired medians' difference beside it. */
-static void hazards(bench_target_t *t, const bench_results_t *r)
+static void zeil_adds(bench_target_t *t, const char *name, const bench_results_t *r,
+                      const char *figure, const char *added_figure, const char *config,
+                      double limit)
 {
-    double a = 0, b = 0, pa = 0, pb = 0;
-    int plain = median_of(r, "two_stream_launch_ns", "zeil", &a) &&
-                median_of(r, "two_stream_launch_ns", "zeil_hazards", &b);
-    int paired = median_of(r, "two_stream_added_ns", "zeil", &pa) &&
-                 median_of(r, "two_stream_added_ns", "zeil_hazards", &pb);
-    t->name = "hazard_overhead_ns (two streams) <= 100 ns";
-    t->verdict = paired ? pb - pa <= 100 : plain ? b - a <= 100 : -1;
-    if (paired && plain)
-        snprintf(t->measured, sizeof t->measured, "%.4g ns paired (unpaired medians %+.1f)",
-                 pb - pa, b - a);
-    else if (plain)
-        snprintf(t->measured, sizeof t->measured, "%.4g ns (unpaired medians)", b - a);
-    else
-        snprintf(t->measured, sizeof t->measured, "not measured");
+    paired_difference(t, name, r, figure, added_figure, "driver", config, limit);
 }
 
 int bench_targets_judge(const bench_run_t *run, bench_target_t *targets)
@@ -177,7 +156,8 @@ int bench_targets_judge(const bench_run_t *run, bench_target_t *targets)
     at_most(&targets[n++], "execute overhead interop - direct <= 10 us", known, b - a, 10, "us");
     known = median_of(r, "matmul_ratio", "interop_over_direct", &v);
     at_most(&targets[n++], "matmul_ratio <= 1.05", known, v, 1.05, "x");
-    hazards(&targets[n++], r);
+    paired_difference(&targets[n++], "hazard_overhead_ns (two streams) <= 100 ns", r,
+                      "two_stream_launch_ns", "two_stream_added_ns", "zeil", "zeil_hazards", 100);
     known = median_of(r, "rss_growth_mb", "zeil", &v);
     at_most(&targets[n++], "rss_growth_mb (zeil on) <= 64", known, v, 64, "MB");
     return n;
