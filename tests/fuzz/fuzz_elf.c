@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the reference driver's ELF check (tests/refdriver/rd_elf.c),
+ * Fuzz target: the reference driver's ELF check (tests/refdriver/objects/rd_elf.c),
  * which judges module bytes from zeModuleCreate before the dynamic loader
  * maps them. It must give an answer for any bytes without reading outside
  * them.

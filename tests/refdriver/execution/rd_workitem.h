@@ -1,0 +1,83 @@
+/*
+ * rd_workitem.h: what compiled OpenCL code and the driver's work-item
+ * scheduler share. Included by the driver (C), by the kernel runtime that is
+ * linked into every compiled module (C, builtins/rd_rt.c) and by the OpenCL C
+ * built-in library (builtins/), so it uses only fixed-width integers and
+ * stores pointers as 64-bit integers.
+ *
+ * Each thread that runs work-groups owns one rd_wi_state_t. The compiled
+ * module keeps a thread-local pointer to it (set by the module's entries,
+ * builtins/rd_rt.c); the built-ins read the current work-item's ids from it.
+ *
+ * Two ways to run a group (execution/rd_schedule.c decides):
+ *  - direct: rd_cm_kernel_t.direct loops over the work-items itself on the
+ *    calling thread's stack (no barrier may be reached);
+ *  - fibers: one fiber per work-item, each calling rd_cm_kernel_t.item once;
+ *    a barrier or sub-group collective calls wg_barrier / sg_barrier, which
+ *    switch fibers. Before resuming a fiber the scheduler writes that
+ *    work-item's fields (the "per work-item" block) into the state.
+ *
+ * Sub-groups are consecutive runs of max_sg_size work-items in linear local
+ * id order (x fastest); the last one may be partial. A sub-group's work-items
+ * run in lockstep between collectives. A collective writes this lane's value
+ * into slot [xchg_parity][sg_local_id] of the sub-group's exchange area
+ * (sg_xchg), calls sg_barrier, reads the slots it needs, and flips
+ * xchg_parity (two halves, since a lane may run one collective ahead of the
+ * others' reads).
+ */
+#ifndef ZEIL_RD_WORKITEM_H
+#define ZEIL_RD_WORKITEM_H
+
+#ifdef __OPENCL_C_VERSION__
+typedef uint rd_u32;
+typedef ulong rd_u64;
+#else
+#include <stdint.h>
+typedef uint32_t rd_u32;
+typedef uint64_t rd_u64;
+#endif
+
+#define RD_WI_ABI_VERSION 1u
+#define RD_SG_MAX 32u          /* largest sub-group size */
+#define RD_XCHG_SLOT_BYTES 128u /* the widest value exchanged: long16, double16 */
+/* One sub-group's exchange area: two halves of RD_SG_MAX slots. */
+#define RD_XCHG_BYTES (2u * RD_SG_MAX * RD_XCHG_SLOT_BYTES)
+/* Work-group collectives (work_group_reduce_*, _scan_*, _broadcast): one
+ * 8-byte slot per work-item (at most 1024) plus one for the result. */
+#define RD_WG_XCHG_BYTES (8u * (1024u + 8u))
+
+/* barrier / work_group_barrier flags, as OpenCL C passes them. */
+#define RD_FENCE_LOCAL 1u
+#define RD_FENCE_GLOBAL 2u
+
+typedef struct rd_wi_state {
+    /* per work-item: rewritten by the scheduler before it resumes a fiber,
+     * by the direct loop before each call */
+    rd_u32 local_id[3];
+    rd_u32 local_linear_id;
+    rd_u32 sg_local_id;  /* lane in its sub-group */
+    rd_u32 sg_id;        /* sub-group index in the group */
+    rd_u32 sg_size;      /* this sub-group's size (the last may be partial) */
+    rd_u32 xchg_parity;  /* 0 or 1, flipped by each sub-group collective */
+    rd_u64 sg_xchg;      /* this sub-group's exchange area (RD_XCHG_BYTES) */
+
+    /* per group: written once before the group runs */
+    rd_u64 group_id[3];
+    rd_u64 global_offset[3];
+    rd_u64 global_size[3];   /* work-items in the launch, per dimension */
+    rd_u32 local_size[3];    /* work-items per group (uniform: Level Zero has no remainder groups) */
+    rd_u32 num_groups[3];
+    rd_u32 work_dim;         /* 1 + the highest dimension with more than one work-item */
+    rd_u32 max_sg_size;      /* the kernel's sub-group size: 8, 16 or 32 */
+    rd_u32 num_sub_groups;
+    rd_u32 local_linear_size;
+    rd_u64 wg_xchg;          /* work-group collectives' area (RD_WG_XCHG_BYTES) */
+
+    /* the scheduler: set by the driver, called by the kernel runtime */
+    rd_u64 sched;            /* opaque, the scheduler's own */
+    rd_u64 wg_barrier;       /* void (*)(struct rd_wi_state *, rd_u32 flags) */
+    rd_u64 sg_barrier;       /* void (*)(struct rd_wi_state *) */
+    rd_u64 fault_info;       /* reserved for the fault handler */
+} rd_wi_state_t;
+
+#endif
