@@ -42,7 +42,7 @@ static size_t capture_size(size_t values_at, size_t arg_bytes)
 
 size_t rd_launch_capture_size(const rd_kernel_t *kernel)
 {
-    return capture_size(values_offset(kernel->abi->num_args), kernel->arg_bytes);
+    return capture_size(values_offset(kernel->num_args), kernel->arg_bytes);
 }
 
 ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *groups, int indirect, rd_cmd_arena_t *arena,
@@ -50,7 +50,7 @@ ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *group
 {
     if (!indirect && total_groups(groups) == 0 && groups->groupCountX && groups->groupCountY && groups->groupCountZ)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* more groups than a launch can count */
-    uint32_t n = kernel->abi->num_args;
+    uint32_t n = kernel->num_args;
     for (uint32_t i = 0; i < n; i++)
         if (kernel->arg_states[i] == RD_ARG_UNSET)
             return ZE_RESULT_ERROR_INVALID_ARGUMENT;

@@ -48,6 +48,8 @@ ze_result_t ZE_APICALL rd_zeKernelCreate(ze_module_handle_t hModule, const ze_ke
         k->arg_offsets[i] = arg_aligned(k->arg_offsets[i - 1] + abi->arg_sizes[i - 1]);
     k->arg_bytes = bytes;
     k->abi = abi;
+    k->name = abi->name;
+    k->num_args = abi->num_args;
     k->group_size[0] = k->group_size[1] = k->group_size[2] = 1;
     rd_module_retain(m);
     k->module = m;
@@ -72,14 +74,14 @@ ze_result_t ZE_APICALL rd_zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pS
 {
     RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
     RD_NOT_NULL(pSize);
-    return rd_copy_out(k->abi->name, strlen(k->abi->name) + 1, pSize, pName);
+    return rd_copy_out(k->name, strlen(k->name) + 1, pSize, pName);
 }
 
 ze_result_t ZE_APICALL rd_zeKernelGetProperties(ze_kernel_handle_t hKernel, ze_kernel_properties_t *p)
 {
     RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
     RD_NOT_NULL(p);
-    p->numKernelArgs = k->abi->num_args;
+    p->numKernelArgs = k->num_args;
     p->requiredGroupSizeX = 0; /* any group size */
     p->requiredGroupSizeY = 0;
     p->requiredGroupSizeZ = 0;
@@ -90,7 +92,7 @@ ze_result_t ZE_APICALL rd_zeKernelGetProperties(ze_kernel_handle_t hKernel, ze_k
     p->localMemSize = 0;
     p->privateMemSize = 0;
     p->spillMemSize = 0;
-    uint64_t kid = rd_hash(k->module->id, k->abi->name, strlen(k->abi->name));
+    uint64_t kid = rd_hash(k->module->id, k->name, strlen(k->name));
     memset(&p->uuid, 0, sizeof p->uuid);
     memcpy(p->uuid.kid, &kid, sizeof kid);
     memcpy(p->uuid.mid, &k->module->id, sizeof k->module->id);
@@ -175,7 +177,7 @@ ze_result_t ZE_APICALL rd_zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, u
                                                    const void *pArgValue)
 {
     RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
-    if (argIndex >= k->abi->num_args)
+    if (argIndex >= k->num_args)
         return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
     if (argSize != k->abi->arg_sizes[argIndex])
         return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
