@@ -9,6 +9,9 @@
 #include "rd_workitem.h"
 #include "zeil_cl_ext.h"
 
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
 ulong __zeil_rt_state(void);
 void __zeil_wg_barrier(uint flags);
 void __zeil_sg_barrier(void);

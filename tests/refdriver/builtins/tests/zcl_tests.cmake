@@ -36,3 +36,4 @@ function(zcl_kernel_test name)
 endfunction()
 
 zcl_kernel_test(workitem)
+zcl_kernel_test(subgroup)
