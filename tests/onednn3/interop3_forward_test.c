@@ -184,6 +184,29 @@ START_TEST(streams_need_in_order_lists)
 }
 END_TEST
 
+/* A stream oneDNN makes itself on a forward engine (dnnl_stream_create): zeil
+ * has no record of it, so zeil's get_list refuses it (E115), while oneDNN's
+ * own answers with the list it made. */
+START_TEST(library_streams_are_onednns)
+{
+    zt_env_t env;
+    zt_open(&env);
+    dnnl_engine_t engine = NULL;
+    DNNL_OK(dnnl_ze_interop_engine_create(&engine, env.driver, env.device, env.context));
+    dnnl_stream_t stream = NULL;
+    DNNL_OK(dnnl_stream_create(&stream, engine, dnnl_stream_in_order));
+    ze_command_list_handle_t list = NULL;
+    REFUSED(dnnl_invalid_arguments, "ZEIL-E115", dnnl_ze_interop_stream_get_list(stream, &list));
+    __typeof__(&dnnl_ze_interop_stream_get_list) own_get_list =
+        (__typeof__(own_get_list))onednn_own("dnnl_ze_interop_stream_get_list");
+    DNNL_OK(own_get_list(stream, &list));
+    ck_assert_ptr_nonnull(list);
+    DNNL_OK(dnnl_stream_destroy(stream));
+    DNNL_OK(dnnl_engine_destroy(engine));
+    zt_close(&env);
+}
+END_TEST
+
 /* What zeil recorded for the stream: each kernel with its primitive. */
 typedef struct seen {
     int count;
@@ -262,6 +285,7 @@ int main(void)
     tcase_add_test(tc, cache_blob_round_trip);
     tcase_add_test(tc, memory_is_validated_then_forwarded);
     tcase_add_test(tc, streams_need_in_order_lists);
+    tcase_add_test(tc, library_streams_are_onednns);
     suite_add_tcase(s, tc);
     TCase *kernels = tcase_create("kernels");
     tcase_set_timeout(kernels, 300);
