@@ -2,6 +2,7 @@
 #include "rd_launch.h"
 #include "rd_driver.h"
 #include "rd_kernel.h"
+#include "rd_schedule.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,9 @@ _Static_assert(RD_ARG_ALIGNMENT <= 16, "arena blocks are aligned to 16 bytes");
 struct rd_launch {
     rd_module_t *module; /* holds a reference when on the heap: the entry's code */
     rd_driver_t *driver;
-    zeil_cpu_kernel_fn entry;
+    zeil_cpu_kernel_fn entry;    /* a native kernel's, or null */
+    const rd_cm_kernel_t *cm;    /* a compiled kernel, or null */
+    uint32_t *local_sizes;       /* a compiled kernel's local argument sizes, or null */
     uint32_t group_size[3];
     uint32_t group_count[3];
     const ze_group_count_t *indirect; /* read when the launch runs, or null */
@@ -35,14 +38,16 @@ static size_t values_offset(uint32_t num_args)
     return (at + RD_ARG_ALIGNMENT - 1) & ~(size_t)(RD_ARG_ALIGNMENT - 1);
 }
 
-static size_t capture_size(size_t values_at, size_t arg_bytes)
+/* The argument bytes, then a compiled kernel's local sizes. */
+static size_t capture_size(size_t values_at, const rd_kernel_t *kernel)
 {
-    return (values_at + arg_bytes + RD_ARG_ALIGNMENT - 1) & ~(size_t)(RD_ARG_ALIGNMENT - 1);
+    size_t locals = kernel->cm ? kernel->num_args * sizeof(uint32_t) : 0;
+    return (values_at + ((kernel->arg_bytes + 3) & ~(size_t)3) + locals + RD_ARG_ALIGNMENT - 1) & ~(size_t)(RD_ARG_ALIGNMENT - 1);
 }
 
 size_t rd_launch_capture_size(const rd_kernel_t *kernel)
 {
-    return capture_size(values_offset(kernel->num_args), kernel->arg_bytes);
+    return capture_size(values_offset(kernel->num_args), kernel);
 }
 
 ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *groups, int indirect, rd_cmd_arena_t *arena,
@@ -55,7 +60,7 @@ ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *group
         if (kernel->arg_states[i] == RD_ARG_UNSET)
             return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     size_t values_at = values_offset(n);
-    size_t size = capture_size(values_at, kernel->arg_bytes);
+    size_t size = capture_size(values_at, kernel);
     /* Arena blocks are aligned to 16, RD_ARG_ALIGNMENT. */
     rd_launch_t *l = arena ? rd_cmd_arena_alloc(arena, size) : aligned_alloc(RD_ARG_ALIGNMENT, size);
     if (!l)
@@ -72,7 +77,13 @@ ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *group
         l->group_count[1] = groups->groupCountY;
         l->group_count[2] = groups->groupCountZ;
     }
-    l->entry = kernel->abi->entry;
+    l->entry = kernel->abi ? kernel->abi->entry : NULL;
+    l->cm = kernel->cm;
+    l->local_sizes = NULL;
+    if (kernel->cm) {
+        l->local_sizes = (uint32_t *)(void *)(l->values + ((kernel->arg_bytes + 3) & ~(size_t)3));
+        memcpy(l->local_sizes, kernel->local_sizes, n * sizeof(uint32_t));
+    }
     l->driver = kernel->module->driver;
     if (!arena)
         rd_module_retain(kernel->module);
@@ -114,6 +125,17 @@ void rd_launch_run(const rd_launch_t *l)
     if (total == 0)
         return;
     rd_launch_run_t run = {l, {counts.groupCountX, counts.groupCountY, counts.groupCountZ}};
+    if (l->cm) {
+        rd_sched_launch_t sl = {
+            .kernel = l->cm,
+            .args = (const void *const *)l->args,
+            .local_sizes = l->local_sizes,
+            .group_size = {l->group_size[0], l->group_size[1], l->group_size[2]},
+            .group_count = {counts.groupCountX, counts.groupCountY, counts.groupCountZ},
+        };
+        rd_sched_run(rd_driver_threadpool(l->driver), &sl);
+        return;
+    }
     rd_threadpool_run(rd_driver_threadpool(l->driver), total, run_group, &run);
 }
 
