@@ -8,7 +8,10 @@
 
 #include <stddef.h>
 
-extern __thread rd_wi_state_t *rd_rt_state;
+static __thread rd_wi_state_t *rd_rt_state;
+
+void rd_rt_set_state(rd_wi_state_t *st);
+void rd_rt_set_state(rd_wi_state_t *st) { rd_rt_state = st; }
 
 #define ST rd_rt_state
 
