@@ -162,17 +162,19 @@ static int front_end_spirv(rd_build_job_t *j)
             const rd_spirv_spec_t *s = &j->spirv.specs[k];
             if (s->id != c->pConstantIds[i] || !c->pConstantValues[i])
                 continue;
-            int64_t v = 0;
+            /* The value's bits as an unsigned integer of its size (llvm-spirv
+             * takes a float constant's bits that way too). */
+            uint64_t v = 0;
             if (s->size == 1)
-                v = *(const int8_t *)c->pConstantValues[i];
+                v = *(const uint8_t *)c->pConstantValues[i];
             else if (s->size == 2)
-                v = *(const int16_t *)c->pConstantValues[i];
+                v = *(const uint16_t *)c->pConstantValues[i];
             else if (s->size == 4)
-                v = *(const int32_t *)c->pConstantValues[i];
+                v = *(const uint32_t *)c->pConstantValues[i];
             else
                 memcpy(&v, c->pConstantValues[i], 8);
-            used += (size_t)snprintf(consts + used, sizeof consts - used, "%s%u:i%u:%lld", used ? " " : "",
-                                     s->id, s->size * 8, (long long)v);
+            used += (size_t)snprintf(consts + used, sizeof consts - used, "%s%u:i%u:%llu", used ? " " : "",
+                                     s->id, s->size * 8, (unsigned long long)v);
         }
     char spec_arg[sizeof consts + 16];
     snprintf(spec_arg, sizeof spec_arg, "--spec-const=%s", consts);
