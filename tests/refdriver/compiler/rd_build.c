@@ -189,7 +189,7 @@ static int back_end(rd_build_job_t *j)
     int n = 0;
     argv[n++] = (char *)j->tools.kc;
     for (int i = 0; i < j->tools.num_libs; i++) {
-        argv[n++] = "--lib";
+        argv[n++] = j->tools.lazy[i] ? "--lazy-lib" : "--lib";
         argv[n++] = (char *)j->tools.libs[i];
     }
     argv[n++] = "-o";

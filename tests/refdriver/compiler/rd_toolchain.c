@@ -38,10 +38,12 @@ void rd_toolchain_get(rd_toolchain_t *t)
     t->clang = env_or("ZEIL_CPU_CLANG", "clang-15");
     t->llvm_spirv = env_or("ZEIL_CPU_LLVM_SPIRV", "llvm-spirv-15");
     t->kc = env_or("ZEIL_CPU_KC", RD_KC_PATH);
-    const char *libs[] = {RD_CL_BUILTINS_BC, RD_CL_RT_BC, RD_KC_RT_BC};
+    const char *libs[] = {RD_KC_RT_BC, RD_CL_BUILTINS_BC, RD_CL_RT_BC};
     for (size_t i = 0; i < sizeof libs / sizeof *libs; i++)
-        if (*libs[i])
+        if (*libs[i]) {
+            t->lazy[t->num_libs] = i > 0;
             t->libs[t->num_libs++] = libs[i];
+        }
     t->ext_header = *RD_CL_EXT_H ? RD_CL_EXT_H : NULL;
     t->extensions = RD_CL_EXTENSIONS;
 }

@@ -28,6 +28,8 @@ int kc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* kc_link.c */
 LLVMModuleRef kc_read_bitcode(LLVMContextRef ctx, const char *path);
+LLVMModuleRef kc_read_bitcode_lazy(LLVMContextRef ctx, const char *path);
+void kc_only_what_is_used(LLVMModuleRef lib);
 /* Links src into dst (src is consumed). */
 int kc_link(LLVMModuleRef dst, LLVMModuleRef src, const char *what);
 

@@ -2,11 +2,13 @@
  * zeil-cpu-kc: compiles a kernel program (LLVM bitcode for spir64) into an
  * object file for the host that exports the table of rd_compiled.h.
  *
- *   zeil-cpu-kc [-O0|-O2] [--lib LIB.bc]... -o OUT.o IN.bc
+ *   zeil-cpu-kc [-O0|-O2] [--lib LIB.bc | --lazy-lib LIB.bc]... -o OUT.o IN.bc
  *   zeil-cpu-kc --version
  *
- * Each --lib (the built-in library, the kernel runtime) is linked in after
- * the kernels are read. Errors go to stderr (the driver's build log).
+ * Each library is linked in, in order, after the kernels are read: a --lib
+ * whole, a --lazy-lib (the built-in library, the kernel runtime) only for
+ * what the program uses so far, reading only those functions. Errors go to
+ * stderr (the driver's build log).
  */
 #include "kc.h"
 
@@ -35,6 +37,7 @@ int kc_fail(const char *fmt, ...)
 typedef struct kc_options {
     const char *in, *out;
     const char *libs[KC_MAX_LIBS];
+    int lazy[KC_MAX_LIBS];
     int num_libs;
     int opt_level;
 } kc_options_t;
@@ -46,9 +49,10 @@ static int parse(int argc, char **argv, kc_options_t *o)
         const char *a = argv[i];
         if (strcmp(a, "-o") == 0 && i + 1 < argc)
             o->out = argv[++i];
-        else if (strcmp(a, "--lib") == 0 && i + 1 < argc) {
+        else if ((strcmp(a, "--lib") == 0 || strcmp(a, "--lazy-lib") == 0) && i + 1 < argc) {
             if (o->num_libs == KC_MAX_LIBS)
-                return kc_fail("too many --lib (at most %d)", KC_MAX_LIBS);
+                return kc_fail("too many libraries (at most %d)", KC_MAX_LIBS);
+            o->lazy[o->num_libs] = strcmp(a, "--lazy-lib") == 0;
             o->libs[o->num_libs++] = argv[++i];
         } else if (strcmp(a, "-O0") == 0)
             o->opt_level = 0;
@@ -62,7 +66,7 @@ static int parse(int argc, char **argv, kc_options_t *o)
             o->in = a;
     }
     if (!o->in || !o->out)
-        return kc_fail("usage: zeil-cpu-kc [-O0|-O2] [--lib LIB.bc]... -o OUT.o IN.bc");
+        return kc_fail("usage: zeil-cpu-kc [-O0|-O2] [--lib LIB.bc | --lazy-lib LIB.bc]... -o OUT.o IN.bc");
     return 1;
 }
 
@@ -85,7 +89,9 @@ static int compile(const kc_options_t *o)
         ok = kc_read_kernels(&p) && kc_read_globals(&p);
     }
     for (int i = 0; ok && i < o->num_libs; i++) {
-        LLVMModuleRef lib = kc_read_bitcode(p.ctx, o->libs[i]);
+        LLVMModuleRef lib = o->lazy[i] ? kc_read_bitcode_lazy(p.ctx, o->libs[i]) : kc_read_bitcode(p.ctx, o->libs[i]);
+        if (lib && o->lazy[i])
+            kc_only_what_is_used(lib);
         if (lib) {
             LLVMSetTarget(lib, KC_HOST_TRIPLE);
             LLVMSetDataLayout(lib, layout);
