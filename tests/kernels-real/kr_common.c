@@ -64,7 +64,10 @@ ze_module_handle_t kr_module(const zt_env_t *env, const char *program, kr_form_t
     ze_module_handle_t module = NULL;
     char *log = NULL;
     ze_result_t r = kr_try_module(env, program, form, flags, NULL, &module, &log);
-    ck_assert_msg(r == ZE_RESULT_SUCCESS, "%s as %s: zeModuleCreate returned 0x%x; build log:\n%s", program,
+    if (r != ZE_RESULT_SUCCESS && log)
+        fprintf(stderr, "%s as %s: build log:\n%s\n", program, kr_form_names[form], log);
+    /* check's messages are short: the start of the log. */
+    ck_assert_msg(r == ZE_RESULT_SUCCESS, "%s as %s: zeModuleCreate returned 0x%x; build log:\n%.1500s", program,
                   kr_form_names[form], (unsigned)r, log ? log : "(none)");
     free(log);
     return module;
