@@ -16,6 +16,8 @@ import zcl_decls  # noqa: E402
 
 CATEGORIES = {
     'collective': 'zcl_collective',
+    'convert': 'zcl_convert',
+    'math': 'zcl_math',
 }
 
 

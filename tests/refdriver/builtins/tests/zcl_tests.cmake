@@ -37,3 +37,4 @@ endfunction()
 
 zcl_kernel_test(workitem)
 zcl_kernel_test(subgroup)
+zcl_kernel_test(convert)
