@@ -37,3 +37,7 @@ endfunction()
 
 zcl_kernel_test(workitem)
 zcl_kernel_test(subgroup)
+zcl_kernel_test(convert)
+zcl_kernel_test(atomic)
+zcl_kernel_test(vector)
+zcl_kernel_test(math)
