@@ -200,7 +200,7 @@ static int back_end(rd_build_job_t *j)
     argv[n] = NULL;
     if (!step(j, "compiling for the CPU (zeil-cpu-kc)", j->tools.kc, argv, NULL))
         return 0;
-    char *link[] = {(char *)j->tools.clang, "-shared", "-o", "module.so", "module.o", NULL};
+    char *link[] = {(char *)j->tools.clang, "-shared", "-o", "module.so", "module.o", "-lm", NULL};
     return step(j, "linking the module (clang -shared)", j->tools.clang, link, NULL);
 }
 

@@ -18,6 +18,9 @@ CATEGORIES = {
     'collective': 'zcl_collective',
     'convert': 'zcl_convert',
     'math': 'zcl_math',
+    'atomic': 'zcl_atomic',
+    'pointer': 'zcl_pointer',
+    'misc': 'zcl_misc',
 }
 
 
