@@ -177,17 +177,11 @@ ZEIL_POST(zeEventCreate)
 ZEIL_PRE(zeEventCounterBasedCreate) { return check_device_in_context(call, objs[0], a->hDevice); }
 ZEIL_MAKE(zeEventCounterBasedCreate) {}
 
-/* A module built from source or IL by a program that asks for no build log
- * (oneDNN 3 passes none): zeil asks for one, and logs it if the build
- * failed (W071, module_build_log.c). */
+/* No build log asked for (oneDNN 3): zeil asks, and logs it on failure (W071). */
 ZEIL_PRE(zeModuleCreate)
 {
     ze_result_t r = check_device_in_context(call, objs[0], a->hDevice);
-    if (r != ZE_RESULT_SUCCESS || a->phBuildLog || !a->desc || !a->phModule ||
-        a->desc->format == ZE_MODULE_FORMAT_NATIVE)
-        return r;
-    st->answered = 1;
-    return module_build_logged(call, next, a->hContext, a->hDevice, a->desc, a->phModule);
+    return r != ZE_RESULT_SUCCESS || a->phBuildLog ? r : module_build_logged(call, next, a, st);
 }
 /* Its format, where it was built from, its kernel names (interned, asked once). */
 ZEIL_MAKE(zeModuleCreate)

@@ -18,12 +18,15 @@ static const char *format_name(ze_module_format_t format)
     }
 }
 
-ze_result_t module_build_logged(const zeil_call_t *call, const zeil_next_t *next, ze_context_handle_t context,
-                                ze_device_handle_t device, const ze_module_desc_t *desc,
-                                ze_module_handle_t *module)
+ze_result_t module_build_logged(const zeil_call_t *call, const zeil_next_t *next,
+                                const zeil_args_zeModuleCreate *a, zeil_hook_state_t *st)
 {
+    const ze_module_desc_t *desc = a->desc;
+    if (!desc || !a->phModule || desc->format == ZE_MODULE_FORMAT_NATIVE)
+        return ZE_RESULT_SUCCESS;
+    st->answered = 1;
     ze_module_build_log_handle_t log = NULL;
-    ze_result_t r = NEXT(ze_module_dditable_t, pfnCreate)(context, device, desc, module, &log);
+    ze_result_t r = NEXT(ze_module_dditable_t, pfnCreate)(a->hContext, a->hDevice, desc, a->phModule, &log);
     if (!log)
         return r;
     size_t size = 0;

@@ -5,13 +5,14 @@
 #ifndef ZEIL_MODULE_BUILD_LOG_H
 #define ZEIL_MODULE_BUILD_LOG_H
 
-#include "intercepts.h"
+#include "zeil_hooks.h"
 
-/* zeModuleCreate through the next driver with a build log of zeil's own:
+/* zeModuleCreate of a module from source or IL through the next driver,
+ * with a build log of zeil's own (the call is then answered: st->answered):
  * the driver's result; on failure the log's text is reported as W071. The
- * log is destroyed either way. */
-ze_result_t module_build_logged(const zeil_call_t *call, const zeil_next_t *next, ze_context_handle_t context,
-                                ze_device_handle_t device, const ze_module_desc_t *desc,
-                                ze_module_handle_t *module);
+ * log is destroyed either way. A native module, or a call without desc or
+ * phModule, is left to the generated intercept (success, not answered). */
+ze_result_t module_build_logged(const zeil_call_t *call, const zeil_next_t *next,
+                                const zeil_args_zeModuleCreate *a, zeil_hook_state_t *st);
 
 #endif
