@@ -49,6 +49,43 @@ ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, con
     return ZE_RESULT_SUCCESS;
 }
 
+/* A region's rows: row pitch and slice pitch as given, or packed when zero. */
+static void region_pitches(const ze_copy_region_t *r, uint32_t *pitch, uint32_t *slice)
+{
+    if (!*pitch)
+        *pitch = r->originX + r->width;
+    if (!*slice)
+        *slice = *pitch * (r->originY + r->height);
+}
+
+size_t check_region_offset(const ze_copy_region_t *r, uint32_t pitch, uint32_t slice)
+{
+    if (!r)
+        return 0;
+    region_pitches(r, &pitch, &slice);
+    return (size_t)r->originZ * slice + (size_t)r->originY * pitch + r->originX;
+}
+
+size_t check_region_span(const ze_copy_region_t *r, uint32_t pitch, uint32_t slice)
+{
+    if (!r || !r->width || !r->height || !r->depth)
+        return 0;
+    region_pitches(r, &pitch, &slice);
+    return (size_t)(r->depth - 1) * slice + (size_t)(r->height - 1) * pitch + r->width;
+}
+
+ze_result_t check_usm_context(const zeil_call_t *call, const char *arg, const void *ptr,
+                              const char *context_arg, ze_context_handle_t context)
+{
+    zeil_alloc_t a;
+    if (!ptr || !context || !diag_rule_enabled(ZEIL_RULE_E014) || registry_find_alloc(ptr, &a) != 1 ||
+        a.context == context)
+        return ZE_RESULT_SUCCESS;
+    return diag_report(ZEIL_RULE_E004, call->name, "%s %p belongs to context %p%s, %s is %p", arg,
+                       ptr, (void *)a.context, check_context_gone(a.context), context_arg,
+                       (void *)context);
+}
+
 ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context, const void *ptr)
 {
     if (!ptr)

@@ -29,7 +29,8 @@ typedef enum hazards_append_kind {
     HAZARDS_BARRIER,
     HAZARDS_SIGNAL,     /* zeCommandListAppendSignalEvent: signal only */
     HAZARDS_WAIT,       /* zeCommandListAppendWaitOnEvents: waits only */
-    HAZARDS_RESET       /* zeCommandListAppendEventReset: signal is the event reset */
+    HAZARDS_RESET,      /* zeCommandListAppendEventReset: signal is the event reset */
+    HAZARDS_OPAQUE      /* work whose accesses zeil cannot know: ordered, signals, waits */
 } hazards_append_kind_t;
 
 typedef struct hazards_append {
@@ -37,9 +38,12 @@ typedef struct hazards_append {
     zeil_obj_t *list;              /* the intercept's (null: zeil does not know it) */
     hazards_append_kind_t kind;
     const zeil_obj_t *kernel;
+    uint32_t num_kernels;          /* HAZARDS_LAUNCH of several: their handles */
+    const ze_kernel_handle_t *kernels;
     void *dst;
     const void *src;
     size_t size;
+    size_t src_size;               /* HAZARDS_COPY: when not size (region copies) */
     ze_event_handle_t signal;
     uint32_t num_waits;
     const ze_event_handle_t *waits;

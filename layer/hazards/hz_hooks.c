@@ -120,7 +120,8 @@ void hazards_appended(const hazards_append_t *a)
     if (a->kind == HAZARDS_COPY || a->kind == HAZARDS_FILL)
         op.naccess += (uint32_t)hz_access_of(a->dst, a->size, 1, 0, &op.access[op.naccess]);
     if (a->kind == HAZARDS_COPY)
-        op.naccess += (uint32_t)hz_access_of(a->src, a->size, 0, 0, &op.access[op.naccess]);
+        op.naccess += (uint32_t)hz_access_of(a->src, a->src_size ? a->src_size : a->size, 0, 0,
+                                             &op.access[op.naccess]);
     op.nwaits = a->waits ? a->num_waits : 0;
     op.many_waits = op.nwaits > HZ_OP_WAITS ? a->waits : NULL;
     for (uint32_t i = 0; i < op.nwaits && !op.many_waits; i++)
@@ -134,6 +135,11 @@ void hazards_appended(const hazards_append_t *a)
         return;
     if (a->kind == HAZARDS_LAUNCH) /* the kernel's arguments are guarded by the lock */
         launch_accesses(a->kernel, &op);
+    for (uint32_t i = 0; a->kind == HAZARDS_LAUNCH && a->kernels && i < a->num_kernels; i++) {
+        zeil_obj_t *k = registry_find(a->kernels[i]);
+        if (k && k->kind == ZEIL_KIND_KERNEL && atomic_load(&k->alive))
+            launch_accesses(k, &op);
+    }
     hz_timeline_t *t = hz_timeline_of(list);
     if (t && t->is_regular)
         keep_program_op(t, &op); /* out of memory: this op goes unchecked */

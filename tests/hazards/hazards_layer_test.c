@@ -221,6 +221,33 @@ END_TEST
 
 /* ---- misuses: reported ------------------------------------------------ */
 
+/* Two lists write disjoint rows of one allocation with region copies (16
+ * rows of 256 bytes): no event is needed between them. */
+START_TEST(region_copies_of_disjoint_rows_are_silent)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_copy_region_t top = {0, 0, 0, 256, 8, 1}, bottom = {0, 8, 0, 256, 8, 1};
+    ze_copy_region_t middle = {16, 4, 0, 128, 8, 1};
+    ZT_OK(zeCommandListAppendMemoryCopyRegion(t.a, t.x, &top, 256, 0, t.y, &top, 256, 0, NULL,
+                                              0, NULL));
+    ZT_OK(zeCommandListAppendMemoryCopyRegion(t.b, t.x, &bottom, 256, 0, t.y, &bottom, 256, 0,
+                                              NULL, 0, NULL));
+    zl_assert_silent(mark);
+    /* rows 4..11 overlap both: a race, named with its exact range */
+    t.extra = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+    ZT_OK(zeCommandListAppendMemoryCopyRegion(t.b, t.extra, &middle, 256, 0, t.x, &middle, 256,
+                                              0, NULL, 0, NULL));
+    char range[64];
+    snprintf(range, sizeof range, "reads %p+%d", (void *)((char *)t.x + 4 * 256 + 16),
+             7 * 256 + 128);
+    zl_assert_one_finding(mark, "ZEIL-E090", "zeCommandListAppendMemoryCopyRegion", range,
+                          NULL);
+    close_two(&t);
+}
+END_TEST
+
 START_TEST(race_between_lists_names_both_sides)
 {
     two_lists_t t;
@@ -416,6 +443,7 @@ int main(void)
     tcase_add_test(silent, regular_list_through_queue_and_fence_is_silent);
     tcase_add_test(silent, fence_polled_until_ready_is_silent);
     tcase_add_test(silent, synchronous_list_is_silent);
+    tcase_add_test(silent, region_copies_of_disjoint_rows_are_silent);
     suite_add_tcase(s, silent);
     TCase *misuse = tcase_create("misuses");
     tcase_set_timeout(misuse, 60);
