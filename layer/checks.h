@@ -171,9 +171,10 @@ ze_result_t check_execute(const zeil_call_t *call, const zeil_obj_t *queue, uint
  * last row; pitches of zero are packed rows and slices. */
 size_t check_region_offset(const ze_copy_region_t *r, uint32_t pitch, uint32_t slice);
 size_t check_region_span(const ze_copy_region_t *r, uint32_t pitch, uint32_t slice);
-/* E004 when ptr is USM of another context than context (named context_arg). */
-ze_result_t check_usm_context(const zeil_call_t *call, const char *arg, const void *ptr,
-                              const char *context_arg, ze_context_handle_t context);
+/* check_usm_range for memory of context (named context_arg in E004), not the list's. */
+ze_result_t check_usm_range_of(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
+                               const void *ptr, size_t size, const char *context_arg,
+                               ze_context_handle_t context);
 ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
                             const void *ptr, size_t size);
 ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context, const void *ptr);

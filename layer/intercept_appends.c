@@ -79,9 +79,8 @@ ZEIL_APPENDED(zeCommandListAppendLaunchKernelIndirect, ZEIL_RECORD_LAUNCH, objs[
 ZEIL_PRE(zeCommandListAppendMemoryCopyFromContext)
 {
     ze_result_t r = check_usm_range(call, objs[0], "dstptr", a->dstptr, a->size);
-    CHECK_KEEP_FIRST(r, check_usm_range(call, NULL, "srcptr", a->srcptr, a->size));
-    CHECK_KEEP_FIRST(r, check_usm_context(call, "srcptr", a->srcptr, "hContextSrc",
-                                          a->hContextSrc));
+    CHECK_KEEP_FIRST(r, check_usm_range_of(call, objs[0], "srcptr", a->srcptr, a->size,
+                                           "hContextSrc", a->hContextSrc));
     return r;
 }
 ZEIL_APPENDED(zeCommandListAppendMemoryCopyFromContext, ZEIL_RECORD_COPY, NULL, a->size,

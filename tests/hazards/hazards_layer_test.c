@@ -248,6 +248,100 @@ START_TEST(region_copies_of_disjoint_rows_are_silent)
 }
 END_TEST
 
+/* The stamp kernel writing *stamp, as a multi-kernel indirect launch of one. */
+typedef struct indirect {
+    ze_kernel_handle_t kernel;
+    uint32_t *count;
+    ze_group_count_t *groups;
+} indirect_t;
+
+static void indirect_open(indirect_t *k, const zl_fixture_t *f, void *stamp)
+{
+    k->kernel = zt_kernel(f->module, TK_STAMP);
+    ZT_ARG(k->kernel, 0, stamp);
+    ZT_OK(zeKernelSetGroupSize(k->kernel, 1, 1, 1));
+    k->count = zt_usm_alloc(&f->env, ZT_USM_SHARED, sizeof *k->count, 0);
+    k->groups = zt_usm_alloc(&f->env, ZT_USM_SHARED, sizeof *k->groups, 0);
+    *k->count = 1;
+    *k->groups = (ze_group_count_t){1, 1, 1};
+}
+
+static void indirect_close(indirect_t *k, const zl_fixture_t *f)
+{
+    ZT_OK(zeKernelDestroy(k->kernel));
+    ZT_OK(zeMemFree(f->env.context, k->count));
+    ZT_OK(zeMemFree(f->env.context, k->groups));
+}
+
+/* List A's last append (a copy from a context, a multi-kernel indirect
+ * launch) signals the event list B waits on before it fills the same memory;
+ * the host waits for B and frees it. Both used to look unsignalled for
+ * ever: two false E090, a false E094 and the free refused (E092). */
+START_TEST(appends_of_every_kind_signal_their_events)
+{
+    for (int kind = 0; kind < 2; kind++) {
+        two_lists_t t;
+        open_two(&t);
+        indirect_t k;
+        t.extra = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+        indirect_open(&k, &t.f, t.extra);
+        size_t mark = zl_log_mark();
+        ze_event_handle_t a_done = t.f.event[0], b_done = t.f.event[1];
+        fill(t.a, t.x, NULL, 0, NULL);
+        if (kind == 0)
+            ZT_OK(zeCommandListAppendMemoryCopyFromContext(t.a, t.y, t.f.env.context, t.x, BYTES,
+                                                           a_done, 0, NULL));
+        else
+            ZT_OK(zeCommandListAppendLaunchMultipleKernelsIndirect(
+                t.a, 1, &k.kernel, k.count, k.groups, a_done, 0, NULL));
+        fill(t.b, t.x, b_done, 1, &a_done);
+        ZT_OK(zeEventHostSynchronize(a_done, forever)); /* alone: no E094 */
+        ZT_OK(zeEventHostSynchronize(b_done, forever));
+        ZT_OK(zeMemFree(t.f.env.context, t.x)); /* known done: not refused */
+        t.x = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+        zl_assert_silent(mark);
+        indirect_close(&k, &t.f);
+        close_two(&t);
+    }
+}
+END_TEST
+
+START_TEST(copy_from_context_racing_a_fill_is_reported)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_event_handle_t go = t.f.event[2];
+    fill(t.a, t.x, NULL, 1, &go);
+    ZT_OK(zeCommandListAppendMemoryCopyFromContext(t.b, t.y, t.f.env.context, t.x, BYTES,
+                                                   t.f.event[1], 0, NULL));
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ZT_OK(zeEventHostSignal(go));
+    zl_assert_one_finding(mark, "ZEIL-E090", "zeCommandListAppendMemoryCopyFromContext", "reads",
+                          "written by zeCommandListAppendMemoryFill", NULL);
+    close_two(&t);
+}
+END_TEST
+
+START_TEST(freeing_a_multi_kernel_launch_argument_in_flight_is_refused)
+{
+    two_lists_t t;
+    open_two(&t);
+    indirect_t k;
+    indirect_open(&k, &t.f, t.x);
+    size_t mark = zl_log_mark();
+    ze_event_handle_t go = t.f.event[2], done = t.f.event[0];
+    ZT_OK(zeCommandListAppendLaunchMultipleKernelsIndirect(t.a, 1, &k.kernel, k.count, k.groups,
+                                                           done, 1, &go));
+    ZT_RESULT(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE, zeMemFree(t.f.env.context, t.x));
+    zl_assert_one_finding(mark, "ZEIL-E092", "zeMemFree", "not known to be complete", NULL);
+    ZT_OK(zeEventHostSignal(go));
+    ZT_OK(zeEventHostSynchronize(done, forever));
+    indirect_close(&k, &t.f);
+    close_two(&t);
+}
+END_TEST
+
 START_TEST(race_between_lists_names_both_sides)
 {
     two_lists_t t;
@@ -444,11 +538,14 @@ int main(void)
     tcase_add_test(silent, fence_polled_until_ready_is_silent);
     tcase_add_test(silent, synchronous_list_is_silent);
     tcase_add_test(silent, region_copies_of_disjoint_rows_are_silent);
+    tcase_add_test(silent, appends_of_every_kind_signal_their_events);
     suite_add_tcase(s, silent);
     TCase *misuse = tcase_create("misuses");
     tcase_set_timeout(misuse, 60);
     tcase_add_test(misuse, race_between_lists_names_both_sides);
     tcase_add_test(misuse, free_in_flight_is_refused);
+    tcase_add_test(misuse, copy_from_context_racing_a_fill_is_reported);
+    tcase_add_test(misuse, freeing_a_multi_kernel_launch_argument_in_flight_is_refused);
     tcase_add_test(misuse, two_list_cycle_is_reported_at_the_closing_append);
     tcase_add_test(misuse, infinite_wait_on_unsignalled_event_is_reported_before_blocking);
     tcase_add_test(misuse, finite_wait_that_times_out_is_warned_once);
