@@ -68,8 +68,9 @@ void hazards_list_reset(zeil_obj_t *list);
 void hazards_executed(const zeil_call_t *call, zeil_obj_t *queue, uint32_t count,
                       const ze_command_list_handle_t *lists, ze_fence_handle_t fence);
 /* Host synchronizations. _before: a hang check when timeout is UINT64_MAX
- * (E094, not refused); after: what the host learns on success, the hang
- * check on a finite timeout that expired (W095, once per event). */
+ * (E094 for a cycle, which zeil can prove; not refused); after: what the
+ * host learns on success, the hang check on a finite timeout that expired
+ * (W095, once per event). */
 void hazards_queue_sync_before(const zeil_call_t *call, zeil_obj_t *queue, uint64_t timeout);
 void hazards_queue_synced(const zeil_call_t *call, zeil_obj_t *queue, uint64_t timeout,
                           ze_result_t result);
@@ -80,6 +81,11 @@ void hazards_fence_synced(const zeil_call_t *call, zeil_obj_t *fence, uint64_t t
 void hazards_list_sync_before(const zeil_call_t *call, zeil_obj_t *list, uint64_t timeout);
 void hazards_list_synced(const zeil_call_t *call, zeil_obj_t *list, uint64_t timeout,
                          ze_result_t result);
+
+/* A host wait without timeout still blocked after ZEIL_HANG_WARN_MS
+ * (intercept_host.c waits that long first): W097 with the wait graph when
+ * what it waits for waits on an event nothing pending signals. */
+void hazards_wait_blocked(const zeil_call_t *call, zeil_obj_t *obj, uint64_t blocked_ms);
 
 /* ---- events ----------------------------------------------------------- */
 void hazards_event_sync_before(const zeil_call_t *call, zeil_obj_t *event, uint64_t timeout);
