@@ -122,8 +122,7 @@ ZEIL_PRE(zeCommandListAppendEventReset)
 }
 ZEIL_POST(zeCommandListAppendEventReset)
 {
-    if (objs[1])
-        atomic_store_explicit(&objs[1]->signalled_by_call, 0, memory_order_release);
+    check_signal_appended(objs[0], objs[1], call->number, 1);
     HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_RESET, .signal = a->hEvent);
 }
 
@@ -137,6 +136,7 @@ ZEIL_PRE(zeCommandListImmediateAppendCommandListsExp)
  * signal after them. */
 ZEIL_POST(zeCommandListImmediateAppendCommandListsExp)
 {
+    check_signals_executed(call, a->numCommandLists, a->phCommandLists);
     HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_WAIT,
                      .num_waits = a->numWaitEvents, .waits = a->phWaitEvents);
     ZEIL_HAZARDS(hazards_executed(call, objs[0], a->numCommandLists, a->phCommandLists, NULL));
