@@ -194,6 +194,38 @@ START_TEST(test_copy_from_context_checked)
 }
 END_TEST
 
+/* Every USM pointer parameter gets the checks its meaning calls for
+ * (scripts/gen-wrappers, USM_PARAMS): a prefetch's range, residency's
+ * range in its context, an image copy's destination. */
+START_TEST(test_every_usm_parameter_checked)
+{
+    zl_fixture_t f;
+    zt_set_system_memory(0);
+    zl_open(&f);
+    char *buf = zt_usm_alloc(&f.env, ZT_USM_SHARED, 64, 0);
+    size_t mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE, zeCommandListAppendMemoryPrefetch(f.list, buf, 65));
+    zl_assert_one_finding(mark, "ZEIL-E014", "zeCommandListAppendMemoryPrefetch", "ptr",
+                          "ends 1 bytes past", NULL);
+    mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE,
+              zeContextMakeMemoryResident(f.env.context, f.env.device, buf + 32, 64));
+    zl_assert_one_finding(mark, "ZEIL-E014", "zeContextMakeMemoryResident", "ptr",
+                          "ends 32 bytes past", NULL);
+    char *gone = zt_usm_alloc(&f.env, ZT_USM_DEVICE, 64, 0);
+    ZT_OK(zeMemFree(f.env.context, gone));
+    mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+              zeCommandListAppendImageCopyToMemory(f.list, gone, NULL, NULL, f.event[0], 0,
+                                                   NULL));
+    zl_assert_one_finding(mark, "ZEIL-E015", "zeCommandListAppendImageCopyToMemory", "dstptr",
+                          "is in freed allocation", NULL);
+    ck_assert(!zl_signalled(f.event[0]));
+    ZT_OK(zeMemFree(f.env.context, buf));
+    zl_close(&f);
+}
+END_TEST
+
 START_TEST(test_kernel_argument_into_freed_memory_warned)
 {
     zl_fixture_t f;
@@ -232,6 +264,7 @@ int main(void)
     tcase_add_test(tc, test_free_in_other_context_refused);
     tcase_add_test(tc, test_fill_past_allocation_refused);
     tcase_add_test(tc, test_copy_from_context_checked);
+    tcase_add_test(tc, test_every_usm_parameter_checked);
     tcase_add_test(tc, test_copy_into_freed_memory_refused);
     tcase_add_test(tc, test_kernel_argument_into_freed_memory_warned);
     suite_add_tcase(s, tc);
