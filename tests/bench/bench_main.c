@@ -133,6 +133,8 @@ static int run_child(const bench_child_args_t *args)
         return bench_child_hazards(args);
     if (strcmp(args->mode, "scaling") == 0)
         return bench_child_scaling(args);
+    if (strcmp(args->mode, "kernels") == 0)
+        return bench_child_kernels(args);
     usage();
 }
 
@@ -234,6 +236,10 @@ static void round_of_children(parent_t *p, int round, int only_interop, int only
         child(p, &bench_config_zeil, tag, lookup);
         hazard_children(p, round);
         scaling_children(p, round);
+        snprintf(tag, sizeof tag, "kernels-r%d", round);
+        char *kernels[] = {(char *)p->paths.self, "--child", "kernels", "--config", "driver",
+                           "--scale", p->scale, NULL};
+        child(p, &bench_config_driver, tag, kernels);
     }
     if (!p->paths.interop_exe)
         return;
