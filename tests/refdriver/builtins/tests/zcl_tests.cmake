@@ -41,3 +41,18 @@ zcl_kernel_test(convert)
 zcl_kernel_test(atomic)
 zcl_kernel_test(vector)
 zcl_kernel_test(math)
+
+# Every built-in a broad kernel calls is defined, in each OpenCL C version and
+# through SPIR-V.
+find_program(ZEIL_CL_LLVM_NM NAMES llvm-nm-15)
+find_program(ZEIL_CL_LLVM_SPIRV NAMES llvm-spirv-15)
+set(zt_spirv ${ZEIL_CL_LLVM_SPIRV})
+if(NOT zt_spirv)
+  set(zt_spirv -)
+endif()
+if(ZEIL_CL_LLVM_NM)
+  add_test(NAME builtins_link
+    COMMAND ${ZEIL_PYTHON} ${zt_dir}/link_check.py ${ZEIL_CL_CLANG} ${ZEIL_CL_LLVM_LINK} ${ZEIL_CL_LLVM_NM}
+            ${zt_spirv} ${ZEIL_CL_BUILTINS_BC} ${ZEIL_CL_RT_BC} ${ZEIL_CL_EXT_H} ${zt_dir}/k_link.cl ${zt_out}/link)
+  set_tests_properties(builtins_link PROPERTIES TIMEOUT 120)
+endif()
