@@ -43,8 +43,9 @@ ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, con
                            ptr, size, size - (a.size - offset), a.base, a.size);
     if (list && list->context && a.context != list->context)
         return diag_report(ZEIL_RULE_E004, call->name,
-                           "%s %p belongs to context %p, hCommandList %p to context %p", arg, ptr,
-                           (void *)a.context, list->handle, (void *)list->context);
+                           "%s %p belongs to context %p%s, hCommandList %p to context %p", arg,
+                           ptr, (void *)a.context, check_context_gone(a.context), list->handle,
+                           (void *)list->context);
     return ZE_RESULT_SUCCESS;
 }
 

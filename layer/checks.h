@@ -23,6 +23,8 @@
  * check_devices_related when their inline fast path does not succeed. */
 ze_result_t check_handle_finding(const zeil_call_t *call, const char *arg, const void *handle,
                                  zeil_kind_t kind, zeil_obj_t *obj, zeil_obj_t **out);
+/* " (destroyed: ...)" when zeil saw context destroyed, else "": for E004's messages. */
+const char *check_context_gone(ze_context_handle_t context);
 ze_result_t check_context_mix(const zeil_call_t *call, const char *arg_a, const zeil_obj_t *a,
                               const char *arg_b, const zeil_obj_t *b);
 int check_devices_related_by_parent(ze_device_handle_t a, ze_device_handle_t b);

@@ -49,6 +49,8 @@ int bench_child_alloc_frees(const bench_child_args_t *args);
 int bench_child_events(const bench_child_args_t *args);
 /* The size of alloc_free_ns's allocations. */
 #define BENCH_ALLOC_BYTES 4096u
+/* compile_cold_s and compile_warm_ms of the reference driver's compiler. */
+int bench_child_compile(const bench_child_args_t *args);
 /* two_stream_launch_ns of config zeil or zeil_hazards (hazard_overhead_ns). */
 int bench_child_hazards(const bench_child_args_t *args);
 

@@ -214,6 +214,10 @@ static void write_body(FILE *f, const bench_run_t *run)
     object_of(f, r, "execute_overhead_us", sides, 2);
     fputs(",\n \"matmul_ratio\": ", f);
     median_or_null(f, r, "matmul_ratio", "interop_over_direct");
+    fputs(",\n \"compile_cold_s\": ", f);
+    median_or_null(f, r, "compile_cold_s", "driver");
+    fputs(",\n \"compile_warm_ms\": ", f);
+    median_or_null(f, r, "compile_warm_ms", "driver");
     fputs(",\n \"rss_growth_mb\": ", f);
     median_or_null(f, r, "rss_growth_mb", "zeil");
     bench_summary_t zeil, hazards;

@@ -158,6 +158,10 @@ int bench_targets_judge(const bench_run_t *run, bench_target_t *targets)
     at_most(&targets[n++], "matmul_ratio <= 1.05", known, v, 1.05, "x");
     paired_difference(&targets[n++], "hazard_overhead_ns (two streams) <= 100 ns", r,
                       "two_stream_launch_ns", "two_stream_added_ns", "zeil", "zeil_hazards", 100);
+    known = median_of(r, "compile_cold_s", "driver", &v);
+    at_most(&targets[n++], "compile_cold_s (100-line OpenCL C) <= 2 s", known, v, 2, "s");
+    known = median_of(r, "compile_warm_ms", "driver", &v);
+    at_most(&targets[n++], "compile_warm_ms (from the cache) <= 10 ms", known, v, 10, "ms");
     known = median_of(r, "rss_growth_mb", "zeil", &v);
     at_most(&targets[n++], "rss_growth_mb (zeil on) <= 64", known, v, 64, "MB");
     return n;

@@ -95,6 +95,8 @@ def main():
     for where, value in interop:
         measured(where, value)
     measured("rss_growth_mb", data.get("rss_growth_mb"))
+    measured("compile_cold_s", data.get("compile_cold_s"))
+    measured("compile_warm_ms", data.get("compile_warm_ms"))
     keys_exactly("two_stream_added_ns", data.get("two_stream_added_ns"), ("zeil", "zeil_hazards"))
     for config, value in data["two_stream_added_ns"].items():
         measured("two_stream_added_ns." + config, value)

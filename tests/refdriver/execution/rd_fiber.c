@@ -93,20 +93,12 @@ void rd_fiber_started(void)
 #endif
 }
 
-void rd_fiber_abandon_for(rd_fiber_t *to)
+void rd_fiber_renew(rd_fiber_t *f)
 {
-#ifdef RD_FIBER_ASAN
-    __sanitizer_start_switch_fiber(NULL, to->stack, to->stack_size);
-#endif
 #ifdef RD_FIBER_TSAN
-    __tsan_switch_to_fiber(to->tsan, 0);
+    if (f->tsan)
+        __tsan_destroy_fiber(f->tsan);
+    f->tsan = __tsan_create_fiber(0);
 #endif
-    (void)to;
-}
-
-void rd_fiber_landed(void)
-{
-#ifdef RD_FIBER_ASAN
-    __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
-#endif
+    (void)f;
 }

@@ -82,9 +82,8 @@ static inline void rd_fiber_jump(rd_fiber_t *from, rd_fiber_t *to)
 #endif
 }
 
-/* Before a non-local jump (siglongjmp) from a fiber's stack to `to`'s, the
- * fiber being abandoned; rd_fiber_landed after it. */
-void rd_fiber_abandon_for(rd_fiber_t *to);
-void rd_fiber_landed(void);
+/* A fiber left in the middle of its work (a fault) is made new for the
+ * sanitizers before rd_fiber_prepare: no stale red zones, no stale frames. */
+void rd_fiber_renew(rd_fiber_t *f);
 
 #endif
