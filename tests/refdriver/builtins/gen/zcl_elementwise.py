@@ -56,7 +56,8 @@ def math(name, s, a):
     if base in ('fmin', 'fmax') and len(a) == 2:
         return fcall(base, s, *a)
     if base == 'fma' or base == 'mad':
-        return fcall('fma', s, *a) if s != 'half' else '(half)__builtin_fmaf((float)%s, (float)%s, (float)%s)' % tuple(a)
+        # half: the product is exact in double, the sum nearly always; one rounding to half
+        return fcall('fma', s, *a) if s != 'half' else '(half)__builtin_fma((double)%s, (double)%s, (double)%s)' % tuple(a)
     if base in ('sinpi', 'cospi', 'tanpi', 'asinpi', 'acospi', 'atanpi') and len(a) == 1:
         return pi_fn(base, s, a[0])
     if base == 'atan2pi':

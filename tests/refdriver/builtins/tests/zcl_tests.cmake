@@ -9,7 +9,7 @@ set(zt_dir ${CMAKE_CURRENT_SOURCE_DIR}/tests)
 set(zt_out ${CMAKE_CURRENT_BINARY_DIR}/tests)
 file(MAKE_DIRECTORY ${zt_out})
 
-add_library(zcl_standin STATIC tests/zcl_standin.c)
+add_library(zcl_standin STATIC tests/zcl_standin.c tests/zcl_check.c tests/zt_subgroup_ref.c)
 zeil_project_code(zcl_standin)
 target_include_directories(zcl_standin PUBLIC ${zt_dir} ${zcl_dir} ${CMAKE_CURRENT_SOURCE_DIR}/../execution)
 target_link_libraries(zcl_standin PUBLIC Threads::Threads m)
@@ -56,3 +56,14 @@ if(ZEIL_CL_LLVM_NM)
             ${zt_spirv} ${ZEIL_CL_BUILTINS_BC} ${ZEIL_CL_RT_BC} ${ZEIL_CL_EXT_H} ${zt_dir}/k_link.cl ${zt_out}/link)
   set_tests_properties(builtins_link PROPERTIES TIMEOUT 120)
 endif()
+
+# k_subgroup.cl again through the loader, the driver's compiler and its
+# scheduler (OpenCL C source, intel_reqd_sub_group_size 8, 16, 32).
+add_executable(builtins_driver_subgroup tests/t_driver_subgroup.c tests/zt_subgroup_ref.c tests/zcl_check.c)
+zeil_project_code(builtins_driver_subgroup)
+target_include_directories(builtins_driver_subgroup PRIVATE ${zt_dir})
+target_link_libraries(builtins_driver_subgroup PRIVATE PkgConfig::LEVEL_ZERO)
+add_dependencies(builtins_driver_subgroup ze_zeil_cpu zeil_cl_builtins)
+add_test(NAME builtins_driver_subgroup COMMAND builtins_driver_subgroup ${zt_dir}/k_subgroup.cl)
+set_tests_properties(builtins_driver_subgroup PROPERTIES TIMEOUT 300 ENVIRONMENT_MODIFICATION
+  "ZE_ENABLE_ALT_DRIVERS=set:$<TARGET_FILE:ze_zeil_cpu>;ZEIL_CPU_KERNEL_CACHE=set:0;ZE_ENABLE_LAYERS=unset:;ZE_ENABLE_VALIDATION_LAYER=unset:;ZEIL_DRIVERS=unset:;ZEIL_CPU_DEVICES=unset:;ZEIL_CPU_AS_GPU=unset:")
