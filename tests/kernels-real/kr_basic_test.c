@@ -156,11 +156,11 @@ START_TEST(test_names_and_constant_table)
     ze_module_handle_t module = kr_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0");
     uint32_t count = 0;
     ZT_OK(zeModuleGetKernelNames(module, &count, NULL));
-    ck_assert_uint_eq(count, 5);
-    const char *names[5];
+    ck_assert_uint_eq(count, 6);
+    const char *names[6];
     ZT_OK(zeModuleGetKernelNames(module, &count, names));
-    const char *expected[] = {"saxpy", "args_mix", "ids", "fixed_size", "scale_by_table"};
-    for (int e = 0; e < 5; e++) {
+    const char *expected[] = {"saxpy", "args_mix", "ids", "fixed_size", "scale_by_table", "write_through"};
+    for (int e = 0; e < 6; e++) {
         int found = 0;
         for (uint32_t i = 0; i < count; i++)
             found |= strcmp(names[i], expected[e]) == 0;
@@ -181,6 +181,28 @@ START_TEST(test_names_and_constant_table)
     kr_run(&env, k, (uint32_t[3]){32, 1, 1}, (uint32_t[3]){8, 1, 1});
     for (int i = 0; i < 256; i++)
         ck_assert_msg(out[i] == (float)i * (float)(1 << (i & 3)), "out[%d] = %g", i, out[i]);
+    ZT_OK(zeKernelDestroy(k));
+    ZT_OK(zeModuleDestroy(module));
+    zt_close(&env);
+}
+END_TEST
+
+/* A compiled kernel that faults does not take the process down: the list
+ * reports ZE_RESULT_ERROR_DEVICE_LOST. */
+START_TEST(test_faulting_kernel)
+{
+    zt_env_t env;
+    zt_open(&env);
+    ze_module_handle_t module = kr_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0");
+    ze_kernel_handle_t k = zt_kernel(module, "write_through");
+    int *bad = (int *)(uintptr_t)0x40;
+    ZT_ARG(k, 0, bad);
+    ZT_OK(zeKernelSetGroupSize(k, 4, 1, 1));
+    ze_command_list_handle_t list = zt_immediate_list(&env, 1);
+    ze_group_count_t groups = {2, 1, 1};
+    ze_result_t r = zeCommandListAppendLaunchKernel(list, k, &groups, NULL, 0, NULL);
+    ck_assert_msg(r == ZE_RESULT_ERROR_DEVICE_LOST, "a faulting launch returned 0x%x", (unsigned)r);
+    zeCommandListDestroy(list);
     ZT_OK(zeKernelDestroy(k));
     ZT_OK(zeModuleDestroy(module));
     zt_close(&env);
@@ -258,6 +280,7 @@ int main(void)
     tcase_add_loop_test(tc, test_required_group_size, 0, KR_FORMS);
     tcase_add_loop_test(tc, test_names_and_constant_table, 0, KR_FORMS);
     tcase_add_loop_test(tc, test_kernels_from_many_threads, 0, KR_FORMS);
+    tcase_add_loop_test(tc, test_faulting_kernel, 0, KR_FORMS);
     suite_add_tcase(s, tc);
     return zt_run_suite(s);
 }
