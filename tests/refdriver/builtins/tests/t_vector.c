@@ -21,7 +21,7 @@ typedef struct ctx {
     float dst[128];
     _Float16 h[128];
     float geo[NI * 4];
-    int rel[NI * 6];
+    int rel[NI * 9];
     float scratch[2][8];
 } ctx_t;
 
@@ -116,10 +116,11 @@ int main(void)
         near("length", i, x.geo[i * 4 + 1], sqrt(d), 1e-6);
         near("normalize", i, x.geo[i * 4 + 2], -1 / sqrt(d), 1e-6);
         near("cross", i, x.geo[i * 4 + 3], x.src[i], 1e-6);
-        int want_rel[6] = {10 + 2 + 30 + 4, 1 + 0 + 4, 0x0ff0, 8765, -1 - 4, x.src[i] > 3.0f};
-        for (int k = 0; k < 6; k++)
-            if (x.rel[i * 6 + k] != want_rel[k])
-                zcl_fail("relational %d item %d: %d, want %d", k, i, x.rel[i * 6 + k], want_rel[k]);
+        int want_rel[9] = {10 + 2 + 30 + 4, 1 + 0 + 4, 0x0ff0, 8765, -1 - 4, x.src[i] > 3.0f,
+                           5 + 12 + 21 + 4 * (8 + i), 1, 4 * (1 + i) + 3 + 2 - 1};
+        for (int k = 0; k < 9; k++)
+            if (x.rel[i * 9 + k] != want_rel[k])
+                zcl_fail("relational %d item %d: %d, want %d", k, i, x.rel[i * 9 + k], want_rel[k]);
     }
     return zcl_report("t_vector");
 }
