@@ -41,6 +41,11 @@ kernel void zt_vector(global const float *src, global float *dst, global half *h
     rel[i * 9 + 6] = (int)dot((uchar4)(1, 2, 3, 4), (uchar4)(5, 6, 7, (uchar)(8 + i)));
     rel[i * 9 + 7] = dot_acc_sat((char4)(-128), (char4)(-128), INT_MAX - (int)i) == INT_MAX;
     rel[i * 9 + 8] = dot_4x8packed_su_int(0xff020304u, 0x01010101u + (uint)i);
-    if (i == 5)
+    if (i == 5) {
         printf("zt_vector %d %.2f %s %lu\n", (int)i, src[i], "ok", (ulong)get_global_size(0));
+        printf("%v4hlf|%v2hd|%v8hhu|%v3hld|%v2ld|%v4lf|%v16hlx|%v2hf\n", (float4)(1.5f, -2.0f, 3.25f, src[i]),
+               (short2)(-7, 300), (uchar8)(1, 2, 3, 4, 5, 6, 7, 250), (int3)(-1, 0, 65536), (long2)(-5000000000L, 9),
+               (double4)(0.5, -1.0, 2.0, 1e10), (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 255),
+               (half2)(0.5h, -3.0h));
+    }
 }

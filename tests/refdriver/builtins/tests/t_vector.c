@@ -81,13 +81,17 @@ int main(void)
     dup2(saved, 1);
     if (rc)
         return 2;
-    char out[256] = {0};
+    char out[1024] = {0};
     lseek(fd, 0, SEEK_SET);
     ssize_t got = read(fd, out, sizeof out - 1);
     close(fd);
     unlink(path);
-    char want[256];
-    snprintf(want, sizeof want, "zt_vector 5 %.2f ok 16\n", x.src[5]);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "zt_vector 5 %.2f ok 16\n"
+             "1.500000,-2.000000,3.250000,%f|-7,300|1,2,3,4,5,6,7,250|-1,0,65536|-5000000000,9|"
+             "0.500000,-1.000000,2.000000,10000000000.000000|0,1,2,3,4,5,6,7,8,9,a,b,c,d,e,ff|0.500000,-3.000000\n",
+             x.src[5], x.src[5]);
     if (got <= 0 || strcmp(out, want))
         zcl_fail("printf: \"%s\", want \"%s\"", out, want);
     int differ = 0;
