@@ -2,9 +2,8 @@
 relational, conversions): a scalar definition per declared scalar overload,
 an element-by-element one per vector overload. Floating-point math calls
 LLVM's intrinsics or the host's libm (declared by clang's __builtin_*, so the
-module resolves them against libm when it is loaded); half computes in
-float, and float in double where the float libm function is not exact enough
-for OpenCL's bounds. Only overloads without pointers are here (zcl_pointer.py
+module resolves them against libm when it is loaded): float and double their
+own type's functions, half through double with one rounding. Only overloads without pointers are here (zcl_pointer.py
 has the others)."""
 import re
 
@@ -46,13 +45,13 @@ def math(name, s, a):
     if not is_float(s):
         return None
     if base in LIBM1 and len(a) == 1:
-        if base in ('sqrt',) and s != 'half':
-            return fcall(base, s, *a)
-        return dcall(base, s, *a) if s != 'double' else fcall(base, s, *a)
+        # float and double: the host's libm of that type (glibc's are within OpenCL's bounds, builtins_math
+        # checks); half: in double, rounded once
+        return dcall(base, s, *a) if s == 'half' else fcall(base, s, *a)
     if base == 'nextafter' and s == 'half':
         return 'zcl_nextafter_half(%s, %s)' % (a[0], a[1])
     if base in LIBM2 and len(a) == 2:
-        return dcall(base, s, *a) if base not in ('copysign', 'nextafter', 'fdim', 'fmod') else fcall(base, s, *a)
+        return dcall(base, s, *a) if s == 'half' and base not in ('copysign', 'fdim', 'fmod') else fcall(base, s, *a)
     if base in ('fmin', 'fmax') and len(a) == 2:
         return fcall(base, s, *a)
     if base == 'fma' or base == 'mad':

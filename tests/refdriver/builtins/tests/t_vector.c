@@ -21,7 +21,7 @@ typedef struct ctx {
     float dst[128];
     _Float16 h[128];
     float geo[NI * 4];
-    int rel[NI * 6];
+    int rel[NI * 9];
     float scratch[2][8];
 } ctx_t;
 
@@ -81,13 +81,17 @@ int main(void)
     dup2(saved, 1);
     if (rc)
         return 2;
-    char out[256] = {0};
+    char out[1024] = {0};
     lseek(fd, 0, SEEK_SET);
     ssize_t got = read(fd, out, sizeof out - 1);
     close(fd);
     unlink(path);
-    char want[256];
-    snprintf(want, sizeof want, "zt_vector 5 %.2f ok 16\n", x.src[5]);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "zt_vector 5 %.2f ok 16\n"
+             "1.500000,-2.000000,3.250000,%f|-7,300|1,2,3,4,5,6,7,250|-1,0,65536|-5000000000,9|"
+             "0.500000,-1.000000,2.000000,10000000000.000000|0,1,2,3,4,5,6,7,8,9,a,b,c,d,e,ff|0.500000,-3.000000\n",
+             x.src[5], x.src[5]);
     if (got <= 0 || strcmp(out, want))
         zcl_fail("printf: \"%s\", want \"%s\"", out, want);
     int differ = 0;
@@ -116,10 +120,11 @@ int main(void)
         near("length", i, x.geo[i * 4 + 1], sqrt(d), 1e-6);
         near("normalize", i, x.geo[i * 4 + 2], -1 / sqrt(d), 1e-6);
         near("cross", i, x.geo[i * 4 + 3], x.src[i], 1e-6);
-        int want_rel[6] = {10 + 2 + 30 + 4, 1 + 0 + 4, 0x0ff0, 8765, -1 - 4, x.src[i] > 3.0f};
-        for (int k = 0; k < 6; k++)
-            if (x.rel[i * 6 + k] != want_rel[k])
-                zcl_fail("relational %d item %d: %d, want %d", k, i, x.rel[i * 6 + k], want_rel[k]);
+        int want_rel[9] = {10 + 2 + 30 + 4, 1 + 0 + 4, 0x0ff0, 8765, -1 - 4, x.src[i] > 3.0f,
+                           5 + 12 + 21 + 4 * (8 + i), 1, 4 * (1 + i) + 3 + 2 - 1};
+        for (int k = 0; k < 9; k++)
+            if (x.rel[i * 9 + k] != want_rel[k])
+                zcl_fail("relational %d item %d: %d, want %d", k, i, x.rel[i * 9 + k], want_rel[k]);
     }
     return zcl_report("t_vector");
 }
