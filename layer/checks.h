@@ -167,6 +167,14 @@ ze_result_t check_execute(const zeil_call_t *call, const zeil_obj_t *queue, uint
                           const ze_command_list_handle_t *lists, ze_fence_handle_t fence);
 
 /* check_usm.c */
+/* A copy region's bytes: from offset (its origin) the span to the end of its
+ * last row; pitches of zero are packed rows and slices. */
+size_t check_region_offset(const ze_copy_region_t *r, uint32_t pitch, uint32_t slice);
+size_t check_region_span(const ze_copy_region_t *r, uint32_t pitch, uint32_t slice);
+/* check_usm_range for memory of context (named context_arg in E004), not the list's. */
+ze_result_t check_usm_range_of(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
+                               const void *ptr, size_t size, const char *context_arg,
+                               ze_context_handle_t context);
 ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
                             const void *ptr, size_t size);
 ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context, const void *ptr);

@@ -127,8 +127,10 @@ static int front_end_opencl_c(rd_build_job_t *j)
     int n = 0;
     char ext_args[64][96];
     argv[n++] = (char *)j->tools.clang;
+    /* __OPENCL_VERSION__ is the device's OpenCL version, which the
+     * implementation defines (clang does not for SPIR): 3.0, as the ICD says. */
     const char *fixed[] = {"-cc1", "-triple", "spir64-unknown-unknown", "-x", "cl", "-finclude-default-header",
-                           "-O2", "-emit-llvm-bc", "-o", "program.bc"};
+                           "-D__OPENCL_VERSION__=300", "-O2", "-emit-llvm-bc", "-o", "program.bc"};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         argv[n++] = (char *)fixed[i];
     if (j->tools.ext_header) {

@@ -10,7 +10,7 @@
 
 #include "rd_strbuf.h"
 
-#define RD_CL_MAX_ARGS 256
+#define RD_CL_MAX_ARGS 2048 /* oneDNN passes hundreds of -D */
 
 typedef struct rd_cl_options {
     char *storage;                 /* the tokens, NUL-separated */

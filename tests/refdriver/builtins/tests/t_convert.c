@@ -93,5 +93,8 @@ int main(void)
             if (c.ou[i * 4 + k] != wu[k])
                 zcl_fail("convert_uchar4_sat_rte(%g) lane %d: %u, want %u", x, k, c.ou[i * 4 + k], wu[k]);
     }
+    free(c.oi);
+    free(c.of);
+    free(c.ou);
     return zcl_report("t_convert");
 }
