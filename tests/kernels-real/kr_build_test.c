@@ -223,6 +223,15 @@ START_TEST(test_bad_inputs)
     ck_assert_msg(log && strstr(log, "llvm-spirv-15"), "log: %s", log ? log : "");
     free(log);
     unsetenv("ZEIL_CPU_LLVM_SPIRV");
+    /* The same when PATH has no compiler. */
+    char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    setenv("PATH", "/nonexistent/zeil-no-tools", 1);
+    ck_assert_int_eq(kr_try_module(&env, "basic", KR_SOURCE, "-cl-std=CL2.0", NULL, &m, &log),
+                     ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    ck_assert_msg(log && strstr(log, "install the Debian package clang-15"), "log: %s", log ? log : "");
+    free(log);
+    setenv("PATH", path, 1);
+    free(path);
     /* Format 4 does not exist. */
     ck_assert_int_eq(kr_try_module_bytes(&env, (ze_module_format_t)4, garbage, 16, NULL, NULL, &m, NULL),
                      ZE_RESULT_ERROR_INVALID_ENUMERATION);
