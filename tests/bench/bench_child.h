@@ -41,6 +41,10 @@ int bench_child_scaling(const bench_child_args_t *args);
  * itself; returns how many (at most cap). */
 unsigned bench_scaling_thread_counts(unsigned cores, unsigned *counts, unsigned cap);
 
+/* workitem_ns, workitem_barrier_ns and elementwise_vs_c_ratio of compiled
+ * kernels on the reference driver (bench_kernels.c), column "compiled". */
+int bench_child_kernels(const bench_child_args_t *args);
+
 /* Exactly args->launches appends and nothing timed: the callgrind runs. */
 int bench_child_launches(const bench_child_args_t *args);
 /* The same for alloc_free_ns: args->launches allocation and free pairs. */

@@ -119,6 +119,10 @@ def main():
         fail("launch_scaling_zeil_added_ns is %r for threads %r" % (added, threads))
     for i, value in enumerate(added):
         measured("launch_scaling_zeil_added_ns[%d]" % i, value)
+    for key in ("workitem_ns", "workitem_barrier_ns", "elementwise_vs_c_ratio"):
+        measured(key, data.get(key))
+    if data.get("kernels_source") not in ("stand-in", "compiled"):
+        fail("kernels_source is %r" % data.get("kernels_source"))
     callgrind_figures(data)
     if callgrind and (data["callgrind_instructions_per_event"] is None or
                       data["callgrind_instructions_per_launch"] is None):

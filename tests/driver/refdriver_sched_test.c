@@ -217,6 +217,18 @@ START_TEST(fault_on_a_fiber_is_device_lost)
 }
 END_TEST
 
+START_TEST(stack_overflow_is_device_lost)
+{
+    setup();
+    enum { N = 16, GROUPS = 8 };
+    int *out = calloc(N * GROUPS, sizeof *out);
+    const void *args[1] = {&out};
+    ZT_RESULT(ZE_RESULT_ERROR_DEVICE_LOST, run(SI_OVERFLOW, args, NULL, (uint32_t[]){N, 1, 1}, (uint32_t[]){GROUPS, 1, 1}));
+    free(out);
+    check_neighbour(SI_NEIGHBOUR, (uint32_t[]){N, 1, 1}, (uint32_t[]){GROUPS, 1, 1}, 2);
+}
+END_TEST
+
 START_TEST(bad_launches_are_refused)
 {
     setup();
@@ -249,6 +261,7 @@ int main(void)
     TCase *faults = tcase_create("faults");
     tcase_add_test(faults, fault_in_direct_mode_is_device_lost);
     tcase_add_test(faults, fault_on_a_fiber_is_device_lost);
+    tcase_add_test(faults, stack_overflow_is_device_lost);
     suite_add_tcase(s, faults);
     return zt_run_suite(s);
 }

@@ -7,6 +7,7 @@
  */
 #include "kr_common.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,11 +156,11 @@ START_TEST(test_names_and_constant_table)
     ze_module_handle_t module = kr_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0");
     uint32_t count = 0;
     ZT_OK(zeModuleGetKernelNames(module, &count, NULL));
-    ck_assert_uint_eq(count, 5);
-    const char *names[5];
+    ck_assert_uint_eq(count, 6);
+    const char *names[6];
     ZT_OK(zeModuleGetKernelNames(module, &count, names));
-    const char *expected[] = {"saxpy", "args_mix", "ids", "fixed_size", "scale_by_table"};
-    for (int e = 0; e < 5; e++) {
+    const char *expected[] = {"saxpy", "args_mix", "ids", "fixed_size", "scale_by_table", "write_through"};
+    for (int e = 0; e < 6; e++) {
         int found = 0;
         for (uint32_t i = 0; i < count; i++)
             found |= strcmp(names[i], expected[e]) == 0;
@@ -186,6 +187,89 @@ START_TEST(test_names_and_constant_table)
 }
 END_TEST
 
+/* A compiled kernel that faults does not take the process down: the list
+ * reports ZE_RESULT_ERROR_DEVICE_LOST. */
+START_TEST(test_faulting_kernel)
+{
+    zt_env_t env;
+    zt_open(&env);
+    ze_module_handle_t module = kr_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0");
+    ze_kernel_handle_t k = zt_kernel(module, "write_through");
+    int *bad = (int *)(uintptr_t)0x40;
+    ZT_ARG(k, 0, bad);
+    ZT_OK(zeKernelSetGroupSize(k, 4, 1, 1));
+    ze_command_list_handle_t list = zt_immediate_list(&env, 1);
+    ze_group_count_t groups = {2, 1, 1};
+    ze_result_t r = zeCommandListAppendLaunchKernel(list, k, &groups, NULL, 0, NULL);
+    ck_assert_msg(r == ZE_RESULT_ERROR_DEVICE_LOST, "a faulting launch returned 0x%x", (unsigned)r);
+    zeCommandListDestroy(list);
+    ZT_OK(zeKernelDestroy(k));
+    ZT_OK(zeModuleDestroy(module));
+    zt_close(&env);
+}
+END_TEST
+
+/* Kernels of one module created and launched by several threads at once. */
+typedef struct thread_job {
+    const zt_env_t *env;
+    ze_module_handle_t module;
+    float *y, *x;
+    int first, ok;
+} thread_job_t;
+
+enum { THREADS = 4, PER_THREAD = 1024 };
+
+static void *thread_main(void *arg)
+{
+    thread_job_t *j = arg;
+    ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, NULL, 0, "saxpy"};
+    for (int round = 0; round < 8; round++) {
+        ze_kernel_handle_t k = NULL;
+        if (zeKernelCreate(j->module, &desc, &k) != ZE_RESULT_SUCCESS)
+            return NULL;
+        float *y = j->y + j->first, *x = j->x + j->first, a = 1.0f;
+        ze_command_list_handle_t list = NULL;
+        ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
+                                      ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+        ze_group_count_t groups = {PER_THREAD / 64, 1, 1};
+        if (zeKernelSetArgumentValue(k, 0, sizeof y, &y) || zeKernelSetArgumentValue(k, 1, sizeof x, &x) ||
+            zeKernelSetArgumentValue(k, 2, sizeof a, &a) || zeKernelSetGroupSize(k, 64, 1, 1) ||
+            zeCommandListCreateImmediate(j->env->context, j->env->device, &qd, &list) ||
+            zeCommandListAppendLaunchKernel(list, k, &groups, NULL, 0, NULL) || zeCommandListDestroy(list) ||
+            zeKernelDestroy(k))
+            return NULL;
+    }
+    j->ok = 1;
+    return NULL;
+}
+
+START_TEST(test_kernels_from_many_threads)
+{
+    zt_env_t env;
+    zt_open(&env);
+    ze_module_handle_t module = kr_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0");
+    float *y = kr_alloc(&env, THREADS * PER_THREAD * sizeof *y), *x = kr_alloc(&env, THREADS * PER_THREAD * sizeof *x);
+    for (int i = 0; i < THREADS * PER_THREAD; i++) {
+        y[i] = 0.0f;
+        x[i] = (float)i;
+    }
+    pthread_t threads[THREADS];
+    thread_job_t jobs[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        jobs[t] = (thread_job_t){&env, module, y, x, t * PER_THREAD, 0};
+        ck_assert_int_eq(pthread_create(&threads[t], NULL, thread_main, &jobs[t]), 0);
+    }
+    for (int t = 0; t < THREADS; t++) {
+        pthread_join(threads[t], NULL);
+        ck_assert_msg(jobs[t].ok, "thread %d failed", t);
+    }
+    for (int i = 0; i < THREADS * PER_THREAD; i++)
+        ck_assert_msg(y[i] == 8.0f * (float)i, "y[%d] = %g", i, y[i]);
+    ZT_OK(zeModuleDestroy(module));
+    zt_close(&env);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kr_basic");
@@ -195,6 +279,8 @@ int main(void)
     tcase_add_loop_test(tc, test_ids_2d, 0, KR_FORMS);
     tcase_add_loop_test(tc, test_required_group_size, 0, KR_FORMS);
     tcase_add_loop_test(tc, test_names_and_constant_table, 0, KR_FORMS);
+    tcase_add_loop_test(tc, test_kernels_from_many_threads, 0, KR_FORMS);
+    tcase_add_loop_test(tc, test_faulting_kernel, 0, KR_FORMS);
     suite_add_tcase(s, tc);
     return zt_run_suite(s);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Runs saxpy (y = a * x + y) of module and checks it. */
@@ -128,12 +129,24 @@ START_TEST(test_cache)
     zt_env_t env;
     zt_open(&env);
     char *dir = fresh_cache();
-    ze_module_handle_t m = kr_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0");
-    ZT_OK(zeModuleDestroy(m));
+    /* Another process fills the cache... */
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        ze_module_handle_t filled = NULL;
+        _exit(kr_try_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0", NULL, &filled, NULL) == ZE_RESULT_SUCCESS
+                  ? 0
+                  : 1);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child could not build the module");
+    ze_module_handle_t m = NULL;
     int count = 0;
     char *entry = cache_entry(dir, &count);
     ck_assert_int_eq(count, 1);
-    /* A hit runs nothing: a build would need a temporary directory. */
+    /* ... and this one hits it: a hit runs nothing, while a build would
+     * need a temporary directory. */
     setenv("TMPDIR", "/nonexistent/zeil-no-tmp", 1);
     m = kr_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0");
     check_saxpy(&env, m);
@@ -210,6 +223,15 @@ START_TEST(test_bad_inputs)
     ck_assert_msg(log && strstr(log, "llvm-spirv-15"), "log: %s", log ? log : "");
     free(log);
     unsetenv("ZEIL_CPU_LLVM_SPIRV");
+    /* The same when PATH has no compiler. */
+    char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    setenv("PATH", "/nonexistent/zeil-no-tools", 1);
+    ck_assert_int_eq(kr_try_module(&env, "basic", KR_SOURCE, "-cl-std=CL2.0", NULL, &m, &log),
+                     ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    ck_assert_msg(log && strstr(log, "install the Debian package clang-15"), "log: %s", log ? log : "");
+    free(log);
+    setenv("PATH", path, 1);
+    free(path);
     /* Format 4 does not exist. */
     ck_assert_int_eq(kr_try_module_bytes(&env, (ze_module_format_t)4, garbage, 16, NULL, NULL, &m, NULL),
                      ZE_RESULT_ERROR_INVALID_ENUMERATION);

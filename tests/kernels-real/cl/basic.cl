@@ -40,3 +40,9 @@ __kernel void scale_by_table(__global float *out)
     size_t i = get_global_id(0);
     out[i] *= scale_table[i & 3];
 }
+
+/* Writes through whatever pointer it is given (a bad one faults). */
+__kernel void write_through(__global int *p)
+{
+    p[get_global_id(0) * 1024] = 1;
+}

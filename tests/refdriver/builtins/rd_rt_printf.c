@@ -6,9 +6,10 @@
  * so that lines of concurrent work-items do not interleave.
  *
  * Arguments arrive as the kernel passes them: floats promoted to double,
- * char and short to int, strings as pointers. Vector conversions (%v4hlf)
- * print the vectors that travel in one SSE register (16 bytes or less of
- * float, double, int or long elements); others are refused (-1).
+ * char and short to int, strings as pointers, vectors (%v4hlf, %v8hd, ...)
+ * as LLVM passes them on x86-64 (see rd_pf_vector). A conversion it cannot
+ * print (a vector without its length modifier, an unknown one) ends the
+ * output there and printf returns -1.
  */
 #include "rd_rt.h"
 
@@ -28,10 +29,7 @@ typedef struct rd_pf_out {
     rd_size_t len;
 } rd_pf_out_t;
 
-typedef float rd_pf_f4 __attribute__((ext_vector_type(4)));
-typedef double rd_pf_d2 __attribute__((ext_vector_type(2)));
 typedef int rd_pf_i4 __attribute__((ext_vector_type(4)));
-typedef long rd_pf_l2 __attribute__((ext_vector_type(2)));
 
 static void rd_pf_put(rd_pf_out_t *o, const char *s, rd_size_t n)
 {
@@ -72,33 +70,51 @@ static void rd_pf_scalar(rd_pf_out_t *o, const char *spec, char conv, int is_lon
     rd_pf_advance(o, n);
 }
 
-/* One element of a vector, formatted with spec (the host's length already in it). */
-static void rd_pf_element(rd_pf_out_t *o, const char *spec, char conv, int lbytes, const void *v, int i)
+/* One element of a vector (bytes at v), formatted with spec (the host's
+ * length already in it). */
+static void rd_pf_element(rd_pf_out_t *o, const char *spec, char conv, int lbytes, const unsigned char *v, int i)
 {
     int n;
-    if (rd_pf_is_float(conv))
-        n = lbytes == 8 ? snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, ((const double *)v)[i])
-                        : snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, (double)((const float *)v)[i]);
-    else
-        n = lbytes == 8 ? snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, ((const long *)v)[i])
-                        : snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, ((const int *)v)[i]);
+    const unsigned char *e = v + i * lbytes;
+    if (rd_pf_is_float(conv)) {
+        double d;
+        if (lbytes == 8)
+            d = *(const double *)e;
+        else if (lbytes == 4)
+            d = *(const float *)e;
+        else
+            d = (double)*(const _Float16 *)e;
+        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, d);
+    } else {
+        long x;
+        int sgn = conv == 'd' || conv == 'i';
+        if (lbytes == 8)
+            x = *(const long *)e;
+        else if (lbytes == 4)
+            x = sgn ? (long)*(const int *)e : (long)*(const unsigned int *)e;
+        else if (lbytes == 2)
+            x = sgn ? (long)*(const short *)e : (long)*(const unsigned short *)e;
+        else
+            x = sgn ? (long)*(const signed char *)e : (long)*(const unsigned char *)e;
+        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, x);
+    }
     rd_pf_advance(o, n);
 }
 
-/* A vector conversion of width elements of lbytes each (4 or 8). */
+/* A vector conversion of width elements of lbytes each. The kernel passes
+ * the vector as LLVM does on x86-64: widened to whole 16-byte SSE
+ * registers, one after another (a 3-element vector takes the room of 4). */
 static int rd_pf_vector(rd_pf_out_t *o, const char *spec, char conv, int width, int lbytes, rd_va_list *ap)
 {
-    union { rd_pf_f4 f; rd_pf_d2 d; rd_pf_i4 i; rd_pf_l2 l; char b[16]; } v;
-    if (width * lbytes > 16 || (lbytes != 4 && lbytes != 8))
+    union {
+        rd_pf_i4 q[8];
+        unsigned char b[128];
+    } v;
+    int room = (width == 3 ? 4 : width) * lbytes;
+    if (room > 128 || (width != 2 && width != 3 && width != 4 && width != 8 && width != 16))
         return -1;
-    if (rd_pf_is_float(conv) && lbytes == 8)
-        v.d = __builtin_va_arg(*ap, rd_pf_d2);
-    else if (rd_pf_is_float(conv))
-        v.f = __builtin_va_arg(*ap, rd_pf_f4);
-    else if (lbytes == 8)
-        v.l = __builtin_va_arg(*ap, rd_pf_l2);
-    else
-        v.i = __builtin_va_arg(*ap, rd_pf_i4);
+    for (int k = 0; k * 16 < room; k++)
+        v.q[k] = __builtin_va_arg(*ap, rd_pf_i4);
     for (int i = 0; i < width; i++) {
         if (i)
             rd_pf_put(o, ",", 1);
@@ -127,12 +143,13 @@ static const char *rd_pf_conversion(rd_pf_out_t *o, const char *f, rd_va_list *a
     char conv = *f;
     if (!conv || !__builtin_strchr("diouxXfFeEgGaAcsp", conv))
         return 0;
-    if (lbytes == 8 && !rd_pf_is_float(conv) && conv != 'c' && conv != 's' && conv != 'p')
-        spec[n++] = 'l';
+    if ((lbytes == 8 || (width && !rd_pf_is_float(conv))) && !rd_pf_is_float(conv) && conv != 'c' && conv != 's' &&
+        conv != 'p')
+        spec[n++] = 'l'; /* vector elements are formatted as long */
     spec[n++] = conv;
     spec[n] = 0;
     if (width) {
-        if (rd_pf_vector(o, spec, conv, width, lbytes ? lbytes : 4, ap))
+        if (!lbytes || rd_pf_vector(o, spec, conv, width, lbytes, ap))
             return 0;
     } else {
         rd_pf_scalar(o, spec, conv, lbytes == 8, ap);

@@ -39,6 +39,7 @@ typedef struct rd_fiber {
     size_t map_size;
     void *tsan;         /* TSan's fiber */
     void *asan_fake;    /* ASan's fake stack while switched out */
+    size_t colour;      /* bytes left unused at the top (rd_fiber_create) */
 } rd_fiber_t;
 
 /* Bytes of a work-item's stack (pages are committed as they are touched). */
@@ -57,8 +58,11 @@ void rd_fiber_init_thread(rd_fiber_t *f);
 void rd_fiber_fini_thread(rd_fiber_t *f);
 
 /* A fiber with its own stack (RD_FIBER_STACK bytes above a guard page):
- * 0, or -1 when the memory cannot be had. */
-int rd_fiber_create(rd_fiber_t *f);
+ * 0, or -1 when the memory cannot be had. Fibers made one after the other
+ * start their stacks at different offsets in a page (`index` tells which),
+ * so that the hot top frames of many fibers do not all fall into the same
+ * cache sets. */
+int rd_fiber_create(rd_fiber_t *f, unsigned index);
 void rd_fiber_destroy(rd_fiber_t *f);
 
 /* Writes the first frame: the next switch to f calls entry(arg), which must

@@ -122,7 +122,7 @@ int rd_sched_thread_fibers(rd_sched_thread_t *t, uint32_t n, void (*entry)(void 
     }
     while (t->num_fibers < n) {
         rd_sched_fiber_t *f = malloc(sizeof *f);
-        if (!f || rd_fiber_create(&f->fiber) != 0) {
+        if (!f || rd_fiber_create(&f->fiber, t->num_fibers) != 0) {
             free(f);
             return -1;
         }

@@ -6,6 +6,8 @@ calls the x86_64 helper of rd_rt_atomic.c for its width (the spir64 target
 has no lock-free atomics), with the address as an integer."""
 import re
 
+from zcl_decls import Decl
+
 SUFFIX = {'int': 'i32', 'uint': 'u32', 'long': 'i64', 'ulong': 'u64', 'float': 'f32', 'double': 'f64',
           'intptr_t': 'i64', 'uintptr_t': 'u64', 'size_t': 'u64', 'ptrdiff_t': 'i64', 'flag': 'i32'}
 CTYPE = {'i32': 'int', 'u32': 'uint', 'i64': 'long', 'u64': 'ulong', 'f32': 'float', 'f64': 'double'}
@@ -79,13 +81,35 @@ def helpers():
     return '\n'.join(out) + '\n\n'
 
 
+def with_generic(decls):
+    """The 1.2 names also on generic pointers: SPIR-V read back by llvm-spirv names C11 atomics of generic
+    pointers so (atomic_add(volatile __generic int *, int))."""
+    out, seen = [], set()
+    for d in decls:
+        vs = [d]
+        if re.match(r'^atom(ic)?_(add|sub|xchg|min|max|and|or|xor|inc|dec|cmpxchg)$', d.name) and \
+                '__global' in d.params[0]:
+            vs.append(Decl(d.ret, d.name, [d.params[0].replace('__global ', '')] + d.params[1:], d.attrs))
+        for v in vs:
+            if v.key() not in seen:
+                seen.add(v.key())
+                out.append(v)
+    # llvm-spirv reads SPIR-V's floating-point atomics back as these 1.2 names
+    for name in ('atomic_add', 'atomic_sub', 'atomic_min', 'atomic_max'):
+        for t in ('float', 'double'):
+            for sp in ('__global ', '__local ', ''):
+                v = Decl(t, name, ['volatile %s%s*' % (sp, t), t], '')
+                if v.key() not in seen:
+                    seen.add(v.key())
+                    out.append(v)
+    return out
+
+
 def generate(decls, out):
     out.write('#include "zcl_rt.h"\n\n/* rd_rt_atomic.c */\n')
     out.write(helpers())
     n = 0
-    for d in decls:
-        if not d.name.startswith('atom'):
-            continue
+    for d in with_generic([d for d in decls if d.name.startswith('atom')]):
         b = body(d)
         if b is None:
             continue

@@ -2,9 +2,8 @@
 relational, conversions): a scalar definition per declared scalar overload,
 an element-by-element one per vector overload. Floating-point math calls
 LLVM's intrinsics or the host's libm (declared by clang's __builtin_*, so the
-module resolves them against libm when it is loaded); half computes in
-float, and float in double where the float libm function is not exact enough
-for OpenCL's bounds. Only overloads without pointers are here (zcl_pointer.py
+module resolves them against libm when it is loaded): float and double their
+own type's functions, half through double with one rounding. Only overloads without pointers are here (zcl_pointer.py
 has the others)."""
 import re
 
@@ -46,15 +45,18 @@ def math(name, s, a):
     if not is_float(s):
         return None
     if base in LIBM1 and len(a) == 1:
-        if base in ('sqrt',) and s != 'half':
-            return fcall(base, s, *a)
-        return dcall(base, s, *a) if s != 'double' else fcall(base, s, *a)
+        # float and double: the host's libm of that type (glibc's are within OpenCL's bounds, builtins_math
+        # checks); half: in double, rounded once
+        return dcall(base, s, *a) if s == 'half' else fcall(base, s, *a)
+    if base == 'nextafter' and s == 'half':
+        return 'zcl_nextafter_half(%s, %s)' % (a[0], a[1])
     if base in LIBM2 and len(a) == 2:
-        return dcall(base, s, *a) if base not in ('copysign', 'nextafter', 'fdim', 'fmod') else fcall(base, s, *a)
+        return dcall(base, s, *a) if s == 'half' and base not in ('copysign', 'fdim', 'fmod') else fcall(base, s, *a)
     if base in ('fmin', 'fmax') and len(a) == 2:
         return fcall(base, s, *a)
     if base == 'fma' or base == 'mad':
-        return fcall('fma', s, *a) if s != 'half' else '(half)__builtin_fmaf((float)%s, (float)%s, (float)%s)' % tuple(a)
+        # half: the product is exact in double, the sum nearly always; one rounding to half
+        return fcall('fma', s, *a) if s != 'half' else '(half)__builtin_fma((double)%s, (double)%s, (double)%s)' % tuple(a)
     if base in ('sinpi', 'cospi', 'tanpi', 'asinpi', 'acospi', 'atanpi') and len(a) == 1:
         return pi_fn(base, s, a[0])
     if base == 'atan2pi':
@@ -269,6 +271,19 @@ def wanted(d):
 
 
 HELPERS = '''
+/* The next half after x toward y, on the bits (float's nextafter would round back). */
+static half zcl_nextafter_half(half x, half y)
+{
+    if (x != x || y != y)
+        return x + y;
+    if (x == y)
+        return y;
+    ushort b = as_ushort(x);
+    if ((b & 0x7fff) == 0)
+        return as_half((ushort)((as_ushort(y) & 0x8000) | 1));
+    b = (x < y) == (x > 0) ? (ushort)(b + 1) : (ushort)(b - 1);
+    return as_half(b);
+}
 static float zcl_sat_float(float x) { return __builtin_fminf(__builtin_fmaxf(x, 0.0f), 1.0f); }
 static double zcl_sat_double(double x) { return __builtin_fmin(__builtin_fmax(x, 0.0), 1.0); }
 static half zcl_sat_half(half x) { return (half)zcl_sat_float((float)x); }

@@ -138,8 +138,32 @@ def async_copy(d):
     return None
 
 
+def int_dot(d):
+    """cl_khr_integer_dot_product: dot of 4 x 8-bit vectors or packed words, optionally accumulated with
+    saturation."""
+    n, ps = d.name, d.params
+    m = re.match(r'^(dot|dot_acc_sat)(?:_4x8packed_(uu|ss|us|su)_u?int)?$', n)
+    if not m:
+        return None
+    if m.group(2):
+        sa, sb = ('char' if m.group(2)[0] == 's' else 'uchar'), ('char' if m.group(2)[1] == 's' else 'uchar')
+        a = ['(int)(%s)(a0 >> %d)' % (sa, 8 * j) for j in range(4)]
+        b = ['(int)(%s)(a1 >> %d)' % (sb, 8 * j) for j in range(4)]
+    else:
+        if split(ps[0]) != ('char', 4) and split(ps[0]) != ('uchar', 4):
+            return None
+        a = ['(int)a0.%s' % c for c in 'xyzw']
+        b = ['(int)a1.%s' % c for c in 'xyzw']
+    prod = ' + '.join('(long)%s * %s' % (x, y) for x, y in zip(a, b))
+    if m.group(1) == 'dot':
+        return '    return (%s)(%s);\n' % (d.ret, prod)
+    return '    return add_sat((%s)(%s), a2);\n' % (d.ret, prod)
+
+
 def body(d):
     n = d.name
+    if n.startswith('dot') and not is_float(split(d.params[0])[0]):
+        return int_dot(d)
     if n in ('dot', 'cross', 'length', 'distance', 'normalize', 'fast_length', 'fast_distance', 'fast_normalize'):
         return geometric(d)
     if n in ('any', 'all', 'bitselect', 'select'):

@@ -1,5 +1,7 @@
 /* k_convert.cl: conversions with rounding modes and saturation, and a few math and integer functions. */
-kernel void zt_convert(global const float *f, global const long *l, global int *oi, global float *of, global uchar *ou)
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void zt_convert(global const float *f, global const long *l, global int *oi, global float *of, global uchar *ou,
+                       global half *oh)
 {
     size_t i = get_global_id(0);
     float x = f[i];
@@ -17,4 +19,8 @@ kernel void zt_convert(global const float *f, global const long *l, global int *
     of[i * 4 + 3] = exp(x * 0.01f);
     uchar4 u = convert_uchar4_sat_rte((float4)(x, -x, x * 0.5f, 300.0f));
     *(global uchar4 *)(ou + i * 4) = u;
+    oh[i * 4 + 0] = convert_half_rtz(l[i]);
+    oh[i * 4 + 1] = convert_half_rtp(l[i]);
+    oh[i * 4 + 2] = convert_half_rtn(l[i]);
+    oh[i * 4 + 3] = convert_half_rtz((double)f[i] * 1.0001);
 }

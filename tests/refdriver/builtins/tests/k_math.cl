@@ -1,5 +1,5 @@
 /* k_math.cl: math built-ins in float, double and half, one input per work-item. */
-#define NF 20
+#define NF 32
 #define ND 11
 #define NH 3
 kernel void zt_math(global const float *x, global const float *y, global float *of, global double *od, global half *oh,
@@ -12,6 +12,9 @@ kernel void zt_math(global const float *x, global const float *y, global float *
     f[6] = log(b); f[7] = log2(b); f[8] = log10(b); f[9] = pow(b, a); f[10] = sqrt(b); f[11] = rsqrt(b);
     f[12] = tanh(a); f[13] = erf(a); f[14] = cbrt(a); f[15] = atan2(a, b); f[16] = fma(a, b, 1.0f);
     f[17] = sinpi(a);
+    f[20] = asin(a * 0.05f); f[21] = acos(a * 0.05f); f[22] = atan(a); f[23] = sinh(a * 0.5f); f[24] = cosh(a * 0.5f);
+    f[25] = expm1(a * 0.1f); f[26] = log1p(b); f[27] = hypot(a, b); f[28] = erfc(a * 0.5f); f[29] = tgamma(b * 0.1f + 0.5f);
+    f[30] = asinh(a); f[31] = atanh(a * 0.05f);
     int e;
     f[18] = frexp(a, &e);
     float ip;

@@ -29,14 +29,23 @@ kernel void zt_vector(global const float *src, global float *dst, global half *h
     /* relational and shuffles */
     int4 m = (int4)(-1, 0, -1, 0);
     int4 sel = select((int4)(1, 2, 3, 4), (int4)(10, 20, 30, 40), m);
-    rel[i * 6 + 0] = sel.x + sel.y + sel.z + sel.w;
-    rel[i * 6 + 1] = any(m) + 2 * all(m) + 4 * all((int2)(-1, -5));
-    rel[i * 6 + 2] = (int)bitselect(0x0f0fu, 0xf0f0u, 0x00ffu);
+    rel[i * 9 + 0] = sel.x + sel.y + sel.z + sel.w;
+    rel[i * 9 + 1] = any(m) + 2 * all(m) + 4 * all((int2)(-1, -5));
+    rel[i * 9 + 2] = (int)bitselect(0x0f0fu, 0xf0f0u, 0x00ffu);
     int4 sh = shuffle((int4)(5, 6, 7, 8), (uint4)(3, 2, 1, 0));
-    rel[i * 6 + 3] = sh.x * 1000 + sh.y * 100 + sh.z * 10 + sh.w;
+    rel[i * 9 + 3] = sh.x * 1000 + sh.y * 100 + sh.z * 10 + sh.w;
     int4 isn = isnan((float4)(nan(1u), 1.0f, NAN, 0.0f));
-    rel[i * 6 + 4] = isn.x + 2 * isn.y + 4 * isn.z;
-    rel[i * 6 + 5] = isgreater(src[i], 3.0f);
-    if (i == 5)
+    rel[i * 9 + 4] = isn.x + 2 * isn.y + 4 * isn.z;
+    rel[i * 9 + 5] = isgreater(src[i], 3.0f);
+    /* integer dot products (cl_khr_integer_dot_product) */
+    rel[i * 9 + 6] = (int)dot((uchar4)(1, 2, 3, 4), (uchar4)(5, 6, 7, (uchar)(8 + i)));
+    rel[i * 9 + 7] = dot_acc_sat((char4)(-128), (char4)(-128), INT_MAX - (int)i) == INT_MAX;
+    rel[i * 9 + 8] = dot_4x8packed_su_int(0xff020304u, 0x01010101u + (uint)i);
+    if (i == 5) {
         printf("zt_vector %d %.2f %s %lu\n", (int)i, src[i], "ok", (ulong)get_global_size(0));
+        printf("%v4hlf|%v2hd|%v8hhu|%v3hld|%v2ld|%v4lf|%v16hlx|%v2hf\n", (float4)(1.5f, -2.0f, 3.25f, src[i]),
+               (short2)(-7, 300), (uchar8)(1, 2, 3, 4, 5, 6, 7, 250), (int3)(-1, 0, 65536), (long2)(-5000000000L, 9),
+               (double4)(0.5, -1.0, 2.0, 1e10), (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 255),
+               (half2)(0.5h, -3.0h));
+    }
 }
