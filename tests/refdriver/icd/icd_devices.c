@@ -37,6 +37,14 @@ static void driver_path(char *path, size_t size)
     snprintf(path, size, "%.*s%slibze_zeil_cpu.so.1", dir, info.dli_fname, slash ? "/" : "");
 }
 
+/* Under AddressSanitizer a second namespace would start a second ASan
+ * runtime, which cannot work: the driver then shares the process's
+ * namespace (and zeil may say W060 at exit of an OpenCL-only process). */
+static int sanitized(void)
+{
+    return dlsym(RTLD_DEFAULT, "__asan_init") != NULL || dlsym(RTLD_DEFAULT, "__tsan_init") != NULL;
+}
+
 typedef ze_result_t (*global_getter)(ze_api_version_t, ze_global_dditable_t *);
 typedef ze_result_t (*driver_getter)(ze_api_version_t, ze_driver_dditable_t *);
 typedef ze_result_t (*device_getter)(ze_api_version_t, ze_device_dditable_t *);
@@ -49,7 +57,8 @@ static void read_devices(void)
      * loader may open is another instance, and zeil (which warns at exit
      * about a driver in the process that it did not wrap, ZEIL-W060) does
      * not see this one. */
-    void *lib = dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
+    void *lib = sanitized() ? dlopen(path, RTLD_NOW | RTLD_LOCAL)
+                            : dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         fprintf(stderr, "zeil OpenCL ICD: cannot open the reference driver %s: %s\n", path, dlerror());
         return;
