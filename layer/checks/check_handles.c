@@ -4,7 +4,7 @@
  */
 #include "checks.h"
 
-#include "coverage.h"
+#include "intercepted_kinds.h"
 #include "diag.h"
 #include "out_of_memory.h"
 

@@ -14,7 +14,7 @@
  * as under older loaders. Where no query can tell, zeil takes it as valid.
  */
 #include "checks.h"
-#include "coverage.h"
+#include "intercepted_kinds.h"
 #include "diag.h"
 #include "intercepts.h"
 #include "zeil_hooks.h"

@@ -1,10 +1,10 @@
 /*
  * Coverage: which entries of the loader's API version zeil intercepts and
- * which pass through unchecked (see coverage.h). The shims record the
+ * which pass through unchecked (see intercepted_kinds.h). The shims record the
  * version the loader asked in their zeil_next_t; this reads it, and the
  * generated layout says which entries that version has.
  */
-#include "coverage.h"
+#include "intercepted_kinds.h"
 
 #include "diag.h"
 #include "env.h"

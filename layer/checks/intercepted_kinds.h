@@ -1,5 +1,5 @@
 /*
- * coverage.h: what zeil covers of the API version the loader asked for:
+ * intercepted_kinds.h: what zeil covers of the API version the loader asked for:
  * the versions the loader asked and the drivers report, and the entries
  * newer than zeil's installed headers that pass through unchecked. Read by
  * the exit report (zeil_get_coverage) and listed at exit under ZEIL_LOG=info.

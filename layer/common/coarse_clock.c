@@ -1,14 +1,14 @@
-/* The coarse clock of records, straight from the vDSO (host_clock.h). */
-#include "host_clock.h"
+/* The coarse clock of records, straight from the vDSO (coarse_clock.h). */
+#include "coarse_clock.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 
-_Atomic(host_clock_fn) host_clock_vdso = clock_gettime;
+_Atomic(coarse_clock_fn) coarse_clock_vdso = clock_gettime;
 
 static void find_vdso_clock(void)
 {
-    host_clock_fn fn = NULL;
+    coarse_clock_fn fn = NULL;
     /* glibc registers the vDSO as a loaded object under this name; RTLD_NOLOAD
      * only looks, it never loads anything. */
     void *vdso = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
@@ -23,10 +23,10 @@ static void find_vdso_clock(void)
         dlclose(vdso);
     }
     if (fn)
-        atomic_store_explicit(&host_clock_vdso, fn, memory_order_relaxed);
+        atomic_store_explicit(&coarse_clock_vdso, fn, memory_order_relaxed);
 }
 
-void host_clock_init(void)
+void coarse_clock_init(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, find_vdso_clock);

@@ -1,5 +1,5 @@
 /*
- * host_clock.h: the coarse monotonic clock that records are stamped with
+ * coarse_clock.h: the coarse monotonic clock that records are stamped with
  * when the call was not timed anyway (records_ring.c).
  *
  * CLOCK_MONOTONIC_COARSE reads the kernel's last tick from the vDSO's data
@@ -15,18 +15,18 @@
 #include <stdint.h>
 #include <time.h>
 
-typedef int (*host_clock_fn)(clockid_t, struct timespec *);
-/* clock_gettime until host_clock_init found the vDSO's function: never null,
+typedef int (*coarse_clock_fn)(clockid_t, struct timespec *);
+/* clock_gettime until coarse_clock_init found the vDSO's function: never null,
  * so that a read tests nothing. */
-extern _Atomic(host_clock_fn) host_clock_vdso __attribute__((visibility("hidden")));
+extern _Atomic(coarse_clock_fn) coarse_clock_vdso __attribute__((visibility("hidden")));
 /* Looks for the vDSO's function, once (the first command list does, before
  * any record is made). */
-void host_clock_init(void);
+void coarse_clock_init(void);
 
-static inline uint64_t host_clock_coarse_ns(void)
+static inline uint64_t coarse_clock_coarse_ns(void)
 {
     struct timespec ts;
-    atomic_load_explicit(&host_clock_vdso, memory_order_relaxed)(CLOCK_MONOTONIC_COARSE, &ts);
+    atomic_load_explicit(&coarse_clock_vdso, memory_order_relaxed)(CLOCK_MONOTONIC_COARSE, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 

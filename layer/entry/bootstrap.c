@@ -12,7 +12,7 @@
  */
 #include "env.h"
 #include "checks.h"
-#include "coverage.h"
+#include "intercepted_kinds.h"
 #include "log_sink.h"
 #include "diag.h"
 #include "intercepts.h"

@@ -62,8 +62,8 @@ int zo_log_enabled(zo_log_level_t level);
 void zo_log_call(uint32_t thread, const char *call, const char *args, ze_result_t result,
                  uint64_t start_ns, uint64_t end_ns);
 /* zo_now_ns(): CLOCK_MONOTONIC in ns, the clock of every *_ns argument
- * below (inline, from the TSC where it is invariant: zo_clock.h). */
-#include "zo_clock.h"
+ * below (inline, from the TSC where it is invariant: zo_now.h). */
+#include "zo_now.h"
 
 /* ---- trace ---- */
 /* Inline: every intercepted call asks (one relaxed load, no call). */

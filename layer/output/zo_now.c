@@ -1,5 +1,5 @@
 /*
- * zo_clock.c: the calibration behind zo_now_ns (zo_clock.h).
+ * zo_clock.c: the calibration behind zo_now_ns (zo_now.h).
  *
  * Each slow read pairs clock_gettime with the TSC read on either side of it.
  * The rate comes from the pair and an origin pair at least 1 ms older (the
@@ -10,7 +10,7 @@
  * old one would have to stall through SLOTS newer ones for its slot to be
  * rewritten (and would then get a wrong time, never a fault).
  */
-#include "zo_clock.h"
+#include "zo_now.h"
 
 #include <time.h>
 

@@ -1,5 +1,5 @@
 /*
- * zo_clock.h: CLOCK_MONOTONIC in nanoseconds, cheaply.
+ * zo_now.h: CLOCK_MONOTONIC in nanoseconds, cheaply.
  *
  * With a trace or the calls log on, every intercepted call reads the clock
  * twice. clock_gettime costs 27-70 ns on virtual machines (kvm-clock and the

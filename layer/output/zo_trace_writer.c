@@ -1,6 +1,6 @@
 /* zo_trace_writer.c: ring → trace file (see zo_trace_writer.h). */
 #include "zo_trace_writer.h"
-#include "zo_clock.h"
+#include "zo_now.h"
 #include "zo_file.h"
 #include "zo_hash.h"
 #include "zo_ring.h"

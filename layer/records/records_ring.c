@@ -4,7 +4,7 @@
 
 #include "calls.h"
 #include "env.h"
-#include "host_clock.h"
+#include "coarse_clock.h"
 #include "out_of_memory.h"
 
 #include "zeil_output.h"
@@ -49,7 +49,7 @@ static zeil_list_state_t *state_new(void)
 
 void records_list_created(const zeil_call_t *call, zeil_obj_t *list)
 {
-    host_clock_init(); /* before the list's first record */
+    coarse_clock_init(); /* before the list's first record */
     zeil_list_state_t *state = state_new();
     if (!state) {
         oom_dropped(OOM_OTHER, 1, call->name, "making a command list's record state");
@@ -108,7 +108,7 @@ static uint64_t host_ns_of(const zeil_submission_t *s)
 {
     if (s->call->start_ns)
         return s->call->start_ns;
-    return host_clock_coarse_ns();
+    return coarse_clock_coarse_ns();
 }
 
 /* The ring, made at the list's first submission (and tried again at the
@@ -311,7 +311,7 @@ ze_result_t records_add_plain_launch(launch_cache_t *cached, const ze_group_coun
                                      const char *call_name)
 {
     /* The clock first: nothing but the arguments is then kept across it. */
-    uint64_t host_ns = host_clock_coarse_ns();
+    uint64_t host_ns = coarse_clock_coarse_ns();
     zeil_list_state_t *state = cached->records;
     ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
     calls_thread_t *t = calls_thread_of(cached);

@@ -43,7 +43,7 @@
  */
 #include "registry.h"
 
-#include "host_clock.h"
+#include "coarse_clock.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -196,7 +196,7 @@ static void evict(zeil_obj_t *victim)
     index_remove(registry_shard(hash), victim->handle, hash, victim);
     pthread_rwlock_unlock(&s->lock);
 
-    uint64_t now = host_clock_coarse_ns();
+    uint64_t now = coarse_clock_coarse_ns();
     victim->evicted_ns = now;
     victim->limbo_next = NULL;
     pthread_mutex_lock(&tombstones.lock);

@@ -12,9 +12,9 @@
  * more than once. The input is the variables' values separated by NUL bytes,
  * in the order of fuzzed_variables; a variable without a value is unset.
  */
-#include "../../layer/env.c"
-#include "../../layer/diag.c"
-#include "../../layer/bootstrap.c"
+#include "../../layer/common/env.c"
+#include "../../layer/common/diag.c"
+#include "../../layer/entry/bootstrap.c"
 
 #include <stdio.h>
 

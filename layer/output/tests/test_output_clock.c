@@ -1,5 +1,5 @@
 /*
- * zo_now_ns (zo_clock.h): the counter-based clock stays on CLOCK_MONOTONIC's
+ * zo_now_ns (zo_now.h): the counter-based clock stays on CLOCK_MONOTONIC's
  * time base, does not run backwards, is really used where the processor has
  * an invariant TSC, and falls back to clock_gettime when turned off.
  */
