@@ -1,7 +1,11 @@
 /* The query side of zeil.h: handles, pointers, live counts. Inactive, zeil
  * knows nothing, so every query finds nothing. */
 #include "registry.h"
+#include "checks.h"
+#include "env.h"
+#include "intercepted_kinds.h"
 #include "timing.h"
+#include "wrapped.h"
 
 #include "zeil_output.h"
 
@@ -16,12 +20,19 @@ const char *zeil_version_string(void)
         ZEIL_STRINGIFY(ZEIL_VERSION_PATCH);
 }
 
+int zeil_is_enabled(void)
+{
+    return zeil_settings()->enabled;
+}
+
+int zeil_is_active(void)
+{
+    return wrapped_active();
+}
+
 const char *zeil_kind_name(zeil_kind_t kind)
 {
-    static const char *const names[ZEIL_KIND_COUNT] = {
-        "unknown", "driver", "device", "context", "command queue", "command list",
-        "event pool", "event", "fence", "module", "kernel"};
-    return (unsigned)kind < ZEIL_KIND_COUNT ? names[kind] : names[0];
+    return registry_kind_name(kind);
 }
 
 int zeil_lookup_handle(const void *handle, zeil_handle_info_t *info)
@@ -83,4 +94,22 @@ void zeil_flush(void)
         timing_collect(NULL);
     if (zeil_is_enabled())
         zo_flush();
+}
+
+int zeil_adopt_handle(const void *handle, zeil_kind_t kind, zeil_handle_info_t *info)
+{
+    if (zeil_lookup_handle(handle, info))
+        return 1;
+    /* Drivers and devices zeil never saw are no misuse and have nothing to
+     * adopt (check_handles.c); the other kinds only when something else may
+     * have made them (first_sight.c). */
+    if (!zeil_is_active() || !handle || kind <= ZEIL_KIND_DEVICE || kind >= ZEIL_KIND_COUNT ||
+        coverage_kind_fully_intercepted(kind))
+        return 0;
+    zeil_call_t call;
+    calls_begin(&call, "zeil_adopt_handle");
+    zeil_obj_t *obj;
+    if (!first_sight_register(&call, "handle", handle, kind, &obj))
+        return 0;
+    return zeil_lookup_handle(handle, info);
 }

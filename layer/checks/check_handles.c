@@ -8,17 +8,6 @@
 #include "diag.h"
 #include "out_of_memory.h"
 
-static const char *const kind_articles[ZEIL_KIND_COUNT] = {
-    "an unknown object", "a driver",       "a device", "a context",  "a command queue",
-    "a command list",    "an event pool",  "an event", "a fence",    "a module",
-    "a kernel",
-};
-
-const char *check_kind_article(zeil_kind_t kind)
-{
-    return kind < ZEIL_KIND_COUNT ? kind_articles[kind] : kind_articles[0];
-}
-
 ze_result_t check_handle_finding(const zeil_call_t *call, const char *arg, const void *handle,
                                  zeil_kind_t kind, zeil_obj_t *obj, zeil_obj_t **out)
 {
@@ -40,21 +29,21 @@ ze_result_t check_handle_finding(const zeil_call_t *call, const char *arg, const
             return ZE_RESULT_SUCCESS;
         }
         return diag_report(ZEIL_RULE_E001, call->name, "%s %p is not a handle zeil knows "
-                           "(expected %s)", arg, handle, check_kind_article(kind));
+                           "(expected %s)", arg, handle, registry_kind_article(kind));
     }
     int alive = atomic_load(&obj->alive);
     if (obj->kind != kind) {
         if (!alive && may_be_unseen)
             return ZE_RESULT_SUCCESS;
         return diag_report(ZEIL_RULE_E003, call->name, "%s %p is %s%s, not %s", arg, handle,
-                           check_kind_article(obj->kind), alive ? "" : " (destroyed)",
-                           check_kind_article(kind));
+                           registry_kind_article(obj->kind), alive ? "" : " (destroyed)",
+                           registry_kind_article(kind));
     }
     if (!alive)
         return diag_report(ZEIL_RULE_E002, call->name,
                            "%s %p was destroyed (%s created by %s at call #%llu on thread %u, "
                            "destroyed at call #%llu on thread %u)",
-                           arg, handle, zeil_kind_name(kind), obj->created_by,
+                           arg, handle, registry_kind_name(kind), obj->created_by,
                            (unsigned long long)obj->created_call, obj->created_thread,
                            (unsigned long long)obj->destroyed_call, obj->destroyed_thread);
     *out = obj; /* alive and of its kind after all: it was just made */

@@ -53,7 +53,7 @@ static void describe_counts(char *buf, size_t size, const uint64_t *by_kind, uin
         if (!by_kind[k])
             continue;
         int n = snprintf(buf + used, size - used, "%s%llu %s%s", used ? ", " : "",
-                         (unsigned long long)by_kind[k], zeil_kind_name((zeil_kind_t)k),
+                         (unsigned long long)by_kind[k], registry_kind_name((zeil_kind_t)k),
                          by_kind[k] > 1 ? "s" : "");
         used += n > 0 ? (size_t)n : 0;
     }

@@ -136,7 +136,6 @@ static inline int check_devices_related(ze_device_handle_t a, ze_device_handle_t
 {
     return !a || !b || a == b || check_devices_related_by_parent(a, b);
 }
-const char *check_kind_article(zeil_kind_t kind); /* "a command list" */
 
 /* check_lists.c */
 ze_result_t check_list_closed_finding(const zeil_call_t *call, const zeil_obj_t *list);

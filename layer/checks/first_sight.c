@@ -88,7 +88,7 @@ int first_sight_register(const zeil_call_t *call, const char *arg, const void *h
         *out = known;
         return 1;
     }
-    zeil_obj_t *obj = intercept_register(call, next, &proto);
+    zeil_obj_t *obj = registry_register_made(call, next, &proto);
     if (obj && kind == ZEIL_KIND_COMMAND_LIST)
         records_list_created(call, obj);
     if (zeil_settings()->log_level >= ZEIL_LOG_INFO) /* said, not counted as a finding */
@@ -96,25 +96,7 @@ int first_sight_register(const zeil_call_t *call, const char *arg, const void *h
                     "%s %p was created where zeil could not see it (an entry zeil passes through "
                     "at the loader's API version, an extension function, or before zeil was "
                     "loaded); zeil registers it now as %s",
-                    arg, handle, check_kind_article(kind));
+                    arg, handle, registry_kind_article(kind));
     *out = obj;
     return 1;
-}
-
-int zeil_adopt_handle(const void *handle, zeil_kind_t kind, zeil_handle_info_t *info)
-{
-    if (zeil_lookup_handle(handle, info))
-        return 1;
-    /* Drivers and devices zeil never saw are no misuse and have nothing to
-     * adopt (check_handles.c); the other kinds only when something else may
-     * have made them. */
-    if (!zeil_is_active() || !handle || kind <= ZEIL_KIND_DEVICE || kind >= ZEIL_KIND_COUNT ||
-        coverage_kind_fully_intercepted(kind))
-        return 0;
-    zeil_call_t call;
-    calls_begin(&call, "zeil_adopt_handle");
-    zeil_obj_t *obj;
-    if (!first_sight_register(&call, "handle", handle, kind, &obj))
-        return 0;
-    return zeil_lookup_handle(handle, info);
 }

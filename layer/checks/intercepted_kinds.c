@@ -8,7 +8,6 @@
 
 #include "diag.h"
 #include "env.h"
-#include "intercepts.h"
 
 #include <zeil/zeil.h>
 
@@ -19,9 +18,14 @@
 
 static const zeil_next_t *_Atomic attached[ZEIL_MAX_NEXT_DRIVERS];
 static _Atomic uint32_t driver_versions[ZEIL_MAX_NEXT_DRIVERS];
+/* The generated tables (intercept/), handed over by the bootstrap. */
+static const zeil_intercepts_t *_Atomic runtime_table, *_Atomic hooked_table;
 
-void coverage_note_next(const zeil_next_t *next)
+void coverage_note_next(const zeil_next_t *next, const zeil_intercepts_t *runtime,
+                        const zeil_intercepts_t *hooked)
 {
+    atomic_store(&runtime_table, runtime);
+    atomic_store(&hooked_table, hooked);
     if (next->index < ZEIL_MAX_NEXT_DRIVERS)
         atomic_store(&attached[next->index], next);
 }
@@ -51,7 +55,7 @@ static const layout_entry_t layout[] = {ZEIL_DDI_LAYOUT(LAYOUT_ROW)};
 
 static int in_table(const zeil_intercepts_t *table, const layout_entry_t *e)
 {
-    if (e->intercept_offset < 0)
+    if (!table || e->intercept_offset < 0)
         return 0;
     void (*fn)(void);
     memcpy(&fn, (const char *)table + e->intercept_offset, sizeof fn);
@@ -61,7 +65,7 @@ static int in_table(const zeil_intercepts_t *table, const layout_entry_t *e)
 /* Every entry of known type has a generated intercept. */
 static int intercepted(const layout_entry_t *e)
 {
-    return in_table(&zeil_runtime_intercepts, e);
+    return in_table(atomic_load(&runtime_table), e);
 }
 
 static int unchecked(const layout_entry_t *e, uint32_t version)
@@ -177,7 +181,7 @@ static uint32_t partial_kinds(uint32_t version)
             if (strcmp(layout[i].table, creators[c].table) == 0 &&
                 strcmp(layout[i].member, creators[c].member) == 0 &&
                 layout[i].version <= version &&
-                !in_table(&zeil_hooked_intercepts, &layout[i]))
+                !in_table(atomic_load(&hooked_table), &layout[i]))
                 mask |= 1u << creators[c].kind;
     atomic_store_explicit(&partial_cache, (uint64_t)version << 32 | mask, memory_order_release);
     return mask;

@@ -11,8 +11,11 @@
 
 #include <zeil/zeil.h>
 
-/* A shim attached its next driver: its tables count from now on. */
-void coverage_note_next(const zeil_next_t *next);
+/* A shim attached its next driver: its tables count from now on. runtime:
+ * every generated intercept; hooked: the entries with hooks (the creators
+ * zeil registers what they make through). */
+void coverage_note_next(const zeil_next_t *next, const zeil_intercepts_t *runtime,
+                        const zeil_intercepts_t *hooked);
 /* What a driver of that shim says it implements (zeDriverGetApiVersion). */
 void coverage_note_driver_version(const zeil_next_t *next, ze_api_version_t version);
 /* At exit: ZEIL-W082 per table with entries passed through unchecked. */

@@ -32,6 +32,15 @@ static const rule_info_t rules[ZEIL_RULE_COUNT] = {
 #undef ZEIL_RULE
 };
 
+/* What ZEIL_ON_ERROR=abort writes before it aborts (zeil_flush, set by the
+ * bootstrap): the trace and timings so far. */
+static void (*_Atomic flush_before_abort)(void);
+
+void diag_set_flush_before_abort(void (*flush)(void))
+{
+    atomic_store(&flush_before_abort, flush);
+}
+
 static _Atomic uint64_t rule_counts[ZEIL_RULE_COUNT];
 static _Atomic uint64_t error_count, warning_count;
 
@@ -146,7 +155,9 @@ static void emit(zeil_severity_t severity, const char *id, const char *call, con
     log_sink_write(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     if (severity == ZEIL_SEVERITY_ERROR && zeil_settings()->abort_on_error) {
         log_sink_printf("zeil: aborting at the first error (ZEIL_ON_ERROR=abort)");
-        zeil_flush();
+        void (*flush)(void) = atomic_load(&flush_before_abort);
+        if (flush)
+            flush();
         abort();
     }
 }

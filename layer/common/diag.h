@@ -17,6 +17,9 @@ typedef enum zeil_rule {
 /* 0 when ZEIL_CHECKS switched the rule's group off. Checks ask first and skip
  * their work. */
 int diag_rule_enabled(zeil_rule_t rule);
+/* What an error under ZEIL_ON_ERROR=abort calls before abort() (the
+ * bootstrap's zeil_flush: diagnostics sit below the API). */
+void diag_set_flush_before_abort(void (*flush)(void));
 
 /* Reports one finding of rule for call: "zeil: error [ZEIL-E012] call: ...".
  * Returns what the intercepted call must return: the rule's result for an

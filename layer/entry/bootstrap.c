@@ -17,6 +17,7 @@
 #include "diag.h"
 #include "intercepts.h"
 #include "out_of_memory.h"
+#include "wrapped.h"
 
 #include <zeil/zeil.h>
 
@@ -34,7 +35,6 @@
 static char next_drivers[ZEIL_MAX_NEXT_DRIVERS][PATH_MAX];
 static unsigned next_driver_count;
 static pthread_once_t next_drivers_once = PTHREAD_ONCE_INIT;
-static _Atomic unsigned wrapped_drivers;
 
 static const char *const standard_drivers[] = {"libze_intel_gpu.so.1", "libze_intel_vpu.so.1",
                                                "libze_intel_npu.so.1"};
@@ -103,8 +103,8 @@ zeil_next_t *zeil_shim_attach(unsigned index, const char *path, void *library,
     next->library = library;
     if (!zeil_settings()->enabled)
         return next;
-    coverage_note_next(next);
-    atomic_fetch_add(&wrapped_drivers, 1);
+    coverage_note_next(next, &zeil_runtime_intercepts, &zeil_hooked_intercepts);
+    wrapped_driver_added();
     zo_start_background();
     *intercepts = &zeil_runtime_intercepts;
     return next;
@@ -113,16 +113,6 @@ zeil_next_t *zeil_shim_attach(unsigned index, const char *path, void *library,
 const zeil_intercepts_t *zeil_shim_intercepts(void)
 {
     return zeil_settings()->enabled ? &zeil_runtime_intercepts : &no_intercepts;
-}
-
-int zeil_is_enabled(void)
-{
-    return zeil_settings()->enabled;
-}
-
-int zeil_is_active(void)
-{
-    return zeil_settings()->enabled && atomic_load(&wrapped_drivers) > 0;
 }
 
 /* The shim copy for next driver i, beside libzeil.so. */
@@ -153,7 +143,7 @@ static void at_exit(void)
 {
     if (!zeil_settings()->enabled)
         return;
-    if (atomic_load(&wrapped_drivers) == 0) {
+    if (wrapped_driver_count() == 0) {
         /* A next driver in the process that zeil did not wrap: the loader
          * reached it directly. (A process that never initialised Level Zero
          * has nothing to wrap and hears nothing.) */
@@ -193,6 +183,7 @@ __attribute__((constructor)) static void zeil_bootstrap(void)
     if (!zeil_settings()->enabled)
         return;
     start_output();
+    diag_set_flush_before_abort(zeil_flush);
     if (env_settings_copy_failed()) /* said now that the log is open */
         oom_dropped(OOM_OTHER, 1, NULL, "copying its settings (it reads the environment's own)");
     atexit(at_exit);

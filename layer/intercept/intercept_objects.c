@@ -14,7 +14,7 @@ static void register_all(const zeil_call_t *call, const zeil_next_t *next, zeil_
     for (uint32_t i = 0; h && count && i < *count; i++) {
         zeil_obj_t *known = registry_find(h[i]);
         if (!known || !atomic_load(&known->alive) || known->kind != kind)
-            intercept_register(call, next, &(zeil_obj_t){
+            registry_register_made(call, next, &(zeil_obj_t){
                 .handle = h[i], .kind = kind, .parent = parent,
                 .driver = kind == ZEIL_KIND_DRIVER ? h[i] : driver,
                 .device = kind == ZEIL_KIND_DEVICE ? h[i] : NULL});

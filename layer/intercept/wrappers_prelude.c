@@ -4,23 +4,6 @@
 /* An intercept's whole path, behind its quiet fast block. */
 #define ZEIL_FULL static __attribute__((noinline))
 
-/* Registers what a creating entry made, stamped with who made it. Out of
- * memory the object stays unknown: counted and said (out_of_memory.h). */
-zeil_obj_t *intercept_register(const zeil_call_t *call, const zeil_next_t *next,
-                               zeil_obj_t *proto)
-{
-    proto->next = next;
-    proto->created_by = call->name;
-    proto->created_call = call->number;
-    proto->created_thread = calls_thread_number();
-    zeil_obj_t *obj = registry_insert(proto);
-    char doing[96];
-    if (!obj && snprintf(doing, sizeof doing, "registering %s %p",
-                         check_kind_article(proto->kind), proto->handle) > 0)
-        oom_dropped(OOM_OBJECT, 1, call->name, doing);
-    return obj;
-}
-
 /* A destroying entry marks the object its check found before the driver
  * call and retires that same object when the driver succeeded: a lookup
  * after the driver returned may find another thread's new object. */

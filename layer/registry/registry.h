@@ -92,6 +92,12 @@ typedef struct zeil_obj {
  * the handle unknown to the registry (no old entry of the same value left);
  * the caller counts the loss. */
 zeil_obj_t *registry_insert(const zeil_obj_t *proto);
+/* registry_insert for what a creating call made (registry_made.c): proto
+ * stamped with call, its thread and next; out of memory the object stays
+ * unknown, counted and said (out_of_memory.h). */
+struct zeil_call;
+zeil_obj_t *registry_register_made(const struct zeil_call *call, const zeil_next_t *next,
+                                   zeil_obj_t *proto);
 /* registry_find(handle): the live object or tombstone of handle, or null
  * (inline, lock-free: registry_index.h). */
 /* Before a destroying call goes to the driver: marks the exact object it
@@ -171,6 +177,12 @@ int registry_free_alloc(const void *base, uint64_t call, uint32_t thread);
  * null). keep must not touch the allocations' index. */
 typedef int (*registry_alloc_filter)(const zeil_alloc_t *alloc, const void *user);
 uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uint64_t *bytes);
+
+/* ---- kind names (kind_names.c) ---- */
+/* "command list"; "unknown" for a value out of range. */
+const char *registry_kind_name(zeil_kind_t kind);
+/* "a command list"; "an unknown object" for a value out of range. */
+const char *registry_kind_article(zeil_kind_t kind);
 
 /* ---- strings ---- */
 /* A copy that lives as long as the process (same text -> same pointer);

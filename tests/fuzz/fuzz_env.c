@@ -71,13 +71,19 @@ void zo_start_background(void) {}
 void calls_settle(void) {}
 void zo_finish(void) {}
 void check_leaks_at_exit(void) {}
-void coverage_note_next(const zeil_next_t *next) { (void)next; }
+void coverage_note_next(const zeil_next_t *next, const zeil_intercepts_t *runtime,
+                        const zeil_intercepts_t *hooked)
+{
+    (void)next, (void)runtime, (void)hooked;
+}
 void coverage_list_unchecked(void) {}
 void oom_dropped(oom_loss_t loss, uint64_t n, const char *call, const char *doing)
 {
     (void)loss, (void)n, (void)call, (void)doing;
 }
-const zeil_intercepts_t zeil_runtime_intercepts;
+const zeil_intercepts_t zeil_runtime_intercepts, zeil_hooked_intercepts;
+void wrapped_driver_added(void) {}
+unsigned wrapped_driver_count(void) { return 0; }
 
 /* ---- one input ---- */
 
