@@ -1,5 +1,5 @@
-/* Replaced tables, freed after a grace period (registry_retired.h). */
-#include "registry_retired.h"
+/* Replaced tables, freed after a grace period (retired.h). */
+#include "retired.h"
 
 #include "coarse_clock.h"
 

@@ -1,5 +1,5 @@
 /*
- * registry_retired.h: tables the registry replaced while lock-free readers
+ * retired.h: tables the registry replaced while lock-free readers
  * may still be inside them (registry_index.c for objects,
  * registry_alloc_tables.c for USM allocations). A replaced table stays
  * readable and is freed only once RETIRED_GRACE_NS passed since it was

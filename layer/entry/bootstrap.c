@@ -18,6 +18,7 @@
 #include "intercepts.h"
 #include "out_of_memory.h"
 #include "wrapped.h"
+#include "report_snapshot.h"
 
 #include <zeil/zeil.h>
 
@@ -172,8 +173,18 @@ static void start_output(void)
 {
     const zeil_settings_t *s = zeil_settings();
     /* The flusher waits for the first wrapped driver (zeil_shim_attach). */
-    zo_config_t config = {(zo_log_level_t)s->log_level, s->log_file, s->trace_file, s->report,
-                          s->report_file, s->summary_file, s->timing, 1, s->rank};
+    zo_config_t config = {
+        .log_level = (zo_log_level_t)s->log_level,
+        .log_file = s->log_file,
+        .trace_file = s->trace_file,
+        .report = s->report,
+        .report_file = s->report_file,
+        .summary_file = s->summary_file,
+        .timing = s->timing,
+        .defer_background = 1,
+        .rank = s->rank,
+        .snapshot = report_snapshot_source,
+    };
     zo_init(&config);
     calls_settle(); /* the trace is on now if it ever will be */
 }

@@ -16,7 +16,7 @@
  *   the old table sees the state before the swap, as if it had run a moment
  *   earlier.
  * - Old tables cannot be freed at once (a reader may be inside one). They
- *   are retired (registry_retired.h) and freed only when at least
+ *   are retired (retired.h) and freed only when at least
  *   RETIRED_KEEP newer tables exist and the grace period passed: a reader
  *   would have to stall inside a dozen-instruction probe for a second and
  *   through several rebuilds of its shard.

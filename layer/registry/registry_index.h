@@ -9,7 +9,7 @@
 #ifndef ZEIL_REGISTRY_INDEX_H
 #define ZEIL_REGISTRY_INDEX_H
 
-#include "registry_retired.h"
+#include "retired.h"
 
 #include <stdatomic.h>
 #include <stddef.h>

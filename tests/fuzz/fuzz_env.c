@@ -82,6 +82,7 @@ void oom_dropped(oom_loss_t loss, uint64_t n, const char *call, const char *doin
     (void)loss, (void)n, (void)call, (void)doing;
 }
 const zeil_intercepts_t zeil_runtime_intercepts, zeil_hooked_intercepts;
+const zo_snapshot_source_t report_snapshot_source;
 void wrapped_driver_added(void) {}
 unsigned wrapped_driver_count(void) { return 0; }
 

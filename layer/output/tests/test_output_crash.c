@@ -1,7 +1,7 @@
 /* test_output_crash.c: what a dying process leaves behind: a fatal signal
  * completes the trace, summary and report from the handler; SIGKILL leaves
  * a trace prefix that zeil-report still reads. */
-#include "fake_zeil_counters.h"
+#include "zo_test_snapshot.h"
 #include "zeil_output.h"
 #include "zo_test_util.h"
 
@@ -25,8 +25,8 @@ static const zeil_kernel_stats_t child_kernels[] = {
 /* In the child: trace, summary and report on, records made, then `die`. */
 static void child_records_then(void (*die)(void), int wait_for_snapshot, int ready_fd)
 {
-    fake_zeil_set_counters(child_kernels, 1, 0, 0, 0, 0, 0);
-    zo_config_t config = {.log_level = ZO_LOG_WARNING,
+    zo_test_set_counters(child_kernels, 1, 0, 0, 0, 0, 0);
+    zo_config_t config = {.snapshot = zo_test_snapshot, .log_level = ZO_LOG_WARNING,
                           .trace_file = zo_test_path("trace.json"),
                           .report = 1,
                           .report_file = zo_test_path("report.txt"),

@@ -1,6 +1,6 @@
 /* test_output_format.c: text building, JSON escaping, the exit report and
  * the summary, from known counters (no trace, no layer). */
-#include "fake_zeil_counters.h"
+#include "zo_test_snapshot.h"
 #include "zo_buf.h"
 #include "zo_report_format.h"
 #include "zo_result_name.h"

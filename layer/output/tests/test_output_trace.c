@@ -1,6 +1,6 @@
 /* test_output_trace.c: the Chrome trace from scripted synthetic records:
  * exact tracks, events and counts; concurrent writers; device times; drops. */
-#include "fake_zeil_counters.h"
+#include "zo_test_snapshot.h"
 #include "zeil_output.h"
 #include "zo_test_util.h"
 
@@ -14,7 +14,7 @@
 
 static void start_trace(const char *name, int timing)
 {
-    zo_config_t config = {.log_level = ZO_LOG_WARNING, .trace_file = zo_test_path(name),
+    zo_config_t config = {.snapshot = zo_test_snapshot, .log_level = ZO_LOG_WARNING, .trace_file = zo_test_path(name),
                           .report = 0, .timing = timing};
     zo_init(&config);
     ck_assert(zo_trace_enabled());
@@ -467,7 +467,7 @@ static Suite *trace_suite(void)
 
 int main(void)
 {
-    fake_zeil_set_counters(0, 0, 0, 0, 0, 0, 0);
+    zo_test_set_counters(0, 0, 0, 0, 0, 0, 0);
     SRunner *r = srunner_create(trace_suite());
     srunner_run_all(r, CK_NORMAL);
     int failed = srunner_ntests_failed(r);

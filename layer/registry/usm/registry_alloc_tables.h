@@ -47,12 +47,12 @@
  * deleted markers, no rebuilds for them); a probe stops after one pass over
  * a table, whatever it reads. A table being replaced (grown or shrunk) is
  * copied beside the old one, which stays unchanged and readable and is
- * retired (registry_retired.h).
+ * retired (retired.h).
  */
 #ifndef ZEIL_REGISTRY_ALLOC_TABLES_H
 #define ZEIL_REGISTRY_ALLOC_TABLES_H
 
-#include "registry_retired.h"
+#include "retired.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
