@@ -11,7 +11,7 @@
 #include "export.h"
 #include "forward.h"
 #include "handle_map.h"
-#include "interpose.h"
+#include "real_dnnl.h"
 #include "kernel/launch_abi.h"
 #include "kernel_image.h"
 #include "rules.h"

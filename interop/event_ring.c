@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "handle_map.h"
-#include "interpose.h"
+#include "real_dnnl.h"
 #include "rules.h"
 
 /* event -> its slot, for the events of every stream; consulted only once a

@@ -12,7 +12,7 @@
 #include "export.h"
 #include "forward.h"
 #include "hazard_accesses.h"
-#include "interpose.h"
+#include "real_dnnl.h"
 #include "rules.h"
 #include "stream.h"
 

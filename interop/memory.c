@@ -10,7 +10,7 @@
 #include "export.h"
 #include "forward.h"
 #include "handle_map.h"
-#include "interpose.h"
+#include "real_dnnl.h"
 #include "rules.h"
 
 /* memory -> the USM it owns */

@@ -9,7 +9,7 @@
 #include "export.h"
 #include "forward.h"
 #include "handle_map.h"
-#include "interpose.h"
+#include "real_dnnl.h"
 #include "kernel/launch_abi.h"
 #include "rules.h"
 

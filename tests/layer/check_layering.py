@@ -3,7 +3,7 @@
 the built objects' symbol tables (nm): an object that uses a symbol another
 object defines depends on it.
 
-    check_layering.py layer|interop SOURCE_DIR OBJECT...
+    check_layering.py layer|interop SOURCE_DIR OBJECT...   (or OBJECT;OBJECT;...)
 
 layer: each object belongs to the stage of its folder (layer/README.md); a
 stage may use itself and the stages listed for it in LAYER_USES, nothing
@@ -163,7 +163,9 @@ def largest_knot(objects, edges):
 def main():
     if len(sys.argv) < 4 or sys.argv[1] not in ("layer", "interop"):
         fail("usage: check_layering.py layer|interop SOURCE_DIR OBJECT...")
-    library, source_dir, objects = sys.argv[1], sys.argv[2], sys.argv[3:]
+    library, source_dir = sys.argv[1], sys.argv[2]
+    # CMake's $<TARGET_OBJECTS:...> arrives as one ;-separated argument.
+    objects = [o for arg in sys.argv[3:] for o in arg.split(";") if o]
     group, uses, top = ((layer_stage, LAYER_USES, "layer") if library == "layer"
                         else (interop_group, INTEROP_USES, "interop"))
     edges = edges_of(objects)
