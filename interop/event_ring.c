@@ -25,9 +25,61 @@ void event_ring_init(event_ring_t *ring, ze_context_handle_t context, ze_device_
     ring->stream = stream;
 }
 
+/* Room for one more pool in pools and slots; -1 when out of memory. */
+static int grow_pools(event_ring_t *ring, uint32_t pool)
+{
+    if (pool < ring->pool_capacity)
+        return 0;
+    uint32_t capacity = ring->pool_capacity ? ring->pool_capacity * 2 : 8;
+    ze_event_pool_handle_t *pools = realloc(ring->pools, capacity * sizeof *pools);
+    if (!pools)
+        return -1;
+    ring->pools = pools;
+    event_slot_t **slots = realloc(ring->slots, capacity * sizeof *slots);
+    if (!slots)
+        return -1;
+    ring->slots = slots;
+    memset(pools + ring->pool_capacity, 0, (capacity - ring->pool_capacity) * sizeof *pools);
+    memset(slots + ring->pool_capacity, 0, (capacity - ring->pool_capacity) * sizeof *slots);
+    ring->pool_capacity = capacity;
+    return 0;
+}
+
+/* Room in the age order for used + 1 slot indices; -1 when out of memory. */
+static int order_reserve(event_ring_t *ring, uint32_t used)
+{
+    if (used == ring->order_capacity) {
+        uint32_t capacity = ring->order_capacity ? ring->order_capacity * 2 : 256;
+        uint32_t *order = malloc(capacity * sizeof *order);
+        if (!order)
+            return -1;
+        for (uint32_t i = 0; i < used; i++)
+            order[i] = ring->order[(ring->order_head + i) % ring->order_capacity];
+        free(ring->order);
+        ring->order = order;
+        ring->order_head = 0;
+        ring->order_capacity = capacity;
+    }
+    return 0;
+}
+
+/* Appends index to the age order (it holds the newest execute now); the
+ * room was reserved. */
+static void order_push(event_ring_t *ring, uint32_t index, uint32_t used)
+{
+    ring->order[(ring->order_head + used) % ring->order_capacity] = index;
+}
+
+static event_slot_t *slot_at(const event_ring_t *ring, uint32_t index)
+{
+    return &ring->slots[index / EVENT_RING_POOL_SIZE][index % EVENT_RING_POOL_SIZE];
+}
+
 static ze_result_t create_event(event_ring_t *ring, event_slot_t **out)
 {
     uint32_t pool = ring->count / EVENT_RING_POOL_SIZE, index = ring->count % EVENT_RING_POOL_SIZE;
+    if (grow_pools(ring, pool) != 0 || order_reserve(ring, ring->count) != 0)
+        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     if (!ring->slots[pool]) { /* kept even if the event below fails: destroy frees it */
         ring->slots[pool] = calloc(EVENT_RING_POOL_SIZE, sizeof *ring->slots[pool]);
         if (!ring->slots[pool])
@@ -58,39 +110,55 @@ static ze_result_t create_event(event_ring_t *ring, event_slot_t **out)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     }
     slot->stream = ring->stream;
+    order_push(ring, ring->count, ring->count);
     ring->count++;
     *out = slot;
     return ZE_RESULT_SUCCESS;
 }
 
+/* Nothing appended and not yet done waits on the slot's event: no launch
+ * that named it is still queued, and its own execute has signalled it. */
+static int reusable(const event_slot_t *slot)
+{
+    return atomic_load_explicit(&slot->waiters, memory_order_acquire) == 0
+        && zeEventQueryStatus(slot->event) == ZE_RESULT_SUCCESS;
+}
+
+/* The oldest slot when it may be reused (moved to the newest place), else
+ * null: the ring then grows. */
+static event_slot_t *reuse_oldest(event_ring_t *ring)
+{
+    uint32_t index = ring->order[ring->order_head];
+    event_slot_t *slot = slot_at(ring, index);
+    if (!reusable(slot))
+        return NULL;
+    ring->order_head = (ring->order_head + 1) % ring->order_capacity;
+    order_push(ring, index, ring->count - 1); /* into the room it left */
+    zeEventHostReset(slot->event);
+    atomic_store_explicit(&slot->previous_kind,
+                          atomic_load_explicit(&slot->kind, memory_order_relaxed),
+                          memory_order_relaxed);
+    atomic_store_explicit(&slot->previous_execute,
+                          atomic_load_explicit(&slot->execute, memory_order_relaxed),
+                          memory_order_relaxed);
+    atomic_store_explicit(&some_slot_reused, 1, memory_order_release);
+    return slot;
+}
+
 event_slot_t *event_ring_take(event_ring_t *ring, uint64_t execute, const char *kind,
                               ze_result_t *result)
 {
-    event_slot_t *slot = NULL;
+    event_slot_t *slot = ring->count >= EVENT_RING_SIZE ? reuse_oldest(ring) : NULL;
     *result = ZE_RESULT_SUCCESS;
-    if (ring->count < EVENT_RING_SIZE) {
+    if (!slot) {
         *result = create_event(ring, &slot);
         if (*result != ZE_RESULT_SUCCESS)
             return NULL;
         atomic_store_explicit(&slot->previous_execute, 0, memory_order_relaxed);
-    } else {
-        uint32_t at = ring->next_reuse;
-        ring->next_reuse = (at + 1) % EVENT_RING_SIZE;
-        slot = &ring->slots[at / EVENT_RING_POOL_SIZE][at % EVENT_RING_POOL_SIZE];
-        /* Its execute is 16384 executes old: in an in-order list it is long
-         * done; waiting keeps "never under-waits" true for any list. */
-        real_zeEventHostSynchronize(slot->event, UINT64_MAX);
-        zeEventHostReset(slot->event);
-        atomic_store_explicit(&slot->previous_kind,
-                              atomic_load_explicit(&slot->kind, memory_order_relaxed),
-                              memory_order_relaxed);
-        atomic_store_explicit(&slot->previous_execute,
-                              atomic_load_explicit(&slot->execute, memory_order_relaxed),
-                              memory_order_relaxed);
-        atomic_store_explicit(&some_slot_reused, 1, memory_order_release);
     }
+    atomic_store_explicit(&slot->handed, 0, memory_order_relaxed);
     atomic_store_explicit(&slot->kind, kind, memory_order_relaxed);
-    atomic_store_explicit(&slot->execute, execute, memory_order_relaxed);
+    atomic_store_explicit(&slot->execute, execute, memory_order_release);
     return slot;
 }
 
@@ -99,18 +167,35 @@ void event_slot_unused(event_slot_t *slot)
     zeEventHostSignal(slot->event);
 }
 
+void event_slot_handed(event_slot_t *slot)
+{
+    atomic_store_explicit(&slot->handed, 1, memory_order_release);
+}
+
+void event_ring_waiters(int count, const ze_event_handle_t *events, int delta)
+{
+    for (int i = 0; events && i < count; i++) {
+        event_slot_t *slot = events[i] ? handle_map_get(&slots_by_event, events[i]) : NULL;
+        if (slot)
+            atomic_fetch_add_explicit(&slot->waiters, (uint32_t)delta, memory_order_acq_rel);
+    }
+}
+
 void event_ring_destroy(event_ring_t *ring)
 {
     for (uint32_t i = 0; i < ring->count; i++) {
-        event_slot_t *slot = &ring->slots[i / EVENT_RING_POOL_SIZE][i % EVENT_RING_POOL_SIZE];
+        event_slot_t *slot = slot_at(ring, i);
         real_zeEventHostSynchronize(slot->event, UINT64_MAX);
         handle_map_take(&slots_by_event, slot->event);
         zeEventDestroy(slot->event);
     }
-    for (uint32_t p = 0; p < EVENT_RING_POOLS && ring->slots[p]; p++) {
+    for (uint32_t p = 0; p < ring->pool_capacity && ring->slots[p]; p++) {
         zeEventPoolDestroy(ring->pools[p]);
         free(ring->slots[p]);
     }
+    free(ring->pools);
+    free(ring->slots);
+    free(ring->order);
     memset(ring, 0, sizeof *ring);
 }
 
@@ -124,8 +209,8 @@ void event_ring_check_reuse(const char *call, const char *what, int indexed, int
         uint64_t before = slot ? atomic_load_explicit(&slot->previous_execute,
                                                       memory_order_relaxed)
                                : 0;
-        if (!before)
-            continue;
+        if (!before || atomic_load_explicit(&slot->handed, memory_order_acquire))
+            continue; /* the event the program was given last: its own */
         char name[48];
         if (indexed)
             snprintf(name, sizeof name, "%s[%d]", what, i);
@@ -133,8 +218,9 @@ void event_ring_check_reuse(const char *call, const char *what, int indexed, int
             snprintf(name, sizeof name, "%s", what);
         interop_report(INTEROP_RULE_W154, call,
                        "%s %p was returned by execute #%llu (%s) of stream %p, and its slot has "
-                       "since been reused: it now signals execute #%llu (%s). oneDNN keeps at "
-                       "most %u events per stream valid; wait sooner or keep fewer",
+                       "since been reused: it now signals execute #%llu (%s), which did not "
+                       "return it. oneDNN keeps at most %u events per stream valid; wait "
+                       "sooner or keep fewer",
                        name, (void *)events[i], (unsigned long long)before,
                        atomic_load_explicit(&slot->previous_kind, memory_order_relaxed),
                        slot->stream,

@@ -24,6 +24,8 @@ static void run_packet(zeil_interop_launch_t *launch)
 {
     launch_packet_t *packet = (launch_packet_t *)launch;
     dnnl_stream_t worker = packet->stream->worker;
+    /* Its waits are over: their events may be reused. */
+    event_ring_waiters(packet->nwaits, packet->waits, -1);
     dnnl_primitive_t instance = NULL;
     dnnl_status_t status = compat_instance_for_this_thread(packet->primitive, &instance);
     if (status == dnnl_success)
@@ -113,7 +115,8 @@ static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *s
                                    const_dnnl_primitive_t primitive,
                                    const compat_primitive_info_t *info, int nargs,
                                    const dnnl_exec_arg_t *args, int ndeps,
-                                   const ze_event_handle_t *deps, ze_event_handle_t *done)
+                                   const ze_event_handle_t *deps, int handed,
+                                   ze_event_handle_t *done)
 {
     pthread_mutex_lock(&stream->lock);
     ze_result_t result = ZE_RESULT_SUCCESS;
@@ -152,6 +155,13 @@ static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *s
         deps = kept;
         ndeps = nkept;
     }
+    if (launch_packet_set_waits(packet, ndeps, deps) != 0) {
+        free(kept);
+        event_slot_unused(slot);
+        packet_ring_unused(&stream->ring, packet);
+        pthread_mutex_unlock(&stream->lock);
+        return dnnl_out_of_memory;
+    }
     packet->event = slot->event;
     packet->launch.run = run_packet;
     packet->stream = stream;
@@ -166,9 +176,13 @@ static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *s
         ze_group_count_t one_group = {1, 1, 1};
         zeil_attribution_push(&attribution);
         hazard_accesses_declare(primitive, nargs, args);
+        /* Counted before the launch can run (and uncount itself). */
+        event_ring_waiters(ndeps, deps, 1);
         result = zeCommandListAppendLaunchKernel(stream->list, stream->kernel, &one_group,
                                                  packet->event, (uint32_t)ndeps,
                                                  (ze_event_handle_t *)deps);
+        if (result != ZE_RESULT_SUCCESS)
+            event_ring_waiters(ndeps, deps, -1);
         zeil_attribution_pop();
     }
     free(kept);
@@ -183,6 +197,8 @@ static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *s
     }
     packet_ring_submitted(&stream->ring, packet);
     stream->executes++;
+    if (handed)
+        event_slot_handed(slot);
     *done = packet->event;
     pthread_mutex_unlock(&stream->lock);
     return dnnl_success;
@@ -207,10 +223,11 @@ static dnnl_status_t forward_execute(const char *execute_call, const_dnnl_primit
     return status;
 }
 
-/* Both executes: validate, then append (host) or forward. */
+/* Both executes: validate, then append (host) or forward. handed: the
+ * program is given *done. */
 static dnnl_status_t execute_on(const char *execute_call, const_dnnl_primitive_t primitive,
                                 interop_stream_t *record, int nargs, const dnnl_exec_arg_t *args,
-                                int ndeps, const ze_event_handle_t *deps,
+                                int ndeps, const ze_event_handle_t *deps, int handed,
                                 ze_event_handle_t *done)
 {
     compat_primitive_info_t info;
@@ -243,7 +260,8 @@ static dnnl_status_t execute_on(const char *execute_call, const_dnnl_primitive_t
     if (record->engine->backend == INTEROP_BACKEND_FORWARD)
         return forward_execute(execute_call, primitive, record, &info, nargs, args, ndeps, deps,
                                done);
-    return append_launch(execute_call, record, primitive, &info, nargs, args, ndeps, deps, done);
+    return append_launch(execute_call, record, primitive, &info, nargs, args, ndeps, deps,
+                         handed, done);
 }
 
 INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive,
@@ -260,7 +278,8 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primit
     if (!record)
         return dnnl_invalid_arguments;
     ze_event_handle_t done = NULL;
-    dnnl_status_t status = execute_on(call, primitive, record, nargs, args, ndeps, deps, &done);
+    dnnl_status_t status = execute_on(call, primitive, record, nargs, args, ndeps, deps,
+                                      return_event != NULL, &done);
     if (status == dnnl_success && return_event)
         *return_event = done;
     return status;
@@ -273,5 +292,5 @@ dnnl_status_t interop_execute_plain(const_dnnl_primitive_t primitive, interop_st
     if (check_not_null(call, primitive, "primitive"))
         return dnnl_invalid_arguments;
     ze_event_handle_t done = NULL;
-    return execute_on(call, primitive, stream, nargs, args, 0, NULL, &done);
+    return execute_on(call, primitive, stream, nargs, args, 0, NULL, 0, &done);
 }

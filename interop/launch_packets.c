@@ -55,6 +55,7 @@ static void free_packets(launch_packet_t *packet)
     while (packet) {
         launch_packet_t *next = packet->next;
         free(packet->args);
+        free(packet->waits);
         free(packet);
         packet = next;
     }
@@ -79,5 +80,20 @@ int launch_packet_set_args(launch_packet_t *packet, int nargs, const dnnl_exec_a
     if (nargs > 0)
         memcpy(packet->args, args, (size_t)nargs * sizeof *args);
     packet->nargs = nargs;
+    return 0;
+}
+
+int launch_packet_set_waits(launch_packet_t *packet, int nwaits, const ze_event_handle_t *waits)
+{
+    if (nwaits > packet->waits_capacity) {
+        ze_event_handle_t *grown = realloc(packet->waits, (size_t)nwaits * sizeof *grown);
+        if (!grown)
+            return -1;
+        packet->waits = grown;
+        packet->waits_capacity = nwaits;
+    }
+    if (nwaits > 0)
+        memcpy(packet->waits, waits, (size_t)nwaits * sizeof *waits);
+    packet->nwaits = nwaits;
     return 0;
 }

@@ -29,6 +29,9 @@ typedef struct launch_packet {
     int nargs;
     int capacity;
     dnnl_exec_arg_t *args;
+    int nwaits;                   /* the dependencies it waits on (event_ring_waiters) */
+    int waits_capacity;
+    ze_event_handle_t *waits;
 } launch_packet_t;
 
 typedef struct packet_ring {
@@ -51,5 +54,8 @@ void packet_ring_destroy(packet_ring_t *ring);
 
 /* Copies args into the packet (growing it); -1 when out of memory. */
 int launch_packet_set_args(launch_packet_t *packet, int nargs, const dnnl_exec_arg_t *args);
+
+/* Copies the launch's wait events into the packet; -1 when out of memory. */
+int launch_packet_set_waits(launch_packet_t *packet, int nwaits, const ze_event_handle_t *waits);
 
 #endif

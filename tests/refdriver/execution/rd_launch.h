@@ -24,7 +24,9 @@ size_t rd_launch_capture_size(const struct rd_kernel *kernel);
  * the module, and rd_launch_free releases both. */
 ze_result_t rd_launch_capture(struct rd_kernel *kernel, const ze_group_count_t *groups, int indirect,
                               rd_cmd_arena_t *arena, rd_launch_t **launch);
-void rd_launch_run(const rd_launch_t *launch);
+/* Runs every work-group: ZE_RESULT_SUCCESS, or ZE_RESULT_ERROR_DEVICE_LOST
+ * when the kernel faulted (reported on stderr; the process goes on). */
+ze_result_t rd_launch_run(const rd_launch_t *launch);
 /* A capture made without an arena. */
 void rd_launch_free(rd_launch_t *launch);
 

@@ -16,6 +16,13 @@
  *    a barrier or sub-group collective calls wg_barrier / sg_barrier, which
  *    switch fibers. Before resuming a fiber the scheduler writes that
  *    work-item's fields (the "per work-item" block) into the state.
+ * Every group starts work-item 0 alone on a fiber: OpenCL requires a
+ * barrier or collective to be reached by all work-items of the group (of
+ * the sub-group) or by none, so when work-item 0 ends without reaching one,
+ * direct runs work-items 1 .. n-1; otherwise the group goes on on fibers.
+ * A kernel without a direct entry always runs on fibers. No flag from the
+ * compiler is needed, and a kernel whose groups differ (a barrier only in
+ * some groups) gets the fast path where it can.
  *
  * Sub-groups are consecutive runs of max_sg_size work-items in linear local
  * id order (x fastest); the last one may be partial. A sub-group's work-items
@@ -45,6 +52,11 @@ typedef uint64_t rd_u64;
 /* Work-group collectives (work_group_reduce_*, _scan_*, _broadcast): one
  * 8-byte slot per work-item (at most 1024) plus one for the result. */
 #define RD_WG_XCHG_BYTES (8u * (1024u + 8u))
+
+/* Alignment of the group's local memory: kernel-scope variables at
+ * local_base, then each local argument's buffer (the widest OpenCL type,
+ * long16, is 128 bytes). */
+#define RD_LOCAL_ALIGN 128u
 
 /* barrier / work_group_barrier flags, as OpenCL C passes them. */
 #define RD_FENCE_LOCAL 1u
@@ -78,6 +90,60 @@ typedef struct rd_wi_state {
     rd_u64 wg_barrier;       /* void (*)(struct rd_wi_state *, rd_u32 flags) */
     rd_u64 sg_barrier;       /* void (*)(struct rd_wi_state *) */
     rd_u64 fault_info;       /* reserved for the fault handler */
+
+    /* per group, added after the first version of the contract */
+    rd_u64 local_base;       /* the group's kernel-scope __local variables:
+                              * rd_cm_kernel_t.local_bytes at this address,
+                              * aligned to RD_LOCAL_ALIGN (a module adds each
+                              * variable's offset) */
+    rd_u64 sg_xchg_base;     /* sub-group 0's exchange area; sub-group s has
+                              * its own at + s * RD_XCHG_BYTES */
 } rd_wi_state_t;
+
+#ifndef __OPENCL_C_VERSION__
+/* The size of sub-group sg_id (the last one may be partial). */
+static inline rd_u32 rd_wi_sg_size(const rd_wi_state_t *st, rd_u32 sg_id)
+{
+    rd_u32 left = st->local_linear_size - sg_id * st->max_sg_size;
+    return left < st->max_sg_size ? left : st->max_sg_size;
+}
+
+/* Writes the per-work-item fields of work-item `linear` (linear local id)
+ * into st; the per-group fields must be set. Divides: once per direct call,
+ * then rd_wi_step. */
+static inline void rd_wi_seek(rd_wi_state_t *st, rd_u32 linear)
+{
+    rd_u32 rest = linear / st->local_size[0];
+    st->local_id[0] = linear - rest * st->local_size[0];
+    st->local_id[1] = rest % st->local_size[1];
+    st->local_id[2] = rest / st->local_size[1];
+    st->local_linear_id = linear;
+    st->sg_id = linear / st->max_sg_size;
+    st->sg_local_id = linear - st->sg_id * st->max_sg_size;
+    st->sg_size = rd_wi_sg_size(st, st->sg_id);
+    st->xchg_parity = 0;
+    st->sg_xchg = st->sg_xchg_base + (rd_u64)st->sg_id * RD_XCHG_BYTES;
+}
+
+/* Moves st's per-work-item fields on to the next work-item in linear local
+ * id order, without dividing. */
+static inline void rd_wi_step(rd_wi_state_t *st)
+{
+    st->local_linear_id++;
+    if (++st->sg_local_id == st->max_sg_size) {
+        st->sg_local_id = 0;
+        st->sg_id++;
+        st->sg_xchg += RD_XCHG_BYTES;
+        st->sg_size = rd_wi_sg_size(st, st->sg_id);
+    }
+    if (++st->local_id[0] == st->local_size[0]) {
+        st->local_id[0] = 0;
+        if (++st->local_id[1] == st->local_size[1]) {
+            st->local_id[1] = 0;
+            st->local_id[2]++;
+        }
+    }
+}
+#endif
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "rd_api.h"
 #include "rd_driver.h"
+#include "rd_extensions.h"
 #include "rd_sync.h"
 
 #include <stdio.h>
@@ -64,8 +65,9 @@ ze_result_t ZE_APICALL rd_zeDeviceGetProperties(ze_device_handle_t hDevice, ze_d
     RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(p);
     const rd_host_t *host = &dev->driver->host;
-    p->type = ZE_DEVICE_TYPE_CPU;
-    p->vendorId = 0; /* no PCI vendor: the host processor */
+    /* ZEIL_CPU_AS_GPU=1 presents the CPU as an Intel GPU (rd_extensions.h). */
+    p->type = rd_as_gpu() ? ZE_DEVICE_TYPE_GPU : ZE_DEVICE_TYPE_CPU;
+    p->vendorId = rd_as_gpu() ? RD_GPU_VENDOR_ID : 0; /* else no PCI vendor: the host processor */
     p->deviceId = dev->index;
     p->flags = ZE_DEVICE_PROPERTY_FLAG_INTEGRATED;
     p->subdeviceId = 0;
@@ -85,6 +87,7 @@ ze_result_t ZE_APICALL rd_zeDeviceGetProperties(ze_device_handle_t hDevice, ze_d
     p->kernelTimestampValidBits = 64;
     p->uuid = dev->uuid;
     snprintf(p->name, sizeof p->name, "zeil CPU %u (%s)", dev->index, host->cpu_name);
+    rd_device_properties_chain(dev, p);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -123,6 +126,7 @@ ze_result_t ZE_APICALL rd_zeDeviceGetModuleProperties(ze_device_handle_t hDevice
     p->maxArgumentsSize = RD_MAX_KERNEL_ARGS_BYTES;
     p->printfBufferSize = 0;
     memcpy(p->nativeKernelSupported.id, dev->uuid.id, sizeof p->nativeKernelSupported.id);
+    rd_module_properties_chain(dev, p);
     return ZE_RESULT_SUCCESS;
 }
 

@@ -3,6 +3,7 @@
  */
 #include "rd_api.h"
 #include "rd_driver.h"
+#include "rd_extensions.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -115,8 +116,7 @@ ze_result_t ZE_APICALL rd_zeDriverGetExtensionProperties(ze_driver_handle_t hDri
 {
     RD_CHECK(hDriver, RD_MAGIC_DRIVER);
     RD_NOT_NULL(pCount);
-    rd_count_query(pCount, 0, pExtensionProperties);
-    return ZE_RESULT_SUCCESS;
+    return rd_driver_extension_properties(pCount, pExtensionProperties);
 }
 
 ze_result_t ZE_APICALL rd_zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver,
@@ -125,6 +125,5 @@ ze_result_t ZE_APICALL rd_zeDriverGetExtensionFunctionAddress(ze_driver_handle_t
     RD_CHECK(hDriver, RD_MAGIC_DRIVER);
     RD_NOT_NULL(name);
     RD_NOT_NULL(ppFunctionAddress);
-    *ppFunctionAddress = NULL;
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* the driver has no extensions */
+    return rd_driver_extension_function(name, ppFunctionAddress);
 }
