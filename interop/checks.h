@@ -6,7 +6,7 @@
  * the dnnl_status_t the call must return (dnnl_success when it passes).
  * Once zeil's registry is incomplete (zeil ran out of memory registering
  * objects, zeil_registry_is_incomplete), a handle or pointer it does not know
- * may be valid: the checks let it through (see layer/out_of_memory.c).
+ * may be valid: the checks let it through (see layer/common/out_of_memory.c).
  */
 #ifndef ZEIL_INTEROP_CHECKS_H
 #define ZEIL_INTEROP_CHECKS_H

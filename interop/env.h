@@ -1,6 +1,6 @@
 /*
  * env.h: everything the interop library reads from the environment, in one
- * place (env.c). The layer's settings are the layer's (layer/env.c): the
+ * place (env.c). The layer's settings are the layer's (layer/common/env.c): the
  * interop library learns them through zeil.h only.
  */
 #ifndef ZEIL_INTEROP_ENV_H

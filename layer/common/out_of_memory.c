@@ -7,7 +7,7 @@
  * to register: a later check would find nothing and call a valid handle
  * unknown. So oom_incomplete is set with the first such loss, and from then
  * on every check that needs a complete registry to refuse lets the call
- * through (counted as unchecked). Rule by rule (layer/rules.def, then
+ * through (counted as unchecked). Rule by rule (layer/common/rules.def, then
  * interop/rules.def, which reads the flag through zeil_registry_is_incomplete):
  *
  * - E001 unknown handle, E010 free of a pointer that is no USM allocation:

@@ -1,6 +1,6 @@
 /*
  * hz_state.h: the hazard checker's state, shared by the hz_*.c files only.
- * Everything here is guarded by hz_lock (hz_clock.c): the checker is off by
+ * Everything here is guarded by hz_lock (hz_vector_clock.c): the checker is off by
  * default, and when on it trades the layer's lock-free launch path for one
  * uncontended lock per append (see README.md in this folder).
  */
@@ -135,7 +135,7 @@ typedef struct hz_history {
  * allocation, read and written): 1, or 0 when ptr is no USM (hz_hooks.c). */
 int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out);
 
-/* ---- hz_clock.c: the lock, slots, the host's clock ---- */
+/* ---- hz_vector_clock.c: the lock, slots, the host's clock ---- */
 /* The checker's one lock: taken once per hooked call, by one thread per
  * stream in the usual program, so an exchange takes it (a pthread mutex
  * cost two read-modify-writes and two calls per append); a waiter yields,

@@ -1,5 +1,5 @@
 /* intercepts.h: what the shims are handed, zeil_icpt_<api> for every entry
- * of known type (scripts/gen-wrappers writes them and zeil_hooks.h, what
+ * of known type (scripts/codegen/gen-wrappers writes them and zeil_hooks.h, what
  * their hooks share; README.md, "Finding a call"), and NEXT. */
 #ifndef ZEIL_INTERCEPTS_H
 #define ZEIL_INTERCEPTS_H
@@ -8,7 +8,7 @@
 #include "registry.h"
 #include "shim_abi.h"
 
-/* What every shim is handed; the entries with hand-written code (coverage.c). */
+/* What every shim is handed; the entries with hand-written code (checks/intercepted_kinds.c). */
 extern const zeil_intercepts_t zeil_runtime_intercepts __attribute__((visibility("hidden")));
 extern const zeil_intercepts_t zeil_hooked_intercepts __attribute__((visibility("hidden")));
 

@@ -1,4 +1,4 @@
-/* scripts/gen-wrappers copies this into zeil_wrappers.c, after its includes:
+/* scripts/codegen/gen-wrappers copies this into zeil_wrappers.c, after its includes:
  * what the generated intercepts share. */
 
 /* An intercept's whole path, behind its quiet fast block. */

@@ -1,5 +1,5 @@
 /*
- * zo_clock.c: the calibration behind zo_now_ns (zo_now.h).
+ * zo_now.c: the calibration behind zo_now_ns (zo_now.h).
  *
  * Each slow read pairs clock_gettime with the TSC read on either side of it.
  * The rate comes from the pair and an origin pair at least 1 ms older (the

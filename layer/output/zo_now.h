@@ -6,7 +6,7 @@
  * like), more than the rest of zeil's work on a launch; the processor's
  * invariant time-stamp counter costs about 10. So where the TSC is invariant,
  * zo_now_ns converts it with a calibration against CLOCK_MONOTONIC that is
- * renewed from the slow clock at least every 100 ms (zo_clock.c), and falls
+ * renewed from the slow clock at least every 100 ms (zo_now.c), and falls
  * back to clock_gettime everywhere else. Same time base either way: values
  * from both may be compared (to within tens of nanoseconds).
  */
@@ -22,7 +22,7 @@
 
 /* One published calibration: ns = ns_base + (tsc - tsc_base) * mult >> 32,
  * valid while tsc - tsc_base < tsc_span. Fields are atomics because a slot is
- * rewritten after many newer ones were published (zo_clock.c). */
+ * rewritten after many newer ones were published (zo_now.c). */
 typedef struct zo_clock_calibration {
     _Atomic uint64_t tsc_base;
     _Atomic uint64_t ns_base;

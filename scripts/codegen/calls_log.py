@@ -1,10 +1,10 @@
-"""The calls log's formats, by parameter type, for scripts/gen-wrappers:
+"""The calls log's formats, by parameter type, for scripts/codegen/gen-wrappers:
 handles with their kind (a kernel with its name), scalars, flags by name,
 structs by their scalar fields, written handles and USM pointers after ->.
 """
 import re
 
-# Handle types zeil keeps in its registry, and their kind (scripts/gen-wrappers).
+# Handle types zeil keeps in its registry, and their kind (scripts/codegen/gen-wrappers).
 CHECKED = {}
 # Structs the log shows by their fields: name -> [(field, format, value template)].
 desc_used = {}

@@ -1,9 +1,9 @@
 /*
  * Fuzz target: everything zeil parses from the environment: the settings
- * (layer/env.c: ZE_ENABLE_LAYERS, ZEIL_LOG, ZEIL_LOG_FILE, ZEIL_ON_ERROR,
+ * (layer/common/env.c: ZE_ENABLE_LAYERS, ZEIL_LOG, ZEIL_LOG_FILE, ZEIL_ON_ERROR,
  * ZEIL_RECORDS, ZEIL_TIMING, ZEIL_TRACE, ZEIL_REPORT, ZEIL_SUMMARY), the rule
- * groups of ZEIL_CHECKS (layer/diag.c) and the next-driver list
- * (layer/bootstrap.c: ZEIL_DRIVERS, ZE_ENABLE_ALT_DRIVERS,
+ * groups of ZEIL_CHECKS (layer/common/diag.c) and the next-driver list
+ * (layer/entry/bootstrap.c: ZEIL_DRIVERS, ZE_ENABLE_ALT_DRIVERS,
  * ZEIL_BOOTSTRAP_SHIMS, ZEIL_BOOTSTRAP_NEXT).
  *
  * Those parsers are static and run once per process behind pthread_once, so

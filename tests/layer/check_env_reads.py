@@ -4,7 +4,7 @@
     check_env_reads.py SOURCE_DIR
 
 The layer (layer/, its output/ and hazards/ folders) reads it only in
-layer/env.c, the interop library only in interop/env.c: a getenv or
+layer/common/env.c, the interop library only in interop/env.c: a getenv or
 secure_getenv anywhere else in their sources fails here. (Their tests are
 not part of the component.)
 """

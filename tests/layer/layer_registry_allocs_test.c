@@ -1,5 +1,5 @@
 /*
- * The USM allocation index (layer/registry_allocs.c,
+ * The USM allocation index (layer/registry/usm/registry_allocs.c,
  * registry_alloc_frees.c and registry_alloc_lookup.c) on its own: the files are included here and
  * driven through registry_* with made-up addresses (the index works on
  * address values: nothing is allocated or dereferenced), no driver or loader. check forks each test, so each starts from an empty

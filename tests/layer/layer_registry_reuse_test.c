@@ -1,5 +1,5 @@
 /*
- * The registry under immediate reuse (layer/registry_objects.c,
+ * The registry under immediate reuse (layer/registry/registry_objects.c,
  * registry_allocs.c and registry_alloc_frees.c on their own): a destroy or a free works
  * on the exact entry it found before the driver's call, and a creation that
  * receives the handle or address in between ends with the new entry live and
