@@ -104,7 +104,7 @@ int zeil_adopt_handle(const void *handle, zeil_kind_t kind, zeil_handle_info_t *
      * adopt (check_handles.c); the other kinds only when something else may
      * have made them (first_sight.c). */
     if (!zeil_is_active() || !handle || kind <= ZEIL_KIND_DEVICE || kind >= ZEIL_KIND_COUNT ||
-        coverage_kind_fully_intercepted(kind))
+        intercepted_kinds_all_creators(kind))
         return 0;
     zeil_call_t call;
     calls_begin(&call, "zeil_adopt_handle");

@@ -18,7 +18,7 @@ ze_result_t check_handle_finding(const zeil_call_t *call, const char *arg, const
      * version may be valid though unseen (or reuse a destroyed object's
      * value): zeil takes them as they come. */
     if (!may_be_unseen && (!obj || (obj->kind != kind && !atomic_load(&obj->alive))) &&
-        !coverage_kind_fully_intercepted(kind) &&
+        !intercepted_kinds_all_creators(kind) &&
         first_sight_register(call, arg, handle, kind, out))
         return ZE_RESULT_SUCCESS;
     if (!obj) {

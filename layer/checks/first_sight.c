@@ -77,7 +77,7 @@ static int probe(const zeil_next_t *next, const void *handle, zeil_kind_t kind, 
 int first_sight_register(const zeil_call_t *call, const char *arg, const void *handle,
                          zeil_kind_t kind, zeil_obj_t **out)
 {
-    const zeil_next_t *next = coverage_only_next();
+    const zeil_next_t *next = intercepted_kinds_only_next();
     zeil_obj_t proto = {.handle = handle, .kind = kind};
     *out = NULL;
     if (probe(next, handle, kind, &proto) == 0)

@@ -1,5 +1,5 @@
 /*
- * Coverage: which entries of the loader's API version zeil intercepts and
+ * Which entries of the loader's API version zeil intercepts and
  * which pass through unchecked (see intercepted_kinds.h). The shims record the
  * version the loader asked in their zeil_next_t; this reads it, and the
  * generated layout says which entries that version has.
@@ -21,7 +21,7 @@ static _Atomic uint32_t driver_versions[ZEIL_MAX_NEXT_DRIVERS];
 /* The generated tables (intercept/), handed over by the bootstrap. */
 static const zeil_intercepts_t *_Atomic runtime_table, *_Atomic hooked_table;
 
-void coverage_note_next(const zeil_next_t *next, const zeil_intercepts_t *runtime,
+void intercepted_kinds_note_next(const zeil_next_t *next, const zeil_intercepts_t *runtime,
                         const zeil_intercepts_t *hooked)
 {
     atomic_store(&runtime_table, runtime);
@@ -30,7 +30,7 @@ void coverage_note_next(const zeil_next_t *next, const zeil_intercepts_t *runtim
         atomic_store(&attached[next->index], next);
 }
 
-void coverage_note_driver_version(const zeil_next_t *next, ze_api_version_t version)
+void intercepted_kinds_note_driver_version(const zeil_next_t *next, ze_api_version_t version)
 {
     if (next->index < ZEIL_MAX_NEXT_DRIVERS)
         atomic_store(&driver_versions[next->index], (uint32_t)version);
@@ -108,7 +108,7 @@ void zeil_get_coverage(zeil_coverage_t *c)
     }
 }
 
-void coverage_list_unchecked(void)
+void intercepted_kinds_list_unchecked(void)
 {
     const zeil_next_t *next = NULL;
     uint32_t version = requested(&next);
@@ -187,13 +187,13 @@ static uint32_t partial_kinds(uint32_t version)
     return mask;
 }
 
-int coverage_kind_fully_intercepted(zeil_kind_t kind)
+int intercepted_kinds_all_creators(zeil_kind_t kind)
 {
     uint32_t version = requested(NULL);
     return !version || !(partial_kinds(version) & (1u << kind));
 }
 
-const zeil_next_t *coverage_only_next(void)
+const zeil_next_t *intercepted_kinds_only_next(void)
 {
     const zeil_next_t *only = NULL;
     for (unsigned i = 0; i < ZEIL_MAX_NEXT_DRIVERS; i++) {

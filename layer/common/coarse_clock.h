@@ -8,8 +8,8 @@
  * own __vdso_clock_gettime is called directly where glibc lets zeil find
  * it, and clock_gettime everywhere else. Same clock either way.
  */
-#ifndef ZEIL_HOST_CLOCK_H
-#define ZEIL_HOST_CLOCK_H
+#ifndef ZEIL_COARSE_CLOCK_H
+#define ZEIL_COARSE_CLOCK_H
 
 #include <stdatomic.h>
 #include <stdint.h>

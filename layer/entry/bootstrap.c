@@ -104,7 +104,7 @@ zeil_next_t *zeil_shim_attach(unsigned index, const char *path, void *library,
     next->library = library;
     if (!zeil_settings()->enabled)
         return next;
-    coverage_note_next(next, &zeil_runtime_intercepts, &zeil_hooked_intercepts);
+    intercepted_kinds_note_next(next, &zeil_runtime_intercepts, &zeil_hooked_intercepts);
     wrapped_driver_added();
     zo_start_background();
     *intercepts = &zeil_runtime_intercepts;
@@ -164,7 +164,7 @@ static void at_exit(void)
                         unwrapped, next_driver_count);
     } else {
         check_leaks_at_exit();
-        coverage_list_unchecked();
+        intercepted_kinds_list_unchecked();
     }
     zo_finish(); /* reads zeil's counters only: no driver is called */
 }

@@ -260,7 +260,7 @@ static void host_learns_from(zeil_obj_t *obj)
     } else if (obj->hazard) {
         hz_timeline_t *t = obj->hazard;
         if (!t->is_regular) {
-            hz_clock_t done = t->clock;
+            hz_vector_clock_t done = t->clock;
             hz_join(&done, &t->all);
             if (t->slot < HZ_SLOTS)
                 done.at[t->slot] = t->last_epoch;

@@ -25,9 +25,9 @@
 #define HZ_OP_ACCESSES 16u  /* accesses one op is checked with */
 #define HZ_OP_WAITS 16u     /* wait events one op is ordered by */
 
-typedef struct hz_clock {
+typedef struct hz_vector_clock {
     uint64_t at[HZ_SLOTS];
-} hz_clock_t;
+} hz_vector_clock_t;
 
 /* Who made an access or a signal, for messages. */
 typedef struct hz_who {
@@ -76,8 +76,8 @@ typedef struct hz_timeline {
     uint32_t slot;             /* HZ_NO_SLOT until it first executes */
     int in_order, synchronous, is_regular;
     const void *handle;
-    hz_clock_t clock;          /* in order: the last op's; else the last barrier's */
-    hz_clock_t all;            /* out of order: every op's since, for barriers */
+    hz_vector_clock_t clock;          /* in order: the last op's; else the last barrier's */
+    hz_vector_clock_t all;            /* out of order: every op's since, for barriers */
     uint64_t host_version;     /* of the host clock last joined */
     uint64_t last_epoch;
     int timeout_warned;        /* W095 said once */
@@ -98,14 +98,14 @@ typedef struct hz_event {
     uint32_t unresolved;       /* waits recorded before any signal */
     int timeout_warned;        /* W095 said once */
     int external;              /* IPC pool: another process may signal it */
-    hz_clock_t clock;          /* what the signal carries */
+    hz_vector_clock_t clock;          /* what the signal carries */
 } hz_event_t;
 
 typedef struct hz_fence {
     hz_timeline_t *queue;
     uint32_t slot;
     uint64_t epoch;
-    hz_clock_t clock;
+    hz_vector_clock_t clock;
     int valid;
     int timeout_warned;        /* W095 said once per execution */
 } hz_fence_t;
@@ -152,7 +152,7 @@ static inline void hz_unlock(void)
     atomic_store_explicit(&hz_lock, 0, memory_order_release);
 }
 extern uint32_t hz_width;                     /* slots ever handed out */
-extern hz_clock_t hz_host;                    /* what the host knows is done */
+extern hz_vector_clock_t hz_host;                    /* what the host knows is done */
 extern uint64_t hz_host_version;
 extern hz_timeline_t *hz_slot_owner[HZ_SLOTS];
 /* Set when zeil lost track of something the checks depend on (its memory
@@ -163,10 +163,10 @@ void hz_lost(const char *doing);              /* out of memory: degrade, count *
 /* Takes hz_lock; 0 (and the lock given back) when the checks are degraded. */
 int hz_enter(void);
 
-void hz_join(hz_clock_t *into, const hz_clock_t *from);
+void hz_join(hz_vector_clock_t *into, const hz_vector_clock_t *from);
 int hz_slot_take(hz_timeline_t *timeline);    /* 0, or -1 when none is free */
 uint64_t hz_next_epoch(uint32_t slot);
-void hz_host_learns(const hz_clock_t *clock);
+void hz_host_learns(const hz_vector_clock_t *clock);
 static inline int hz_done(uint32_t slot, uint64_t epoch)
 {
     return slot < HZ_SLOTS && hz_host.at[slot] >= epoch;
@@ -188,7 +188,7 @@ void hz_who_text(const hz_who_t *who, char *out, size_t size);
 
 /* ---- hz_access.c: histories, races, frees ---- */
 /* Checks each access of op against its allocation's history, then keeps it. */
-void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_clock_t *clock,
+void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
                         const hz_op_t *op, hz_findings_t *out);
 /* 0 when nothing in flight uses [base, ...), else fills text. */
 int hz_access_in_flight(uintptr_t base, char *text, size_t size);

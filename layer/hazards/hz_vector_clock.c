@@ -17,7 +17,7 @@
 
 atomic_int hz_lock;
 uint32_t hz_width;
-hz_clock_t hz_host;
+hz_vector_clock_t hz_host;
 uint64_t hz_host_version;
 hz_timeline_t *hz_slot_owner[HZ_SLOTS];
 int hz_degraded;
@@ -38,7 +38,7 @@ int hz_enter(void)
     return 0;
 }
 
-void hz_join(hz_clock_t *into, const hz_clock_t *from)
+void hz_join(hz_vector_clock_t *into, const hz_vector_clock_t *from)
 {
     for (uint32_t i = 0; i < hz_width; i++)
         if (from->at[i] > into->at[i])
@@ -67,7 +67,7 @@ uint64_t hz_next_epoch(uint32_t slot)
     return ++slot_epoch[slot];
 }
 
-void hz_host_learns(const hz_clock_t *clock)
+void hz_host_learns(const hz_vector_clock_t *clock)
 {
     int changed = 0;
     for (uint32_t i = 0; i < hz_width; i++)

@@ -20,7 +20,7 @@ static void register_all(const zeil_call_t *call, const zeil_next_t *next, zeil_
                 .device = kind == ZEIL_KIND_DEVICE ? h[i] : NULL});
         if (kind == ZEIL_KIND_DRIVER && NEXT(ze_driver_dditable_t, pfnGetApiVersion) &&
             NEXT(ze_driver_dditable_t, pfnGetApiVersion)(h[i], &version) == 0)
-            coverage_note_driver_version(next, version);
+            intercepted_kinds_note_driver_version(next, version);
     }
 }
 #define REGISTERS_ALL(api, kind, driver, parent, all)                                       \

@@ -24,9 +24,9 @@
 #define ORIGIN_MAX_AGE_NS 2000000000ull  /* 2 s */
 #define MAX_PAIR_TICKS 20000ull          /* a read that took longer was preempted */
 
-zo_clock_calibration_t *_Atomic zo_clock_current;
+zo_now_calibration_t *_Atomic zo_now_current;
 
-static zo_clock_calibration_t slots[SLOTS];
+static zo_now_calibration_t slots[SLOTS];
 static unsigned next_slot;
 static atomic_flag calibrating = ATOMIC_FLAG_INIT;
 static _Atomic int counter_state; /* 0 unknown, 1 usable, -1 off */
@@ -64,13 +64,13 @@ static int counter_usable(void)
 
 static void publish(uint64_t tsc, uint64_t ns, uint64_t mult, uint64_t span_ns)
 {
-    zo_clock_calibration_t *s = &slots[next_slot++ % SLOTS];
+    zo_now_calibration_t *s = &slots[next_slot++ % SLOTS];
     atomic_store_explicit(&s->tsc_base, tsc, memory_order_relaxed);
     atomic_store_explicit(&s->ns_base, ns, memory_order_relaxed);
     atomic_store_explicit(&s->mult, mult, memory_order_relaxed);
     atomic_store_explicit(&s->tsc_span, (uint64_t)(((unsigned __int128)span_ns << 32) / mult),
                           memory_order_relaxed);
-    atomic_store_explicit(&zo_clock_current, s, memory_order_release);
+    atomic_store_explicit(&zo_now_current, s, memory_order_release);
 }
 
 /* Under calibrating: a new calibration from the pair (tsc, ns), if possible. */
@@ -89,7 +89,7 @@ static void calibrate(uint64_t tsc, uint64_t ns)
      * trust, so the counter is turned off for good. */
     if (mult && (mult < (1ull << 32) / 100 || mult > (10ull << 32))) {
         atomic_store(&counter_state, -1);
-        atomic_store_explicit(&zo_clock_current, NULL, memory_order_release);
+        atomic_store_explicit(&zo_now_current, NULL, memory_order_release);
         return;
     }
     if (!mult)
@@ -100,7 +100,7 @@ static void calibrate(uint64_t tsc, uint64_t ns)
     publish(tsc, ns, mult, span);
 }
 
-uint64_t zo_clock_slow_ns(void)
+uint64_t zo_now_slow_ns(void)
 {
     if (!counter_usable())
         return monotonic_ns();
@@ -115,23 +115,23 @@ uint64_t zo_clock_slow_ns(void)
     return ns;
 }
 
-int zo_clock_use_counter(int on)
+int zo_now_use_counter(int on)
 {
     while (atomic_flag_test_and_set(&calibrating))
         ;
-    atomic_store_explicit(&zo_clock_current, NULL, memory_order_release);
+    atomic_store_explicit(&zo_now_current, NULL, memory_order_release);
     origin_tsc = origin_ns = last_mult = 0;
     atomic_store(&counter_state, on && invariant_tsc() ? 1 : -1);
     atomic_flag_clear(&calibrating);
     return atomic_load(&counter_state) == 1;
 }
 #else
-uint64_t zo_clock_slow_ns(void)
+uint64_t zo_now_slow_ns(void)
 {
     return monotonic_ns();
 }
 
-int zo_clock_use_counter(int on)
+int zo_now_use_counter(int on)
 {
     (void)on;
     return 0;

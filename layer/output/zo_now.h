@@ -10,8 +10,8 @@
  * back to clock_gettime everywhere else. Same time base either way: values
  * from both may be compared (to within tens of nanoseconds).
  */
-#ifndef ZO_CLOCK_H
-#define ZO_CLOCK_H
+#ifndef ZO_NOW_H
+#define ZO_NOW_H
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -23,22 +23,22 @@
 /* One published calibration: ns = ns_base + (tsc - tsc_base) * mult >> 32,
  * valid while tsc - tsc_base < tsc_span. Fields are atomics because a slot is
  * rewritten after many newer ones were published (zo_now.c). */
-typedef struct zo_clock_calibration {
+typedef struct zo_now_calibration {
     _Atomic uint64_t tsc_base;
     _Atomic uint64_t ns_base;
     _Atomic uint64_t mult;     /* ns per tick, 32.32 fixed point */
     _Atomic uint64_t tsc_span;
-} zo_clock_calibration_t;
+} zo_now_calibration_t;
 
-extern zo_clock_calibration_t *_Atomic zo_clock_current __attribute__((visibility("hidden")));
+extern zo_now_calibration_t *_Atomic zo_now_current __attribute__((visibility("hidden")));
 
 /* clock_gettime, and a new calibration when one is due. */
-uint64_t zo_clock_slow_ns(void);
+uint64_t zo_now_slow_ns(void);
 
 static inline uint64_t zo_now_ns(void)
 {
 #if defined(__x86_64__)
-    zo_clock_calibration_t *c = atomic_load_explicit(&zo_clock_current, memory_order_acquire);
+    zo_now_calibration_t *c = atomic_load_explicit(&zo_now_current, memory_order_acquire);
     if (c) {
         uint64_t elapsed = __rdtsc() - atomic_load_explicit(&c->tsc_base, memory_order_relaxed);
         /* A counter behind the base (another core) wraps to huge: slow path. */
@@ -48,11 +48,11 @@ static inline uint64_t zo_now_ns(void)
                                atomic_load_explicit(&c->mult, memory_order_relaxed)) >> 32);
     }
 #endif
-    return zo_clock_slow_ns();
+    return zo_now_slow_ns();
 }
 
 /* Tests: 0 turns the counter off (clock_gettime only), 1 back on (where the
  * processor has an invariant TSC). Returns whether the counter is used. */
-int zo_clock_use_counter(int on);
+int zo_now_use_counter(int on);
 
 #endif

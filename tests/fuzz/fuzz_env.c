@@ -71,12 +71,12 @@ void zo_start_background(void) {}
 void calls_settle(void) {}
 void zo_finish(void) {}
 void check_leaks_at_exit(void) {}
-void coverage_note_next(const zeil_next_t *next, const zeil_intercepts_t *runtime,
+void intercepted_kinds_note_next(const zeil_next_t *next, const zeil_intercepts_t *runtime,
                         const zeil_intercepts_t *hooked)
 {
     (void)next, (void)runtime, (void)hooked;
 }
-void coverage_list_unchecked(void) {}
+void intercepted_kinds_list_unchecked(void) {}
 void oom_dropped(oom_loss_t loss, uint64_t n, const char *call, const char *doing)
 {
     (void)loss, (void)n, (void)call, (void)doing;

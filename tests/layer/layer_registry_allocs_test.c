@@ -270,8 +270,8 @@ START_TEST(tombstone_eviction)
     for (uintptr_t i = 0; i < 16; i++)
         expect(0x9000000 + i * 64, 0, 0, 0);
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 0);
-    for (unsigned k = 0; k < LEVELS; k++) {
-        table_t *t = LOAD(allocs.dead.tables[k]);
+    for (unsigned k = 0; k < ALLOC_LEVELS; k++) {
+        alloc_table_t *t = ALLOC_LOAD(allocs.dead.tables[k]);
         ck_assert(!t || t->used <= 2 * ZEIL_TOMBSTONES);
     }
 }
@@ -330,7 +330,7 @@ START_TEST(free_ends_on_its_allocation_after_moves)
             const void *table = freeing.table;
             for (uintptr_t b = base + 0x1000; b < base + 0x1000 + 200 * 0x100; b += 0x100)
                 add(b, 100);
-            ck_assert_ptr_ne(LOAD(allocs.live.tables[freeing.level]), table);
+            ck_assert_ptr_ne(ALLOC_LOAD(allocs.live.tables[freeing.level]), table);
         }
         ck_assert_int_eq(registry_end_free(&freeing, 1), 1);
         zeil_alloc_t a = expect(base + 1, 2, base, 100);
@@ -352,7 +352,7 @@ START_TEST(creators)
     for (int i = 0; i < 300; i++) {
         zeil_alloc_t a = expect(0x8000000 + (uintptr_t)i * 64 + 5, 1,
                                 0x8000000 + (uintptr_t)i * 64, 64);
-        if (i == 7 || i > (int)CREATORS) /* (name 7 is null: takes no room) */
+        if (i == 7 || i > (int)ALLOC_CREATORS) /* (name 7 is null: takes no room) */
             ck_assert_ptr_null(a.created_by);
         else
             ck_assert_ptr_eq(a.created_by, names[i]);
@@ -393,11 +393,11 @@ static void layout(size_t i, uintptr_t *base, size_t *size)
  * table (keys that defeat the hash would make runs, and lookups, long). */
 static void expect_short_runs(const alloc_index_t *x)
 {
-    for (unsigned k = 0; k < LEVELS; k++) {
-        const table_t *t = LOAD(x->tables[k]);
+    for (unsigned k = 0; k < ALLOC_LEVELS; k++) {
+        const alloc_table_t *t = ALLOC_LOAD(x->tables[k]);
         size_t total = 0;
         for (size_t i = 0; t && i <= t->mask; i++) {
-            entry_t e;
+            alloc_entry_t e;
             slot_load(&t->slots[i], &e);
             if (e.span)
                 total += (i - home_slot(t, entry_block(&e, level_shift(k)))) & t->mask;
@@ -454,10 +454,10 @@ START_TEST(a_million)
     }
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 0);
     /* Memory given back: every table small again. */
-    for (unsigned k = 0; k < LEVELS; k++) {
-        table_t *t = LOAD(allocs.live.tables[k]);
+    for (unsigned k = 0; k < ALLOC_LEVELS; k++) {
+        alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
         ck_assert(!t || t->mask + 1 <= MIN_SLOTS);
-        t = LOAD(allocs.dead.tables[k]);
+        t = ALLOC_LOAD(allocs.dead.tables[k]);
         ck_assert(!t || t->mask + 1 <= 16 * ZEIL_TOMBSTONES);
     }
 }
@@ -613,17 +613,17 @@ END_TEST
 /* The reader hook: a writer that, right after a lookup has loaded the
  * sequence for the hook_first-th time (from 0), starts changing hook_slot
  * (garbage in it), and finishes (puts it back) at the hook_last-th time. */
-static slot_t *hook_slot;
+static alloc_slot_t *hook_slot;
 static int hook_first, hook_last, hook_calls;
-static entry_t hook_saved;
+static alloc_entry_t hook_saved;
 
 static void hook_begin(void)
 {
     write_begin();
     slot_load(hook_slot, &hook_saved);
-    STORE(hook_slot->context, (uintptr_t)0xbad);
-    STORE(hook_slot->span, (uintptr_t)1000);
-    STORE(hook_slot->created_call, (uint64_t)666);
+    ALLOC_STORE(hook_slot->context, (uintptr_t)0xbad);
+    ALLOC_STORE(hook_slot->span, (uintptr_t)1000);
+    ALLOC_STORE(hook_slot->created_call, (uint64_t)666);
 }
 
 static void reader_hook(void)
@@ -639,9 +639,9 @@ static void reader_hook(void)
     hook_calls++;
 }
 
-static slot_t *slot_of(alloc_index_t *x, uintptr_t base, size_t size)
+static alloc_slot_t *slot_of(alloc_index_t *x, uintptr_t base, size_t size)
 {
-    table_t *t = LOAD(x->tables[level_of(size)]);
+    alloc_table_t *t = ALLOC_LOAD(x->tables[level_of(size)]);
     ptrdiff_t i = table_find(t, base >> level_shift(level_of(size)), base, 0);
     ck_assert_int_ge(i, 0);
     return &t->slots[i];
@@ -719,24 +719,24 @@ START_TEST(seqlock_hides_half_writes)
     add(HALF_LIVE, 100);
     add(HALF_DEAD, 100);
     release(HALF_DEAD);
-    slot_t *slots[2] = {slot_of(&allocs.live, HALF_LIVE, 100), slot_of(&allocs.dead, HALF_DEAD, 100)};
+    alloc_slot_t *slots[2] = {slot_of(&allocs.live, HALF_LIVE, 100), slot_of(&allocs.dead, HALF_DEAD, 100)};
     half_writes_t h = {0};
     pthread_t readers[2];
     for (int r = 0; r < 2; r++)
         ck_assert_int_eq(pthread_create(&readers[r], NULL, half_write_reader, &h), 0);
     for (unsigned n = 0; n < 100000 / SCALE; n++) {
-        slot_t *slot = slots[n % 2];
+        alloc_slot_t *slot = slots[n % 2];
         spin_lock(&allocs_lock);
         write_begin();
-        uintptr_t context = LOAD(slot->context), span = LOAD(slot->span);
-        uint64_t created = LOAD(slot->created_call);
-        STORE(slot->context, (uintptr_t)0xbad);
-        STORE(slot->span, (uintptr_t)1000);
-        STORE(slot->created_call, (uint64_t)666);
+        uintptr_t context = ALLOC_LOAD(slot->context), span = ALLOC_LOAD(slot->span);
+        uint64_t created = ALLOC_LOAD(slot->created_call);
+        ALLOC_STORE(slot->context, (uintptr_t)0xbad);
+        ALLOC_STORE(slot->span, (uintptr_t)1000);
+        ALLOC_STORE(slot->created_call, (uint64_t)666);
         spin(300); /* long enough for readers to see it */
-        STORE(slot->context, context);
-        STORE(slot->span, span);
-        STORE(slot->created_call, created);
+        ALLOC_STORE(slot->context, context);
+        ALLOC_STORE(slot->span, span);
+        ALLOC_STORE(slot->created_call, created);
         write_end();
         spin_unlock(&allocs_lock);
         spin(n % 4 < 2 ? 20 : 300); /* and to start lookups just before the next */

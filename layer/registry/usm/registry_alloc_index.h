@@ -11,7 +11,7 @@
 #include "registry_alloc_tables.h"
 #include "spin_lock.h"
 
-#define CREATORS 255u /* an index of 8 bits, 0 for null */
+#define ALLOC_CREATORS 255u /* an index of 8 bits, 0 for null */
 /* Seqlock reads before a reader takes the writers' lock once. */
 #define READ_ATTEMPTS 64u
 _Static_assert(ZEIL_TOMBSTONES <= 65536u, "a FIFO place takes 16 bits");
@@ -35,7 +35,7 @@ typedef struct alloc_index_state {
     } fifo[ZEIL_TOMBSTONES];
     /* created_by, interned: entries keep an index, 0 for null, i + 1 for
      * creators[i]. */
-    const char *_Atomic creators[CREATORS];
+    const char *_Atomic creators[ALLOC_CREATORS];
 } alloc_index_state_t;
 
 extern alloc_index_state_t allocs __attribute__((visibility("hidden")));
@@ -46,14 +46,14 @@ extern spin_lock_t allocs_lock __attribute__((visibility("hidden")));
 
 static inline void write_begin(void)
 {
-    uint64_t s = LOAD(allocs.seq);
+    uint64_t s = ALLOC_LOAD(allocs.seq);
     atomic_store_explicit(&allocs.seq, s + 1, memory_order_relaxed);
     /* The stores that follow are releases: none is seen before this one. */
 }
 
 static inline void write_end(void)
 {
-    STORE(allocs.seq, LOAD(allocs.seq) + 1);
+    ALLOC_STORE(allocs.seq, ALLOC_LOAD(allocs.seq) + 1);
 }
 
 /* Out of any write section. */
@@ -73,23 +73,23 @@ static inline void after_write(void)
 
 /* registry_allocs.c. In a write section, after table_reserve(&allocs.dead,
  * k): e becomes the newest tombstone. */
-void bury(entry_t *e, unsigned k) __attribute__((visibility("hidden")));
+void alloc_bury(alloc_entry_t *e, unsigned k) __attribute__((visibility("hidden")));
 /* In a write section: drops the tombstones of the levels in the mask that
  * overlap [lo, lo + span). */
-void drop_dead_in_levels(uint32_t levels, uintptr_t lo, uintptr_t span)
+void alloc_drop_dead_in_levels(uint32_t levels, uintptr_t lo, uintptr_t span)
     __attribute__((visibility("hidden")));
 /* In a write section: drops the tombstones of level k and coarser that
  * overlap [lo, lo + span), a range of level k or finer. */
 static inline void drop_dead_overlapping(unsigned k, uintptr_t lo, uintptr_t span)
 {
-    uint32_t levels = k < 32 ? LOAD(allocs.dead.levels) >> k << k : 0;
+    uint32_t levels = k < 32 ? ALLOC_LOAD(allocs.dead.levels) >> k << k : 0;
     if (levels) /* none, for the usual free: no coarser tombstones */
-        drop_dead_in_levels(levels, lo, span);
+        alloc_drop_dead_in_levels(levels, lo, span);
 }
 
 /* registry_alloc_frees.c. Under the lock: the free under way of the
  * allocation (base, created_call): 1 with its call and thread, or 0. */
-int inflight_find(uintptr_t base, uint64_t created_call, uint64_t *call, uint32_t *thread)
+int alloc_inflight_find(uintptr_t base, uint64_t created_call, uint64_t *call, uint32_t *thread)
     __attribute__((visibility("hidden")));
 
 /* A reader's wait for a writer to finish. */

@@ -9,7 +9,7 @@
 #define READER_HOOK() ((void)0)
 #endif
 
-static inline void unpack(zeil_alloc_t *out, const entry_t *e, int found)
+static inline void unpack(zeil_alloc_t *out, const alloc_entry_t *e, int found)
 {
     unsigned flags = meta_flags(e->meta);
     uint32_t creator = (uint32_t)(e->meta >> 32) & 0xffu;
@@ -18,7 +18,7 @@ static inline void unpack(zeil_alloc_t *out, const entry_t *e, int found)
                           .type = (ze_memory_type_t)(uint32_t)e->meta,
                           .context = (ze_context_handle_t)e->context,
                           .device = (ze_device_handle_t)e->device,
-                          .created_by = creator ? LOAD(allocs.creators[creator - 1]) : NULL,
+                          .created_by = creator ? ALLOC_LOAD(allocs.creators[creator - 1]) : NULL,
                           .created_call = e->created_call,
                           .freed_call = found == 2 ? e->freed_call : 0,
                           .created_thread = (uint32_t)e->threads,
@@ -26,16 +26,16 @@ static inline void unpack(zeil_alloc_t *out, const entry_t *e, int found)
                           .alive = found == 1};
 }
 
-static int find_entry(uintptr_t p, entry_t *e)
+static int find_entry(uintptr_t p, alloc_entry_t *e)
 {
     int found = 1;
-    const slot_t *s = entries_find(&allocs.live, p);
+    const alloc_slot_t *s = entries_find(&allocs.live, p);
     if (!s) {
         found = 2;
         s = entries_find(&allocs.dead, p);
     }
     if (!s) {
-        *e = (entry_t){0};
+        *e = (alloc_entry_t){0};
         return 0;
     }
     slot_load(s, e);
@@ -45,16 +45,16 @@ static int find_entry(uintptr_t p, entry_t *e)
 /* Tombstones, pointers zeil does not know, and lookups that meet a writer. */
 static __attribute__((noinline)) int find_slow(uintptr_t p, zeil_alloc_t *out)
 {
-    entry_t e;
+    alloc_entry_t e;
     for (unsigned attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-        uint64_t s = LOAD(allocs.seq);
+        uint64_t s = ALLOC_LOAD(allocs.seq);
         READER_HOOK();
         if (s & 1) {
             cpu_relax();
             continue;
         }
         int found = find_entry(p, &e);
-        if (LOAD(allocs.seq) != s)
+        if (ALLOC_LOAD(allocs.seq) != s)
             continue;
         if (found && out)
             unpack(out, &e, found);
@@ -71,9 +71,9 @@ static __attribute__((noinline)) int find_slow(uintptr_t p, zeil_alloc_t *out)
 
 /* The common case's first half: the live slot holding p, unless a writer
  * is in the way (null); *s the sequence to compare once the slot is read. */
-static inline const slot_t *live_hit(uintptr_t p, uint64_t *s)
+static inline const alloc_slot_t *live_hit(uintptr_t p, uint64_t *s)
 {
-    *s = LOAD(allocs.seq);
+    *s = ALLOC_LOAD(allocs.seq);
     READER_HOOK();
     return (*s & 1) ? NULL : entries_find(&allocs.live, p);
 }
@@ -85,11 +85,11 @@ int registry_find_alloc(const void *ptr, zeil_alloc_t *out)
 {
     uintptr_t p = (uintptr_t)ptr;
     uint64_t s;
-    const slot_t *hit = live_hit(p, &s);
+    const alloc_slot_t *hit = live_hit(p, &s);
     if (hit) {
-        entry_t e;
+        alloc_entry_t e;
         slot_load(hit, &e);
-        if (LOAD(allocs.seq) == s) {
+        if (ALLOC_LOAD(allocs.seq) == s) {
             if (out)
                 unpack(out, &e, 1);
             return 1;
@@ -102,10 +102,10 @@ uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uin
 {
     uint64_t n = 0, total = 0;
     spin_lock(&allocs_lock);
-    for (unsigned k = 0; k < LEVELS; k++) {
-        const table_t *t = LOAD(allocs.live.tables[k]);
+    for (unsigned k = 0; k < ALLOC_LEVELS; k++) {
+        const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
         for (size_t i = 0; t && i <= t->mask; i++) {
-            entry_t e;
+            alloc_entry_t e;
             slot_load(&t->slots[i], &e);
             if (!e.span || (meta_flags(e.meta) & F_SECOND))
                 continue;
@@ -130,12 +130,12 @@ int registry_lookup_info(const void *ptr, zeil_alloc_info_t *info)
 {
     uintptr_t p = (uintptr_t)ptr;
     uint64_t s;
-    const slot_t *hit = live_hit(p, &s);
+    const alloc_slot_t *hit = live_hit(p, &s);
     if (hit) {
-        uintptr_t base = LOAD(hit->base), span = LOAD(hit->span);
-        uintptr_t context = LOAD(hit->context), device = LOAD(hit->device);
-        uint64_t created_call = LOAD(hit->created_call), meta = LOAD(hit->meta);
-        if (LOAD(allocs.seq) == s) {
+        uintptr_t base = ALLOC_LOAD(hit->base), span = ALLOC_LOAD(hit->span);
+        uintptr_t context = ALLOC_LOAD(hit->context), device = ALLOC_LOAD(hit->device);
+        uint64_t created_call = ALLOC_LOAD(hit->created_call), meta = ALLOC_LOAD(hit->meta);
+        if (ALLOC_LOAD(allocs.seq) == s) {
             if (info)
                 *info = (zeil_alloc_info_t){
                     .base = (void *)base,

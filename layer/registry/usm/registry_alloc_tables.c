@@ -57,7 +57,7 @@ static void region_free(void *p, size_t bytes)
 
 static void release_table(retired_table_t *r)
 {
-    table_t *t = (table_t *)(void *)((char *)r - offsetof(table_t, retired));
+    alloc_table_t *t = (alloc_table_t *)(void *)((char *)r - offsetof(alloc_table_t, retired));
     region_free(t, t->bytes);
 }
 
@@ -75,10 +75,10 @@ void alloc_tables_reclaim_now_and_then(void)
 
 /* ---- tables ---- */
 
-static table_t *table_new(size_t slots, int mixed)
+static alloc_table_t *table_new(size_t slots, int mixed)
 {
-    size_t bytes = sizeof(table_t) + slots * sizeof(slot_t);
-    table_t *t = region_alloc(&bytes);
+    size_t bytes = sizeof(alloc_table_t) + slots * sizeof(alloc_slot_t);
+    alloc_table_t *t = region_alloc(&bytes);
     if (!t)
         return NULL;
     t->mask = slots - 1;
@@ -93,13 +93,13 @@ static table_t *table_new(size_t slots, int mixed)
  * (readers may use either). -1 when out of memory. */
 static int table_resize(alloc_index_t *x, unsigned k, size_t slots)
 {
-    table_t *old = LOAD(x->tables[k]);
-    table_t *t = table_new(slots, old && (old->mixed || old->long_run));
+    alloc_table_t *old = ALLOC_LOAD(x->tables[k]);
+    alloc_table_t *t = table_new(slots, old && (old->mixed || old->long_run));
     if (!t)
         return -1;
     unsigned shift = level_shift(k);
     for (size_t i = 0; old && i <= old->mask; i++) {
-        entry_t e;
+        alloc_entry_t e;
         slot_load(&old->slots[i], &e);
         if (e.span)
             table_put(t, entry_block(&e, shift), &e);
@@ -109,7 +109,7 @@ static int table_resize(alloc_index_t *x, unsigned k, size_t slots)
         old->long_run = 1;
         return table_resize(x, k, slots);
     }
-    STORE(x->tables[k], t);
+    ALLOC_STORE(x->tables[k], t);
     if (old) {
         retired_add(&alloc_tables_retired, &old->retired);
         reclaim();
@@ -117,9 +117,9 @@ static int table_resize(alloc_index_t *x, unsigned k, size_t slots)
     return 0;
 }
 
-int table_grow(alloc_index_t *x, unsigned k)
+int alloc_table_grow(alloc_index_t *x, unsigned k)
 {
-    table_t *t = LOAD(x->tables[k]);
+    alloc_table_t *t = ALLOC_LOAD(x->tables[k]);
     size_t used = t ? t->used : 0;
     size_t slots = MIN_SLOTS;
     while (slots < 2 * (used + 2)) /* at most half full after growing */
@@ -127,9 +127,9 @@ int table_grow(alloc_index_t *x, unsigned k)
     return table_resize(x, k, slots);
 }
 
-void table_shrink(alloc_index_t *x, unsigned k)
+void alloc_table_shrink(alloc_index_t *x, unsigned k)
 {
-    table_t *t = LOAD(x->tables[k]);
+    alloc_table_t *t = ALLOC_LOAD(x->tables[k]);
     size_t slots = MIN_SLOTS;
     while (slots < 4 * t->used)
         slots *= 2;

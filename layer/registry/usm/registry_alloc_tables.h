@@ -59,17 +59,17 @@
 #include <stdint.h>
 
 #define LEVEL_BITS 3u
-#define LEVELS ((64u + LEVEL_BITS - 1) / LEVEL_BITS)
+#define ALLOC_LEVELS ((64u + LEVEL_BITS - 1) / LEVEL_BITS)
 #define MIN_SLOTS 32u
 #define LONG_RUN 64u /* slots between an entry and its home that call for mixing */
 
 /* meta: type | creator << 32 | flags << 40 | FIFO place << 48 */
 #define F_SECOND 1u     /* the copy under the block of the last byte */
 #define F_ZERO_SIZE 2u  /* size 0, looked up as 1 byte */
-_Static_assert(LEVELS <= 32u, "the levels in use are a 32-bit mask");
+_Static_assert(ALLOC_LEVELS <= 32u, "the levels in use are a 32-bit mask");
 
-#define LOAD(x) atomic_load_explicit(&(x), memory_order_acquire)
-#define STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_release)
+#define ALLOC_LOAD(x) atomic_load_explicit(&(x), memory_order_acquire)
+#define ALLOC_STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_release)
 
 typedef struct slot {
     _Alignas(64) _Atomic uintptr_t base;
@@ -78,13 +78,13 @@ typedef struct slot {
     _Atomic uint64_t created_call, freed_call;
     _Atomic uint64_t threads;        /* created | freed << 32 */
     _Atomic uint64_t meta;
-} slot_t;
+} alloc_slot_t;
 
 /* A slot's contents, copied out. */
 typedef struct entry {
     uintptr_t base, span, context, device;
     uint64_t created_call, freed_call, threads, meta;
-} entry_t;
+} alloc_entry_t;
 
 typedef struct table {
     size_t mask;                     /* slots - 1 */
@@ -96,18 +96,18 @@ typedef struct table {
     size_t used;                     /* entries (writers only) */
     size_t bytes;                    /* as allocated */
     retired_table_t retired;         /* once a newer table replaced it */
-    slot_t slots[];
-} table_t;
+    alloc_slot_t slots[];
+} alloc_table_t;
 
 typedef struct alloc_index {
-    table_t *_Atomic tables[LEVELS]; /* null until the level's first entry */
+    alloc_table_t *_Atomic tables[ALLOC_LEVELS]; /* null until the level's first entry */
     _Atomic uint32_t levels;         /* bit k: tables[k] has entries */
     /* Writers only: while level k has entries, each lies within [lo[k],
      * hi[k]] (its last byte). Set anew by the first entry after the level
      * emptied, never narrowed: a writer looking for entries that hold a
      * byte skips a level whose bounds leave it out (most levels, for most
      * new allocations). */
-    uintptr_t lo[LEVELS], hi[LEVELS];
+    uintptr_t lo[ALLOC_LEVELS], hi[ALLOC_LEVELS];
 } alloc_index_t;
 
 /* ---- levels, hashing, entries ---- */
@@ -133,7 +133,7 @@ static inline unsigned level_of(uintptr_t span)
  * lookups among a million allocations 1.7x slower). Keys that happen to
  * line up with the multiplier pile up in long runs: a table where that
  * happens is rebuilt with the block numbers mixed first. */
-static inline size_t home_slot(const table_t *t, uintptr_t block)
+static inline size_t home_slot(const alloc_table_t *t, uintptr_t block)
 {
     uint64_t x = (uint64_t)block;
     if (t->mixed) {
@@ -165,74 +165,74 @@ static inline uint64_t meta_at_place(uint64_t meta, uint32_t place)
 }
 
 /* The block of level shift an entry is filed under. */
-static inline uintptr_t entry_block(const entry_t *e, unsigned shift)
+static inline uintptr_t entry_block(const alloc_entry_t *e, unsigned shift)
 {
     return ((meta_flags(e->meta) & F_SECOND) ? e->base + e->span - 1 : e->base) >> shift;
 }
 
-static inline void slot_load(const slot_t *s, entry_t *e)
+static inline void slot_load(const alloc_slot_t *s, alloc_entry_t *e)
 {
-    e->base = LOAD(s->base);
-    e->span = LOAD(s->span);
-    e->context = LOAD(s->context);
-    e->device = LOAD(s->device);
-    e->created_call = LOAD(s->created_call);
-    e->freed_call = LOAD(s->freed_call);
-    e->threads = LOAD(s->threads);
-    e->meta = LOAD(s->meta);
+    e->base = ALLOC_LOAD(s->base);
+    e->span = ALLOC_LOAD(s->span);
+    e->context = ALLOC_LOAD(s->context);
+    e->device = ALLOC_LOAD(s->device);
+    e->created_call = ALLOC_LOAD(s->created_call);
+    e->freed_call = ALLOC_LOAD(s->freed_call);
+    e->threads = ALLOC_LOAD(s->threads);
+    e->meta = ALLOC_LOAD(s->meta);
 }
 
 /* Everything but the range (base, span), which a slot reused for the same
  * range keeps. */
-static inline void slot_store_fields(slot_t *s, const entry_t *e)
+static inline void slot_store_fields(alloc_slot_t *s, const alloc_entry_t *e)
 {
-    STORE(s->context, e->context);
-    STORE(s->device, e->device);
-    STORE(s->created_call, e->created_call);
-    STORE(s->freed_call, e->freed_call);
-    STORE(s->threads, e->threads);
-    STORE(s->meta, e->meta);
+    ALLOC_STORE(s->context, e->context);
+    ALLOC_STORE(s->device, e->device);
+    ALLOC_STORE(s->created_call, e->created_call);
+    ALLOC_STORE(s->freed_call, e->freed_call);
+    ALLOC_STORE(s->threads, e->threads);
+    ALLOC_STORE(s->meta, e->meta);
 }
 
 /* The span last: a slot is in use from then on. */
-static inline void slot_store(slot_t *s, const entry_t *e)
+static inline void slot_store(alloc_slot_t *s, const alloc_entry_t *e)
 {
-    STORE(s->base, e->base);
+    ALLOC_STORE(s->base, e->base);
     slot_store_fields(s, e);
-    STORE(s->span, e->span);
+    ALLOC_STORE(s->span, e->span);
 }
 
 /* The slot of the entry of this base (the first copy, or the second), or
  * -1. Tables are never full, so a run always ends. */
-static inline ptrdiff_t table_find(const table_t *t, uintptr_t block, uintptr_t base, unsigned second)
+static inline ptrdiff_t table_find(const alloc_table_t *t, uintptr_t block, uintptr_t base, unsigned second)
 {
     for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
-        if (!LOAD(t->slots[i].span))
+        if (!ALLOC_LOAD(t->slots[i].span))
             return -1;
-        if (LOAD(t->slots[i].base) == base &&
-            (meta_flags(LOAD(t->slots[i].meta)) & F_SECOND) == second)
+        if (ALLOC_LOAD(t->slots[i].base) == base &&
+            (meta_flags(ALLOC_LOAD(t->slots[i].meta)) & F_SECOND) == second)
             return (ptrdiff_t)i;
     }
 }
 
 /* The slot of the entry containing p, coarsest level first, or null.
  * Readers and writers alike. */
-static inline const slot_t *entries_find(alloc_index_t *x, uintptr_t p)
+static inline const alloc_slot_t *entries_find(alloc_index_t *x, uintptr_t p)
 {
-    uint32_t levels = LOAD(x->levels);
+    uint32_t levels = ALLOC_LOAD(x->levels);
     while (levels) {
         unsigned k = 31 - (unsigned)__builtin_clz(levels);
         levels &= ~(1u << k);
-        const table_t *t = LOAD(x->tables[k]);
+        const alloc_table_t *t = ALLOC_LOAD(x->tables[k]);
         if (!t)
             continue;
         size_t i = home_slot(t, p >> level_shift(k));
         for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
-            const slot_t *s = &t->slots[i];
-            uintptr_t span = LOAD(s->span);
+            const alloc_slot_t *s = &t->slots[i];
+            uintptr_t span = ALLOC_LOAD(s->span);
             if (!span)
                 break;
-            if (p - LOAD(s->base) < span)
+            if (p - ALLOC_LOAD(s->base) < span)
                 return s;
         }
     }
@@ -241,18 +241,18 @@ static inline const slot_t *entries_find(alloc_index_t *x, uintptr_t p)
 
 /* ---- changes (writers) ---- */
 
-int table_grow(alloc_index_t *x, unsigned k);
-void table_shrink(alloc_index_t *x, unsigned k);
+int alloc_table_grow(alloc_index_t *x, unsigned k);
+void alloc_table_shrink(alloc_index_t *x, unsigned k);
 
 /* Room in table k for two more entries (at most 70% full): 0, or -1 when
  * out of memory. Out of any write section: it may replace the table. Inline
  * up to the rare growth: every allocation and free asks. */
 static inline int table_reserve(alloc_index_t *x, unsigned k)
 {
-    const table_t *t = LOAD(x->tables[k]);
+    const alloc_table_t *t = ALLOC_LOAD(x->tables[k]);
     if (t && t->used + 2 <= t->grow_at)
         return 0;
-    return table_grow(x, k);
+    return alloc_table_grow(x, k);
 }
 
 /* Out of any write section: a table an eighth full or less gives back
@@ -260,19 +260,19 @@ static inline int table_reserve(alloc_index_t *x, unsigned k)
  * stays). */
 static inline void table_maybe_shrink(alloc_index_t *x, unsigned k)
 {
-    const table_t *t = LOAD(x->tables[k]);
+    const alloc_table_t *t = ALLOC_LOAD(x->tables[k]);
     if (t && t->mask + 1 > MIN_SLOTS && 8 * t->used <= t->mask + 1)
-        table_shrink(x, k);
+        alloc_table_shrink(x, k);
 }
 
 /* ---- entries (writers, in a write section; inline: every allocation and
  * free changes a few) ---- */
 
 /* The entry goes in the first empty slot of its probe run. */
-static inline void table_put(table_t *t, uintptr_t block, const entry_t *e)
+static inline void table_put(alloc_table_t *t, uintptr_t block, const alloc_entry_t *e)
 {
     size_t i = home_slot(t, block), run = 0;
-    while (LOAD(t->slots[i].span)) {
+    while (ALLOC_LOAD(t->slots[i].span)) {
         i = (i + 1) & t->mask;
         run++;
     }
@@ -287,12 +287,12 @@ static inline void table_put(table_t *t, uintptr_t block, const entry_t *e)
 
 /* Empties slot i, moving later entries of its run back so that no run is
  * cut short. */
-static inline void table_del_at(table_t *t, unsigned shift, size_t i)
+static inline void table_del_at(alloc_table_t *t, unsigned shift, size_t i)
 {
     for (size_t j = (i + 1) & t->mask;; j = (j + 1) & t->mask) {
-        if (!LOAD(t->slots[j].span))
+        if (!ALLOC_LOAD(t->slots[j].span))
             break;
-        entry_t e;
+        alloc_entry_t e;
         slot_load(&t->slots[j], &e);
         size_t home = home_slot(t, entry_block(&e, shift));
         /* j may move to i unless its home lies cyclically in (i, j]. */
@@ -301,28 +301,28 @@ static inline void table_del_at(table_t *t, unsigned shift, size_t i)
         slot_store(&t->slots[i], &e);
         i = j;
     }
-    STORE(t->slots[i].span, (uintptr_t)0);
+    ALLOC_STORE(t->slots[i].span, (uintptr_t)0);
     t->used--;
 }
 
 /* After table_reserve(x, k). e: the first copy. */
-static inline void entries_put(alloc_index_t *x, unsigned k, const entry_t *e)
+static inline void entries_put(alloc_index_t *x, unsigned k, const alloc_entry_t *e)
 {
-    table_t *t = LOAD(x->tables[k]);
+    alloc_table_t *t = ALLOC_LOAD(x->tables[k]);
     unsigned shift = level_shift(k);
     uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
     table_put(t, first, e);
     if (last != first) {
-        entry_t second = *e;
+        alloc_entry_t second = *e;
         second.meta = meta_with(e->meta, meta_flags(e->meta) | F_SECOND, meta_place(e->meta));
         table_put(t, last, &second);
     }
-    uint32_t levels = LOAD(x->levels);
+    uint32_t levels = ALLOC_LOAD(x->levels);
     uintptr_t end = e->base + e->span - 1;
     if (!(levels & (1u << k))) {
         x->lo[k] = e->base;
         x->hi[k] = end;
-        STORE(x->levels, levels | 1u << k);
+        ALLOC_STORE(x->levels, levels | 1u << k);
         return;
     }
     if (e->base < x->lo[k])
@@ -335,7 +335,7 @@ static inline void entries_put(alloc_index_t *x, unsigned k, const entry_t *e)
 static inline void entries_del(alloc_index_t *x, unsigned k, uintptr_t base, uintptr_t span,
                                ptrdiff_t at)
 {
-    table_t *t = LOAD(x->tables[k]);
+    alloc_table_t *t = ALLOC_LOAD(x->tables[k]);
     unsigned shift = level_shift(k);
     uintptr_t first = base >> shift, last = (base + span - 1) >> shift;
     ptrdiff_t i = at >= 0 ? at : table_find(t, first, base, 0);
@@ -344,7 +344,7 @@ static inline void entries_del(alloc_index_t *x, unsigned k, uintptr_t base, uin
     if (last != first && (i = table_find(t, last, base, F_SECOND)) >= 0)
         table_del_at(t, shift, (size_t)i);
     if (!t->used)
-        STORE(x->levels, LOAD(x->levels) & ~(1u << k));
+        ALLOC_STORE(x->levels, ALLOC_LOAD(x->levels) & ~(1u << k));
 }
 
 /* After each writer's operation: now and then, frees the replaced tables

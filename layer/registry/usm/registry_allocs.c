@@ -66,11 +66,11 @@ static inline uint32_t creator_index(const char *name)
 static uint32_t creator_index_of(const char *name)
 {
     for (uint32_t i = 0; i < allocs.creator_count; i++)
-        if (LOAD(allocs.creators[i]) == name)
+        if (ALLOC_LOAD(allocs.creators[i]) == name)
             return i + 1;
-    if (allocs.creator_count == CREATORS)
+    if (allocs.creator_count == ALLOC_CREATORS)
         return 0; /* more distinct calls than ever seen: not named */
-    STORE(allocs.creators[allocs.creator_count], name);
+    ALLOC_STORE(allocs.creators[allocs.creator_count], name);
     return ++allocs.creator_count;
 }
 
@@ -87,7 +87,7 @@ static void drop_tombstone(uint32_t place)
  * k and coarser) that overlap [lo, lo + span), a range of level k or finer.
  * Each touches, at its own level, the block of lo or of the last byte, so
  * their runs hold them. */
-void drop_dead_in_levels(uint32_t levels, uintptr_t lo, uintptr_t span)
+void alloc_drop_dead_in_levels(uint32_t levels, uintptr_t lo, uintptr_t span)
 {
     uintptr_t hi = lo + span;
     while (levels) {
@@ -96,13 +96,13 @@ void drop_dead_in_levels(uint32_t levels, uintptr_t lo, uintptr_t span)
         unsigned shift = level_shift(j);
         uintptr_t blocks[2] = {lo >> shift, (hi - 1) >> shift};
         for (int n = 0; n < (blocks[0] == blocks[1] ? 1 : 2); n++) {
-            const table_t *t = LOAD(allocs.dead.tables[j]);
+            const alloc_table_t *t = ALLOC_LOAD(allocs.dead.tables[j]);
             size_t i = home_slot(t, blocks[n]);
             uintptr_t s;
-            while ((s = LOAD(t->slots[i].span))) {
-                uintptr_t base = LOAD(t->slots[i].base);
+            while ((s = ALLOC_LOAD(t->slots[i].span))) {
+                uintptr_t base = ALLOC_LOAD(t->slots[i].base);
                 if (base < hi && lo < base + s) {
-                    drop_tombstone(meta_place(LOAD(t->slots[i].meta)));
+                    drop_tombstone(meta_place(ALLOC_LOAD(t->slots[i].meta)));
                     i = home_slot(t, blocks[n]); /* the run has moved: again */
                 } else {
                     i = (i + 1) & t->mask;
@@ -129,32 +129,32 @@ static void drop_all_dead_overlapping(uintptr_t lo, uintptr_t span)
 
 /* Under the lock: what the live index holds of the first and the last byte
  * of a new allocation: SCAN_FREEING with *freeing, a live allocation whose
- * free is under way (inflight_find) that holds either, its free's call and
+ * free is under way (alloc_inflight_find) that holds either, its free's call and
  * thread set, and SCAN_SAME_BASE with *same (and its level), the live
  * allocation of this very base. One probe of the block of each byte at each
  * level in use: every entry holding a byte is filed there under one of its
  * copies. */
-static unsigned live_scan(uintptr_t base, uintptr_t last, entry_t *freeing, unsigned *same_level,
-                          entry_t *same)
+static unsigned live_scan(uintptr_t base, uintptr_t last, alloc_entry_t *freeing, unsigned *same_level,
+                          alloc_entry_t *same)
 {
     unsigned found = 0;
-    uint32_t levels = LOAD(allocs.live.levels);
+    uint32_t levels = ALLOC_LOAD(allocs.live.levels);
     while (levels) {
         unsigned k = (unsigned)__builtin_ctz(levels);
         levels &= levels - 1;
-        const table_t *t = LOAD(allocs.live.tables[k]);
+        const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
         unsigned shift = level_shift(k);
         uintptr_t blocks[2] = {base >> shift, last >> shift};
         for (int n = 0; n < (blocks[0] == blocks[1] ? 1 : 2); n++) {
             for (size_t i = home_slot(t, blocks[n]);; i = (i + 1) & t->mask) {
-                const slot_t *slot = &t->slots[i];
-                uintptr_t span = LOAD(slot->span);
+                const alloc_slot_t *slot = &t->slots[i];
+                uintptr_t span = ALLOC_LOAD(slot->span);
                 if (!span)
                     break; /* tables are never full: a run ends */
-                uintptr_t b = LOAD(slot->base);
+                uintptr_t b = ALLOC_LOAD(slot->base);
                 if (base - b >= span && last - b >= span)
                     continue; /* holds neither byte */
-                entry_t e;
+                alloc_entry_t e;
                 slot_load(slot, &e);
                 unsigned flags = meta_flags(e.meta);
                 if (b == base && !(flags & F_SECOND) && !(found & SCAN_SAME_BASE)) {
@@ -164,8 +164,8 @@ static unsigned live_scan(uintptr_t base, uintptr_t last, entry_t *freeing, unsi
                 }
                 uint64_t call;
                 uint32_t thread;
-                if (!(found & SCAN_FREEING) && inflight_find(b, e.created_call, &call, &thread)) {
-                    /* bury the allocation, not the copy, in its free's name */
+                if (!(found & SCAN_FREEING) && alloc_inflight_find(b, e.created_call, &call, &thread)) {
+                    /* alloc_bury the allocation, not the copy, in its free's name */
                     e.meta = meta_with(e.meta, flags & ~F_SECOND, 0);
                     e.freed_call = call;
                     e.threads = (e.threads & 0xffffffffu) | (uint64_t)thread << 32;
@@ -182,14 +182,14 @@ static unsigned live_scan(uintptr_t base, uintptr_t last, entry_t *freeing, unsi
  * [base, last] (live_scan then says what to do about it): the same probes
  * as live_scan's, and for the usual new allocation, no overlap, an empty
  * slot or two per level in use. */
-static inline int run_holds_either(const table_t *t, uintptr_t block, uintptr_t base,
+static inline int run_holds_either(const alloc_table_t *t, uintptr_t block, uintptr_t base,
                                    uintptr_t last)
 {
     for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
-        uintptr_t span = LOAD(t->slots[i].span);
+        uintptr_t span = ALLOC_LOAD(t->slots[i].span);
         if (!span)
             return 0; /* tables are never full: a run ends */
-        uintptr_t b = LOAD(t->slots[i].base);
+        uintptr_t b = ALLOC_LOAD(t->slots[i].base);
         if (base - b < span || last - b < span)
             return 1;
     }
@@ -197,13 +197,13 @@ static inline int run_holds_either(const table_t *t, uintptr_t block, uintptr_t 
 
 static inline int live_holds_either(uintptr_t base, uintptr_t last)
 {
-    uint32_t levels = LOAD(allocs.live.levels);
+    uint32_t levels = ALLOC_LOAD(allocs.live.levels);
     while (levels) {
         unsigned k = (unsigned)__builtin_ctz(levels);
         levels &= levels - 1;
         if (last < allocs.live.lo[k] || base > allocs.live.hi[k])
             continue;
-        const table_t *t = LOAD(allocs.live.tables[k]);
+        const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
         unsigned shift = level_shift(k);
         uintptr_t first = base >> shift, second = last >> shift;
         if (run_holds_either(t, first, base, last) ||
@@ -225,10 +225,10 @@ typedef struct new_alloc {
     uint32_t created_thread;
 } new_alloc_t;
 
-static inline entry_t live_entry(const new_alloc_t *n)
+static inline alloc_entry_t live_entry(const new_alloc_t *n)
 {
     unsigned flags = n->size ? 0 : F_ZERO_SIZE;
-    return (entry_t){.base = n->base,
+    return (alloc_entry_t){.base = n->base,
                      .span = n->span,
                      .context = (uintptr_t)n->context,
                      .device = (uintptr_t)n->device,
@@ -248,7 +248,7 @@ static __attribute__((noinline)) int add_alloc_overlapping(const new_alloc_t *n,
      * allocation gets its tombstone here, in its free's name
      * (registry_end_free then finds nothing left to do); left live, it would
      * shadow the new one and be taken for it. */
-    entry_t old, stale = {0};
+    alloc_entry_t old, stale = {0};
     unsigned stale_level = 0, found;
     uintptr_t last = span ? base + span - 1 : base;
     while ((found = live_scan(base, last, &old, &stale_level, &stale)) & SCAN_FREEING) {
@@ -257,7 +257,7 @@ static __attribute__((noinline)) int add_alloc_overlapping(const new_alloc_t *n,
         write_begin();
         entries_del(&allocs.live, old_level, old.base, old.span, -1);
         if (kept)
-            bury(&old, old_level);
+            alloc_bury(&old, old_level);
         else
             drop_dead_overlapping(old_level, old.base, old.span);
         write_end();
@@ -271,7 +271,7 @@ static __attribute__((noinline)) int add_alloc_overlapping(const new_alloc_t *n,
     if (missed_free)
         entries_del(&allocs.live, stale_level, base, stale.span, -1);
     if (stored) {
-        entry_t e = live_entry(n);
+        alloc_entry_t e = live_entry(n);
         entries_put(&allocs.live, k, &e);
     } else {
         /* A tombstone of this memory would call the new allocation freed
@@ -299,7 +299,7 @@ int registry_add_alloc_fields(const void *ptr, size_t size, ze_memory_type_t typ
     spin_lock(&allocs_lock);
     if (span && !live_holds_either(base, base + span - 1) &&
         table_reserve(&allocs.live, k) == 0) {
-        entry_t e = live_entry(&(new_alloc_t){base, span, size, type, context, device,
+        alloc_entry_t e = live_entry(&(new_alloc_t){base, span, size, type, context, device,
                                               created_by, created_call, created_thread});
         write_begin();
         entries_put(&allocs.live, k, &e);
@@ -323,13 +323,13 @@ int registry_add_alloc(const zeil_alloc_t *proto)
                                      proto->created_thread);
 }
 
-/* bury's general case: no tombstone of e's range and level yet, or e spans
+/* alloc_bury's general case: no tombstone of e's range and level yet, or e spans
  * two blocks of its level. i: the slot of the tombstone of e's base at
  * level k, or -1. */
-static __attribute__((noinline)) void bury_other(entry_t *e, unsigned k, ptrdiff_t i)
+static __attribute__((noinline)) void bury_other(alloc_entry_t *e, unsigned k, ptrdiff_t i)
 {
-    table_t *t = LOAD(allocs.dead.tables[k]);
-    if (i < 0 || LOAD(t->slots[i].span) != e->span) {
+    alloc_table_t *t = ALLOC_LOAD(allocs.dead.tables[k]);
+    if (i < 0 || ALLOC_LOAD(t->slots[i].span) != e->span) {
         /* Older tombstones it overlaps are wrong about this memory now. */
         drop_dead_overlapping(k, e->base, e->span);
         entries_put(&allocs.dead, k, e);
@@ -338,12 +338,12 @@ static __attribute__((noinline)) void bury_other(entry_t *e, unsigned k, ptrdiff
     /* One of the same range: no other of its level can overlap it (either
      * would have dropped the other), coarser ones may. */
     drop_dead_overlapping(k + 1, e->base, e->span);
-    allocs.fifo[meta_place(LOAD(t->slots[i].meta))].span = 0;
+    allocs.fifo[meta_place(ALLOC_LOAD(t->slots[i].meta))].span = 0;
     slot_store(&t->slots[i], e);
     unsigned shift = level_shift(k);
     uintptr_t first = e->base >> shift, last = (e->base + e->span - 1) >> shift;
     if (last != first && (i = table_find(t, last, e->base, F_SECOND)) >= 0) {
-        entry_t second = *e;
+        alloc_entry_t second = *e;
         second.meta = meta_with(e->meta, meta_flags(e->meta) | F_SECOND, meta_place(e->meta));
         slot_store(&t->slots[i], &second);
     }
@@ -355,7 +355,7 @@ static __attribute__((noinline)) void bury_other(entry_t *e, unsigned k, ptrdiff
  * range, in one block, then gives its slot to the new one, and only the
  * fields that can differ are written (the lines touched: the FIFO's two
  * places, the dead table's slot). */
-void bury(entry_t *e, unsigned k)
+void alloc_bury(alloc_entry_t *e, unsigned k)
 {
     uint32_t place = allocs.fifo_next;
     if (allocs.fifo[place].span)
@@ -364,7 +364,7 @@ void bury(entry_t *e, unsigned k)
     allocs.fifo[place].span = e->span;
     allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
     e->meta = meta_at_place(e->meta, place);
-    table_t *t = LOAD(allocs.dead.tables[k]);
+    alloc_table_t *t = ALLOC_LOAD(allocs.dead.tables[k]);
     unsigned shift = level_shift(k);
     uintptr_t first = e->base >> shift;
     ptrdiff_t i = table_find(t, first, e->base, 0);
@@ -372,15 +372,15 @@ void bury(entry_t *e, unsigned k)
         bury_other(e, k, i);
         return;
     }
-    slot_t *s = &t->slots[i];
-    if (LOAD(s->span) != e->span) {
+    alloc_slot_t *s = &t->slots[i];
+    if (ALLOC_LOAD(s->span) != e->span) {
         bury_other(e, k, i);
         return;
     }
     /* One of the same range (see bury_other). */
-    uint32_t coarser = LOAD(allocs.dead.levels) >> (k + 1) << (k + 1);
+    uint32_t coarser = ALLOC_LOAD(allocs.dead.levels) >> (k + 1) << (k + 1);
     if (coarser)
-        drop_dead_in_levels(coarser, e->base, e->span);
-    allocs.fifo[meta_place(LOAD(s->meta))].span = 0;
+        alloc_drop_dead_in_levels(coarser, e->base, e->span);
+    allocs.fifo[meta_place(ALLOC_LOAD(s->meta))].span = 0;
     slot_store_fields(s, e);
 }
