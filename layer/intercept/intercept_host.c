@@ -24,10 +24,19 @@ HOST_WAIT(zeFenceHostSynchronize, hazards_fence_sync_before, hazards_fence_synce
 HOST_WAIT(zeCommandListHostSynchronize, hazards_list_sync_before, hazards_list_synced) /* API 1.6 */
 
 /* A query that finds the work done is a host synchronization too. */
-ZEIL_AFTER(zeEventQueryStatus) { ZEIL_HAZARDS(hazards_event_queried(objs[0], result)); }
-ZEIL_AFTER(zeFenceQueryStatus) { ZEIL_HAZARDS(hazards_fence_synced(call, objs[0], 0, result)); }
+ZEIL_AFTER(zeEventQueryStatus)
+{
+    ZEIL_HAZARDS(hazards_event_queried(objs[0], result));
+}
+ZEIL_AFTER(zeFenceQueryStatus)
+{
+    ZEIL_HAZARDS(hazards_fence_synced(call, objs[0], 0, result));
+}
 
-ZEIL_POST(zeEventHostSignal) { ZEIL_HAZARDS(hazards_event_host_signalled(objs[0])); }
+ZEIL_POST(zeEventHostSignal)
+{
+    ZEIL_HAZARDS(hazards_event_host_signalled(objs[0]));
+}
 
 /* After a reset, the event's next signal is no second signal. */
 ZEIL_POST(zeEventHostReset)

@@ -89,20 +89,33 @@ ZEIL_PRE(zeCommandListAppendLaunchKernel)
     calls_number(call);
     st->answered = 1;
     return timing_launch(next, objs[0],
-                         &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call, objs[2],
-                                              a->pLaunchFuncArgs, 0, a->hSignalEvent,
-                                              a->numWaitEvents, a->phWaitEvents},
+                         &(zeil_submission_t){
+                             .kind = ZEIL_RECORD_LAUNCH,
+                             .call = call,
+                             .kernel = objs[2],
+                             .group_count = a->pLaunchFuncArgs,
+                             .signal_event = a->hSignalEvent,
+                             .num_wait_events = a->numWaitEvents,
+                             .wait_events = a->phWaitEvents,
+                         },
                          launch_via.forward, a->hKernel);
 }
 ZEIL_AFTER(zeCommandListAppendLaunchKernel)
 {
     zeil_obj_t *list = objs[0], *kernel = objs[2];
     uint64_t generation = launch_via.generation;
-    launch_via.generation = 0, launch_via.forward = NULL;
+    launch_via.generation = 0;
+    launch_via.forward = NULL;
     if (result == ZE_RESULT_SUCCESS && !st->answered)
-        records_add(list, &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call, kernel,
-                                               a->pLaunchFuncArgs, 0, a->hSignalEvent,
-                                               a->numWaitEvents, a->phWaitEvents});
+        records_add(list, &(zeil_submission_t){
+                              .kind = ZEIL_RECORD_LAUNCH,
+                              .call = call,
+                              .kernel = kernel,
+                              .group_count = a->pLaunchFuncArgs,
+                              .signal_event = a->hSignalEvent,
+                              .num_wait_events = a->numWaitEvents,
+                              .wait_events = a->phWaitEvents,
+                          });
     if (result == ZE_RESULT_SUCCESS)
         HAZARDS_APPENDED(.call = call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel,
                          .signal = a->hSignalEvent, .num_waits = a->numWaitEvents,
@@ -126,9 +139,15 @@ ZEIL_PRE(zeCommandListAppendLaunchKernelWithArguments)
 ZEIL_POST(zeCommandListAppendLaunchKernelWithArguments)
 {
     zeil_obj_t *kernel = objs[2];
-    records_add(objs[0], &(zeil_submission_t){ZEIL_RECORD_LAUNCH, call, kernel, &a->groupCounts,
-                                              0, a->hSignalEvent, a->numWaitEvents,
-                                              a->phWaitEvents});
+    records_add(objs[0], &(zeil_submission_t){
+                             .kind = ZEIL_RECORD_LAUNCH,
+                             .call = call,
+                             .kernel = kernel,
+                             .group_count = &a->groupCounts,
+                             .signal_event = a->hSignalEvent,
+                             .num_wait_events = a->numWaitEvents,
+                             .wait_events = a->phWaitEvents,
+                         });
     const uint32_t size[3] = {a->groupSizes.groupSizeX, a->groupSizes.groupSizeY,
                               a->groupSizes.groupSizeZ};
     for (int i = 0; kernel && a->pArguments && i < 3; i++)

@@ -12,10 +12,16 @@ ZEIL_HOOKS_OF(zeMemFreeExt, zeMemFree);
                                       call->name, call->number, calls_thread_number()) != 0) \
             oom_dropped_allocation(call->name, *a->pptr, a->size);                         \
     }
-ZEIL_PRE(zeMemAllocDevice) { return check_device_of_context(call, objs[0], a->hDevice, objs[1]); }
+ZEIL_PRE(zeMemAllocDevice)
+{
+    return check_device_of_context(call, objs[0], a->hDevice, objs[1]);
+}
 ALLOCATES(zeMemAllocDevice, ZE_MEMORY_TYPE_DEVICE, a->hDevice)
 ALLOCATES(zeMemAllocHost, ZE_MEMORY_TYPE_HOST, NULL)
-ZEIL_PRE(zeMemAllocShared) { return check_device_of_context(call, objs[0], a->hDevice, objs[1]); }
+ZEIL_PRE(zeMemAllocShared)
+{
+    return check_device_of_context(call, objs[0], a->hDevice, objs[1]);
+}
 ALLOCATES(zeMemAllocShared, ZE_MEMORY_TYPE_SHARED, a->hDevice)
 
 /* A free marks its allocation before the driver frees it and buries that
@@ -31,8 +37,10 @@ ZEIL_PRE(zeMemFree)
     ze_result_t r = usual ? ZE_RESULT_SUCCESS : check_usm_free(call, a->hContext, a->ptr);
     if (r == ZE_RESULT_SUCCESS && hazards_active())
         r = hazards_free_before(call, a->ptr);
-    if (st->marked && (r != ZE_RESULT_SUCCESS || !usual))
-        st->marked = 0, registry_end_free(&st->freeing, 0);
+    if (st->marked && (r != ZE_RESULT_SUCCESS || !usual)) {
+        st->marked = 0;
+        registry_end_free(&st->freeing, 0);
+    }
     return r;
 }
 ZEIL_AFTER(zeMemFree)

@@ -59,16 +59,23 @@ ZEIL_MAKE(zeContextCreate) {} /* a context is its own context */
 ZEIL_MAKE(zeContextCreateEx)
 {
     o->devices = a->numDevices && a->phDevices ? calloc(a->numDevices, sizeof *o->devices) : NULL;
-    if (o->devices)
-        memcpy(o->devices, a->phDevices, (o->device_count = a->numDevices) * sizeof *o->devices);
-    else if (a->numDevices && a->phDevices)
+    if (o->devices) {
+        o->device_count = a->numDevices;
+        memcpy(o->devices, a->phDevices, a->numDevices * sizeof *o->devices);
+    } else if (a->numDevices && a->phDevices)
         oom_dropped(OOM_OTHER, 1, call->name, "copying a context's device list");
 }
-ZEIL_PRE(zeContextDestroy) { return check_context_children(call, objs[0]); }
+ZEIL_PRE(zeContextDestroy)
+{
+    return check_context_children(call, objs[0]);
+}
 
 /* Queues, lists, pools, counter-based events, USM and modules are made on a
  * device that must be one of the context's (E005). */
-ZEIL_PRE(zeCommandQueueCreate) { return check_device_in_context(call, objs[0], a->hDevice); }
+ZEIL_PRE(zeCommandQueueCreate)
+{
+    return check_device_in_context(call, objs[0], a->hDevice);
+}
 ZEIL_MAKE(zeCommandQueueCreate)
 {
     o->ordinal = a->desc ? a->desc->ordinal : 0;
@@ -90,7 +97,10 @@ ZEIL_POST(zeCommandQueueExecuteCommandLists)
 ZEIL_MAKE(zeFenceCreate) {}
 
 /* A list gets its records and its name for the report once registered. */
-ZEIL_PRE(zeCommandListCreate) { return check_device_in_context(call, objs[0], a->hDevice); }
+ZEIL_PRE(zeCommandListCreate)
+{
+    return check_device_in_context(call, objs[0], a->hDevice);
+}
 ZEIL_MAKE(zeCommandListCreate)
 {
     o->ordinal = a->desc ? a->desc->commandQueueGroupOrdinal : 0;
@@ -98,8 +108,10 @@ ZEIL_MAKE(zeCommandListCreate)
 }
 ZEIL_POST(zeCommandListCreate)
 {
-    if (st->made)
-        records_list_created(call, st->made), names_list_created(next, st->made, 0);
+    if (!st->made)
+        return;
+    records_list_created(call, st->made);
+    names_list_created(next, st->made, 0);
 }
 ZEIL_PRE(zeCommandListCreateImmediate)
 {
@@ -113,9 +125,10 @@ ZEIL_MAKE(zeCommandListCreateImmediate)
 }
 ZEIL_POST(zeCommandListCreateImmediate)
 {
-    if (st->made)
-        records_list_created(call, st->made),
-            names_list_created(next, st->made, a->altdesc ? a->altdesc->index : 0);
+    if (st->made) {
+        records_list_created(call, st->made);
+        names_list_created(next, st->made, a->altdesc ? a->altdesc->index : 0);
+    }
     if (a->phCommandList && a->altdesc && hazards_active())
         hazards_list_mode(*a->phCommandList, a->altdesc->mode);
 }
@@ -162,7 +175,10 @@ ZEIL_MAKE(zeEventPoolCreate)
     o->device = a->numDevices == 1 && a->phDevices ? a->phDevices[0] : NULL;
     o->pool_flags = a->desc ? a->desc->flags : 0;
 }
-ZEIL_PRE(zeEventPoolDestroy) { return check_pool_events(call, objs[0]); }
+ZEIL_PRE(zeEventPoolDestroy)
+{
+    return check_pool_events(call, objs[0]);
+}
 ZEIL_MAKE(zeEventPoolOpenIpcHandle) {} /* another process's pool: a pool all the same */
 ZEIL_MAKE(zeEventCreate) {}
 ZEIL_POST(zeEventCreate)
@@ -173,10 +189,16 @@ ZEIL_POST(zeEventCreate)
         hazards_event_external(st->made);
 }
 /* API 1.15: an event of no pool; it belongs to the context and device. */
-ZEIL_PRE(zeEventCounterBasedCreate) { return check_device_in_context(call, objs[0], a->hDevice); }
+ZEIL_PRE(zeEventCounterBasedCreate)
+{
+    return check_device_in_context(call, objs[0], a->hDevice);
+}
 ZEIL_MAKE(zeEventCounterBasedCreate) {}
 
-ZEIL_PRE(zeModuleCreate) { return check_device_in_context(call, objs[0], a->hDevice); }
+ZEIL_PRE(zeModuleCreate)
+{
+    return check_device_in_context(call, objs[0], a->hDevice);
+}
 /* Its format, where it was built from, its kernel names (interned, asked once). */
 ZEIL_MAKE(zeModuleCreate)
 {
@@ -191,12 +213,16 @@ ZEIL_MAKE(zeModuleCreate)
     if (names && get(*a->phModule, &count, names) == ZE_RESULT_SUCCESS) {
         for (uint32_t i = 0; i < count; i++)
             names[i] = registry_intern(names[i]);
-        o->kernel_names = names, o->kernel_name_count = count;
+        o->kernel_names = names;
+        o->kernel_name_count = count;
     } else {
         free(names);
     }
 }
-ZEIL_PRE(zeModuleDestroy) { return check_module_kernels(call, objs[0]); }
+ZEIL_PRE(zeModuleDestroy)
+{
+    return check_module_kernels(call, objs[0]);
+}
 
 /* Its name interned ("?" when unnamed or out of memory: a literal lives as
  * long), group size 1x1x1 until set, how many arguments it takes when the
@@ -211,7 +237,10 @@ ZEIL_MAKE(zeKernelCreate)
     if (NEXT(ze_kernel_dditable_t, pfnGetProperties)(*a->phKernel, &props) == ZE_RESULT_SUCCESS)
         o->arg_count = props.numKernelArgs;
 }
-ZEIL_POST(zeKernelDestroy) { launch_cache_forget_all(); }
+ZEIL_POST(zeKernelDestroy)
+{
+    launch_cache_forget_all();
+}
 ZEIL_POST(zeKernelSetGroupSize)
 {
     const uint32_t size[3] = {a->groupSizeX, a->groupSizeY, a->groupSizeZ};
