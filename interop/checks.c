@@ -10,6 +10,7 @@
 #include <level_zero/loader/ze_loader.h>
 #include <zeil/zeil.h>
 
+#include "../layer/common/host_readable.h"
 #include "handle_map.h"
 #include "rules.h"
 
@@ -295,20 +296,6 @@ static dnnl_status_t check_usm_range(const char *call, const void *ptr, size_t n
     return dnnl_invalid_arguments;
 }
 
-/* 1 when a host mapping readable by this process covers ptr: the kernel
- * reads one byte for us and answers EFAULT, without a signal, when none
- * does. Any other failure (a sandbox forbids the call) counts as readable:
- * when in doubt, accept. */
-static int host_can_read(const void *ptr)
-{
-    char byte;
-    struct iovec local = {&byte, 1};
-    struct iovec remote = {(void *)ptr, 1};
-    if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1)
-        return 1;
-    return errno != EFAULT;
-}
-
 int check_device_uses_system_memory(ze_device_handle_t device)
 {
     ze_device_memory_access_properties_t props = {
@@ -333,7 +320,7 @@ static dnnl_status_t check_usm_by_query(const char *call, const void *ptr, size_
     ze_device_handle_t owner = NULL;
     if (zeMemGetAllocProperties(context, ptr, &props, &owner) != ZE_RESULT_SUCCESS
         || props.type == ZE_MEMORY_TYPE_UNKNOWN) {
-        if (system_memory && host_can_read(ptr))
+        if (system_memory && host_readable(ptr))
             return dnnl_success; /* plain host memory the device accepts */
         interop_report(INTEROP_RULE_E120, call,
                        "%s %p is not a USM allocation of context %p (zeMemGetAllocProperties)",
@@ -397,7 +384,7 @@ static int freed_range_accepted(const char *call, const void *ptr, ze_context_ha
     const char *why = NULL;
     if (driver_says_usm(context, ptr))
         why = "the driver knows it as USM now";
-    else if (system_memory && host_can_read(ptr))
+    else if (system_memory && host_readable(ptr))
         why = "the device accepts system memory and the address is mapped host memory";
     if (!why)
         return 0;
@@ -419,7 +406,7 @@ dnnl_status_t check_usm(const char *call, const void *ptr, size_t needed,
     usm_verdict_t verdict = examine_usm(ptr, needed, context, device, &alloc);
     if (verdict == USM_UNKNOWN && zeil_registry_is_incomplete())
         return dnnl_success; /* possibly USM zeil failed to register */
-    if (verdict == USM_UNKNOWN && system_memory && host_can_read(ptr))
+    if (verdict == USM_UNKNOWN && system_memory && host_readable(ptr))
         return dnnl_success; /* plain host memory the device accepts */
     if (verdict == USM_FREED
         && freed_range_accepted(call, ptr, context, system_memory, &alloc, what))

@@ -23,10 +23,8 @@
 
 #include "diag.h"
 #include "intercepts.h"
+#include "host_readable.h"
 
-#include <errno.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
 /* The driver's answer for ptr in context: 1 when it is USM now. */
 static int driver_says_usm(const zeil_next_t *next, ze_context_handle_t context, const void *ptr)
@@ -53,20 +51,6 @@ static int device_uses_system_memory(const zeil_next_t *next, ze_device_handle_t
            && props.sharedSystemAllocCapabilities != 0;
 }
 
-/* 1 when a host mapping readable by this process covers ptr (the kernel
- * reads one byte on our behalf and answers EFAULT for unmapped or
- * inaccessible pages, without a signal). Any other failure (the call
- * forbidden by a sandbox) counts as readable: when in doubt, warn. */
-static int host_can_read(const void *ptr)
-{
-    char byte;
-    struct iovec local = {&byte, 1};
-    struct iovec remote = {(void *)ptr, 1};
-    if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1)
-        return 1;
-    return errno != EFAULT;
-}
-
 freed_range_verdict_t check_freed_range(const zeil_obj_t *owner, ze_device_handle_t device,
                                         const void *ptr, const zeil_alloc_t *freed,
                                         freed_range_use_t use)
@@ -79,7 +63,7 @@ freed_range_verdict_t check_freed_range(const zeil_obj_t *owner, ze_device_handl
         return FREED_RANGE_REUSED_BY_USM;
     if (use == FREED_RANGE_FREE)
         return FREED_RANGE_DANGLING;
-    if (!host_can_read(ptr))
+    if (!host_readable(ptr))
         return FREED_RANGE_DANGLING;
     if (device_uses_system_memory(next, device))
         return FREED_RANGE_SYSTEM_MEMORY;
