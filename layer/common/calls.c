@@ -98,6 +98,7 @@ ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *f
 const char *calls_result_name(ze_result_t result)
 {
     switch (result) {
+/* clang-format off: one case a line */
 #define RESULT_NAME(r) case r: return #r;
     RESULT_NAME(ZE_RESULT_SUCCESS)
     RESULT_NAME(ZE_RESULT_NOT_READY)
@@ -120,6 +121,7 @@ const char *calls_result_name(ze_result_t result)
     RESULT_NAME(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE)
     RESULT_NAME(ZE_RESULT_ERROR_UNKNOWN)
 #undef RESULT_NAME
+/* clang-format on */
     default:
         return "ZE_RESULT_(other)";
     }
