@@ -98,7 +98,8 @@ ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *f
 const char *calls_result_name(ze_result_t result)
 {
     switch (result) {
-/* clang-format off: one case a line */
+/* One case a line. */
+/* clang-format off */
 #define RESULT_NAME(r) case r: return #r;
     RESULT_NAME(ZE_RESULT_SUCCESS)
     RESULT_NAME(ZE_RESULT_NOT_READY)
