@@ -15,3 +15,11 @@ backend_request_t env_backend_request(void)
         return BACKEND_FORWARD_ONLY;
     return BACKEND_AUTO;
 }
+
+unsigned env_event_ring_size(unsigned fallback)
+{
+    const char *value = getenv("ZEIL_INTEROP_EVENT_RING");
+    char *end = NULL;
+    unsigned long n = value ? strtoul(value, &end, 10) : 0;
+    return value && end && !*end && n >= 16 && n <= fallback ? (unsigned)n : fallback;
+}

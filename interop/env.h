@@ -11,4 +11,9 @@
 typedef enum backend_request { BACKEND_AUTO, BACKEND_HOST_ONLY, BACKEND_FORWARD_ONLY } backend_request_t;
 backend_request_t env_backend_request(void);
 
+/* ZEIL_INTEROP_EVENT_RING: the executes a stream's event ring serves before
+ * it reuses a slot (tests under sanitizers shorten it); default fallback
+ * when unset or not a number in [16, 16384]. */
+unsigned env_event_ring_size(unsigned fallback);
+
 #endif

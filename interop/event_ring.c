@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "handle_map.h"
 #include "real_dnnl.h"
 #include "rules.h"
@@ -23,6 +24,7 @@ void event_ring_init(event_ring_t *ring, ze_context_handle_t context, ze_device_
     ring->device = device;
     ring->timestamps = timestamps;
     ring->stream = stream;
+    ring->size = env_event_ring_size(EVENT_RING_SIZE);
 }
 
 /* Room for one more pool in pools and slots; -1 when out of memory. */
@@ -148,7 +150,7 @@ static event_slot_t *reuse_oldest(event_ring_t *ring)
 event_slot_t *event_ring_take(event_ring_t *ring, uint64_t execute, const char *kind,
                               ze_result_t *result)
 {
-    event_slot_t *slot = ring->count >= EVENT_RING_SIZE ? reuse_oldest(ring) : NULL;
+    event_slot_t *slot = ring->count >= ring->size ? reuse_oldest(ring) : NULL;
     *result = ZE_RESULT_SUCCESS;
     if (!slot) {
         *result = create_event(ring, &slot);

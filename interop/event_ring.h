@@ -43,6 +43,7 @@ typedef struct event_ring {
     ze_device_handle_t device;
     int timestamps;
     const void *stream;
+    uint32_t size;                      /* executes served before a reuse (EVENT_RING_SIZE) */
     uint32_t count;                     /* events created */
     uint32_t pool_capacity;             /* entries of pools and slots */
     ze_event_pool_handle_t *pools;

@@ -11,18 +11,24 @@
 ze_result_t check_handle_finding(const zeil_call_t *call, const char *arg, const void *handle,
                                  zeil_kind_t kind, zeil_obj_t *obj, zeil_obj_t **out)
 {
-    /* Drivers and devices also reach applications through calls zeil does not
-     * intercept (sysman, loader extensions), so only their misuse counts. */
+    /* Drivers also reach applications through calls zeil does not intercept
+     * (loader extensions), so only their misuse counts. Devices come only
+     * from zeDeviceGet and zeDeviceGetSubDevices, which zeil intercepts: an
+     * unknown one is E001 (the driver would crash on it), a destroyed
+     * object's value reused by a device is taken as it comes. */
     int may_be_unseen = kind == ZEIL_KIND_DRIVER || kind == ZEIL_KIND_DEVICE;
+    if (!obj && kind == ZEIL_KIND_DEVICE && handle)
+        may_be_unseen = 0;
     /* Handles of kinds some creator of which passes through at the loader's
      * version may be valid though unseen (or reuse a destroyed object's
      * value): zeil takes them as they come. */
-    if (!may_be_unseen && (!obj || (obj->kind != kind && !atomic_load(&obj->alive))) &&
+    if (!may_be_unseen && kind != ZEIL_KIND_DEVICE &&
+        (!obj || (obj->kind != kind && !atomic_load(&obj->alive))) &&
         !intercepted_kinds_all_creators(kind) &&
         first_sight_register(call, arg, handle, kind, out))
         return ZE_RESULT_SUCCESS;
     if (!obj) {
-        if (may_be_unseen)
+        if (may_be_unseen || !handle)
             return ZE_RESULT_SUCCESS;
         if (oom_registry_incomplete() && diag_rule_enabled(ZEIL_RULE_E001)) {
             oom_unchecked(); /* zeil may have failed to register it */
@@ -61,12 +67,21 @@ ze_result_t check_handle_array(const zeil_call_t *call, const char *arg, uint32_
     return r;
 }
 
+const char *check_context_gone(ze_context_handle_t context)
+{
+    const zeil_obj_t *c = context ? registry_find(context) : NULL;
+    return c && c->kind == ZEIL_KIND_CONTEXT && !atomic_load(&c->alive)
+               ? " (destroyed: its memory and objects went with it)"
+               : "";
+}
+
 ze_result_t check_context_mix(const zeil_call_t *call, const char *arg_a, const zeil_obj_t *a,
                               const char *arg_b, const zeil_obj_t *b)
 {
     return diag_report(ZEIL_RULE_E004, call->name,
-                       "%s %p belongs to context %p, %s %p to context %p", arg_a, a->handle,
-                       (void *)a->context, arg_b, b->handle, (void *)b->context);
+                       "%s %p belongs to context %p%s, %s %p to context %p%s", arg_a, a->handle,
+                       (void *)a->context, check_context_gone(a->context), arg_b, b->handle,
+                       (void *)b->context, check_context_gone(b->context));
 }
 
 /* Sub-devices nest shallowly; parent is the device a sub-device came from.

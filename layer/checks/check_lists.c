@@ -27,7 +27,8 @@ static ze_result_t check_event_of_list(const zeil_call_t *call, const char *arg,
     if (!obj)
         return r;
     CHECK_KEEP_FIRST(r, check_same_context(call, arg, obj, "hCommandList", list));
-    uint64_t previous = atomic_load(&obj->signalled_by_call);
+    /* A regular list's signal is judged when it runs (check_signals.c). */
+    uint64_t previous = list && !list->is_immediate ? 0 : atomic_load(&obj->signalled_by_call);
     if (signals && previous && diag_rule_enabled(ZEIL_RULE_W031))
         diag_report(ZEIL_RULE_W031, call->name,
                     "signal event %p was already signalled by call #%llu and not reset since",

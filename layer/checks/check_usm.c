@@ -14,8 +14,11 @@
 #include <stdio.h>
 #include <string.h>
 
-ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
-                            const void *ptr, size_t size)
+/* The range's checks; context: the one ptr must be of (null: none), named
+ * context_arg in E004. */
+static ze_result_t usm_range(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
+                             const void *ptr, size_t size, const char *context_arg,
+                             ze_context_handle_t context)
 {
     if (!ptr || !diag_rule_enabled(ZEIL_RULE_E014))
         return ZE_RESULT_SUCCESS;
@@ -41,11 +44,54 @@ ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, con
         return diag_report(ZEIL_RULE_E014, call->name,
                            "%s %p + %zu bytes ends %zu bytes past allocation %p (%zu bytes)", arg,
                            ptr, size, size - (a.size - offset), a.base, a.size);
-    if (list && list->context && a.context != list->context)
+    if (context && a.context != context && !context_arg)
         return diag_report(ZEIL_RULE_E004, call->name,
-                           "%s %p belongs to context %p, hCommandList %p to context %p", arg, ptr,
-                           (void *)a.context, list->handle, (void *)list->context);
+                           "%s %p belongs to context %p%s, hCommandList %p to context %p", arg,
+                           ptr, (void *)a.context, check_context_gone(a.context), list->handle,
+                           (void *)list->context);
+    if (context && a.context != context)
+        return diag_report(ZEIL_RULE_E004, call->name, "%s %p belongs to context %p%s, %s is %p",
+                           arg, ptr, (void *)a.context, check_context_gone(a.context),
+                           context_arg, (void *)context);
     return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
+                            const void *ptr, size_t size)
+{
+    return usm_range(call, list, arg, ptr, size, NULL, list ? list->context : NULL);
+}
+
+ze_result_t check_usm_range_of(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
+                               const void *ptr, size_t size, const char *context_arg,
+                               ze_context_handle_t context)
+{
+    return usm_range(call, list, arg, ptr, size, context_arg, context);
+}
+
+/* A region's rows: row pitch and slice pitch as given, or packed when zero. */
+static void region_pitches(const ze_copy_region_t *r, uint32_t *pitch, uint32_t *slice)
+{
+    if (!*pitch)
+        *pitch = r->originX + r->width;
+    if (!*slice)
+        *slice = *pitch * (r->originY + r->height);
+}
+
+size_t check_region_offset(const ze_copy_region_t *r, uint32_t pitch, uint32_t slice)
+{
+    if (!r)
+        return 0;
+    region_pitches(r, &pitch, &slice);
+    return (size_t)r->originZ * slice + (size_t)r->originY * pitch + r->originX;
+}
+
+size_t check_region_span(const ze_copy_region_t *r, uint32_t pitch, uint32_t slice)
+{
+    if (!r || !r->width || !r->height || !r->depth)
+        return 0;
+    region_pitches(r, &pitch, &slice);
+    return (size_t)(r->depth - 1) * slice + (size_t)(r->height - 1) * pitch + r->width;
 }
 
 ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context, const void *ptr)

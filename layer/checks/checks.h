@@ -23,6 +23,8 @@
  * check_devices_related when their inline fast path does not succeed. */
 ze_result_t check_handle_finding(const zeil_call_t *call, const char *arg, const void *handle,
                                  zeil_kind_t kind, zeil_obj_t *obj, zeil_obj_t **out);
+/* " (destroyed: ...)" when zeil saw context destroyed, else "": for E004's messages. */
+const char *check_context_gone(ze_context_handle_t context);
 ze_result_t check_context_mix(const zeil_call_t *call, const char *arg_a, const zeil_obj_t *a,
                               const char *arg_b, const zeil_obj_t *b);
 int check_devices_related_by_parent(ze_device_handle_t a, ze_device_handle_t b);
@@ -152,18 +154,37 @@ ze_result_t check_append(const zeil_call_t *call, ze_command_list_handle_t list,
                          zeil_obj_t **list_obj, ze_event_handle_t signal, zeil_obj_t **signal_obj,
                          uint32_t num_waits, const ze_event_handle_t *waits,
                          const char *list_arg, const char *signal_arg, const char *waits_arg);
+/* check_signals.c: W031 in execution order. A regular list's signal or
+ * reset (reset: 1) of event is recorded, an immediate list's applied; each
+ * execution of regular lists replays theirs; a reset or destroyed list
+ * forgets them. */
+void check_signal_appended(zeil_obj_t *list, zeil_obj_t *event, uint64_t call, int reset);
+void check_signals_executed(const zeil_call_t *call, uint32_t count,
+                            const ze_command_list_handle_t *lists);
+void check_signals_forget(zeil_obj_t *list);
 /* After a successful append that signals an event: its signal is pending
  * until a reset (what check_append's reset-between-signals rule reads). The
  * one place every append, generated or hand-tuned, notes it. */
-static inline void check_note_signal(zeil_obj_t *signal, const zeil_call_t *call)
+static inline void check_note_signal(zeil_obj_t *list, zeil_obj_t *signal,
+                                     const zeil_call_t *call)
 {
-    if (signal)
+    if (signal && list && !list->is_immediate)
+        check_signal_appended(list, signal, call->number, 0);
+    else if (signal)
         atomic_store_explicit(&signal->signalled_by_call, call->number, memory_order_relaxed);
 }
 ze_result_t check_execute(const zeil_call_t *call, const zeil_obj_t *queue, uint32_t count,
                           const ze_command_list_handle_t *lists, ze_fence_handle_t fence);
 
 /* check_usm.c */
+/* A copy region's bytes: from offset (its origin) the span to the end of its
+ * last row; pitches of zero are packed rows and slices. */
+size_t check_region_offset(const ze_copy_region_t *r, uint32_t pitch, uint32_t slice);
+size_t check_region_span(const ze_copy_region_t *r, uint32_t pitch, uint32_t slice);
+/* check_usm_range for memory of context (named context_arg in E004), not the list's. */
+ze_result_t check_usm_range_of(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
+                               const void *ptr, size_t size, const char *context_arg,
+                               ze_context_handle_t context);
 ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
                             const void *ptr, size_t size);
 ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context, const void *ptr);

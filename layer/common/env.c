@@ -192,6 +192,10 @@ static void read_settings(void)
     const char *checks = getenv("ZEIL_CHECKS");
     zeil_settings_data.checks = copy_setting(checks);
     env_foreach_item(checks, note_hazards_item, &zeil_settings_data.hazards);
+    const char *hang = getenv("ZEIL_HANG_WARN_MS");
+    char *end = NULL;
+    unsigned long long ms = hang && *hang ? strtoull(hang, &end, 10) : ZEIL_DEFAULT_HANG_WARN_MS;
+    zeil_settings_data.hang_warn_ms = end && *end ? ZEIL_DEFAULT_HANG_WARN_MS : ms;
     zeil_settings_data.records = parse_records(getenv("ZEIL_RECORDS"));
     const char *timing = getenv("ZEIL_TIMING");
     zeil_settings_data.timing = timing && strcmp(timing, "1") == 0;

@@ -25,7 +25,11 @@ typedef struct zeil_settings {
     int rank;                /* PMI_RANK, OMPI_COMM_WORLD_RANK or SLURM_PROCID;
                                 -1 when none is set (%r in paths is then 0) */
     int hazards;             /* ZEIL_CHECKS switched the group hazards on */
+    uint64_t hang_warn_ms;   /* ZEIL_HANG_WARN_MS: a host wait blocked this long on a
+                                wait nothing pending signals is W097; 0: never */
 } zeil_settings_t;
+
+#define ZEIL_DEFAULT_HANG_WARN_MS 1000u
 
 #define ZEIL_DEFAULT_RECORDS 4096u
 

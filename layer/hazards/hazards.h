@@ -29,7 +29,8 @@ typedef enum hazards_append_kind {
     HAZARDS_BARRIER,
     HAZARDS_SIGNAL,     /* zeCommandListAppendSignalEvent: signal only */
     HAZARDS_WAIT,       /* zeCommandListAppendWaitOnEvents: waits only */
-    HAZARDS_RESET       /* zeCommandListAppendEventReset: signal is the event reset */
+    HAZARDS_RESET,      /* zeCommandListAppendEventReset: signal is the event reset */
+    HAZARDS_OPAQUE      /* work whose accesses zeil cannot know: ordered, signals, waits */
 } hazards_append_kind_t;
 
 typedef struct hazards_append {
@@ -37,9 +38,12 @@ typedef struct hazards_append {
     zeil_obj_t *list;              /* the intercept's (null: zeil does not know it) */
     hazards_append_kind_t kind;
     const zeil_obj_t *kernel;
+    uint32_t num_kernels;          /* HAZARDS_LAUNCH of several: their handles */
+    const ze_kernel_handle_t *kernels;
     void *dst;
     const void *src;
     size_t size;
+    size_t src_size;               /* HAZARDS_COPY: when not size (region copies) */
     ze_event_handle_t signal;
     uint32_t num_waits;
     const ze_event_handle_t *waits;
@@ -64,8 +68,9 @@ void hazards_list_reset(zeil_obj_t *list);
 void hazards_executed(const zeil_call_t *call, zeil_obj_t *queue, uint32_t count,
                       const ze_command_list_handle_t *lists, ze_fence_handle_t fence);
 /* Host synchronizations. _before: a hang check when timeout is UINT64_MAX
- * (E094, not refused); after: what the host learns on success, the hang
- * check on a finite timeout that expired (W095, once per event). */
+ * (E094 for a cycle, which zeil can prove; not refused); after: what the
+ * host learns on success, the hang check on a finite timeout that expired
+ * (W095, once per event). */
 void hazards_queue_sync_before(const zeil_call_t *call, zeil_obj_t *queue, uint64_t timeout);
 void hazards_queue_synced(const zeil_call_t *call, zeil_obj_t *queue, uint64_t timeout,
                           ze_result_t result);
@@ -76,6 +81,11 @@ void hazards_fence_synced(const zeil_call_t *call, zeil_obj_t *fence, uint64_t t
 void hazards_list_sync_before(const zeil_call_t *call, zeil_obj_t *list, uint64_t timeout);
 void hazards_list_synced(const zeil_call_t *call, zeil_obj_t *list, uint64_t timeout,
                          ze_result_t result);
+
+/* A host wait without timeout still blocked after ZEIL_HANG_WARN_MS
+ * (intercept_host.c waits that long first): W097 with the wait graph when
+ * what it waits for waits on an event nothing pending signals. */
+void hazards_wait_blocked(const zeil_call_t *call, zeil_obj_t *obj, uint64_t blocked_ms);
 
 /* ---- events ----------------------------------------------------------- */
 void hazards_event_sync_before(const zeil_call_t *call, zeil_obj_t *event, uint64_t timeout);

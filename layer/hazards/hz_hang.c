@@ -3,7 +3,10 @@
  * timeline recorded at or before it (in order) or for its own (out of
  * order); a wait is for the signal it saw pending when it was appended, or,
  * when it saw none, for whatever signals the event next. The walks follow
- * those edges from an op or an event and say the path they took.
+ * those edges from an op or an event and say the path they took. A walk that
+ * ends at an event nothing pending signals has found a hang only if no other
+ * thread signals it (HZ_HANG_DEAD_END); one that comes back to an op it is
+ * inside of has found a cycle (HZ_HANG_CYCLE).
  */
 #include "hz_state.h"
 
@@ -21,6 +24,8 @@ typedef struct walk {
     int depth, nseen;
     uint32_t seen_slot[WALK_SEEN];
     uint64_t seen_epoch[WALK_SEEN];
+    uint32_t path_slot[WALK_DEPTH];  /* the ops the walk is inside of */
+    uint64_t path_epoch[WALK_DEPTH];
 } walk_t;
 
 static void say(walk_t *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -49,6 +54,8 @@ static int walk_event(walk_t *w, const void *handle, const hz_wait_t *wait)
     hz_event_t *e = hz_event_of(handle);
     if (!e || e->external)
         return 0; /* unknown to zeil: no judgement */
+    if (e->state == HZ_EV_HOST)
+        return 0; /* the host signalled it since: every wait on it is over */
     if (wait && wait->sig_slot != HZ_NO_SLOT) {
         if (hz_done(wait->sig_slot, wait->sig_epoch))
             return 0;
@@ -59,7 +66,7 @@ static int walk_event(walk_t *w, const void *handle, const hz_wait_t *wait)
     if (w->target) {
         if (handle == w->target) {
             say(w, "event %p, which only this call signals", handle);
-            return 1;
+            return HZ_HANG_CYCLE;
         }
         if (e->state != HZ_EV_PENDING)
             return 0;
@@ -69,7 +76,7 @@ static int walk_event(walk_t *w, const void *handle, const hz_wait_t *wait)
     if (e->state == HZ_EV_NONE) {
         say(w, "event %p, which nothing pending signals and the host has not signalled",
             handle);
-        return 1;
+        return HZ_HANG_DEAD_END;
     }
     if (hz_done(e->slot, e->epoch))
         return 0;
@@ -87,6 +94,14 @@ static int walk_op(walk_t *w, uint32_t slot, uint64_t epoch)
     hz_timeline_t *t = hz_slot_owner[slot];
     if (!t)
         return 0;
+    /* Back at an op the walk is inside of (in order: at or after it): that
+     * op waits on itself, a hang no signal of the program's order ends. */
+    for (int i = 0; !w->target && i < w->depth; i++)
+        if (w->path_slot[i] == slot && (t->in_order ? epoch >= w->path_epoch[i]
+                                                    : epoch == w->path_epoch[i])) {
+            say(w, "work queued behind the wait on list %p (a cycle)", t->handle);
+            return HZ_HANG_CYCLE;
+        }
     for (int i = 0; i < w->nseen; i++)
         if (w->seen_slot[i] == slot && (t->in_order ? w->seen_epoch[i] >= epoch
                                                     : w->seen_epoch[i] == epoch))
@@ -95,6 +110,8 @@ static int walk_op(walk_t *w, uint32_t slot, uint64_t epoch)
         w->seen_slot[w->nseen] = slot;
         w->seen_epoch[w->nseen++] = epoch;
     }
+    w->path_slot[w->depth] = slot;
+    w->path_epoch[w->depth] = epoch;
     w->depth++;
     int found = 0;
     for (uint32_t i = 0; i < t->nwaits && !found; i++) {

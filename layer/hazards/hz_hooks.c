@@ -120,7 +120,8 @@ void hazards_appended(const hazards_append_t *a)
     if (a->kind == HAZARDS_COPY || a->kind == HAZARDS_FILL)
         op.naccess += (uint32_t)hz_access_of(a->dst, a->size, 1, 0, &op.access[op.naccess]);
     if (a->kind == HAZARDS_COPY)
-        op.naccess += (uint32_t)hz_access_of(a->src, a->size, 0, 0, &op.access[op.naccess]);
+        op.naccess += (uint32_t)hz_access_of(a->src, a->src_size ? a->src_size : a->size, 0, 0,
+                                             &op.access[op.naccess]);
     op.nwaits = a->waits ? a->num_waits : 0;
     op.many_waits = op.nwaits > HZ_OP_WAITS ? a->waits : NULL;
     for (uint32_t i = 0; i < op.nwaits && !op.many_waits; i++)
@@ -134,6 +135,11 @@ void hazards_appended(const hazards_append_t *a)
         return;
     if (a->kind == HAZARDS_LAUNCH) /* the kernel's arguments are guarded by the lock */
         launch_accesses(a->kernel, &op);
+    for (uint32_t i = 0; a->kind == HAZARDS_LAUNCH && a->kernels && i < a->num_kernels; i++) {
+        zeil_obj_t *k = registry_find(a->kernels[i]);
+        if (k && k->kind == ZEIL_KIND_KERNEL && atomic_load(&k->alive))
+            launch_accesses(k, &op);
+    }
     hz_timeline_t *t = hz_timeline_of(list);
     if (t && t->is_regular)
         keep_program_op(t, &op); /* out of memory: this op goes unchecked */
@@ -179,13 +185,18 @@ void hazards_executed(const zeil_call_t *call, zeil_obj_t *queue, uint32_t count
 /* ---- host synchronizations ------------------------------------------------ */
 
 static void say_dead_wait(const zeil_call_t *call, int rule, const char *what, const void *handle,
-                          const char *path)
+                          const char *path, uint64_t blocked_ms)
 {
     if (rule == ZEIL_RULE_E094)
         diag_report(ZEIL_RULE_E094, call->name,
-                    "waits for ever on %s %p: %s; unless another thread signals it "
-                    "(zeEventHostSignal), this never returns",
+                    "waits for ever on %s %p: %s; its work waits on itself, this never "
+                    "returns",
                     what, handle, path);
+    else if (rule == ZEIL_RULE_W097)
+        diag_report(ZEIL_RULE_W097, call->name,
+                    "blocked for %llu ms waiting on %s %p: %s; unless another thread signals "
+                    "it (zeEventHostSignal), this never returns",
+                    (unsigned long long)blocked_ms, what, handle, path);
     else
         diag_report(ZEIL_RULE_W095, call->name,
                     "timed out waiting on %s %p: %s; waiting again will not help unless "
@@ -212,37 +223,47 @@ static int waited_op(zeil_obj_t *obj, uint32_t *slot, uint64_t *epoch, int **war
     return 1;
 }
 
-static void check_wait(const zeil_call_t *call, zeil_obj_t *obj, int rule)
+/* What a host wait on obj is stuck on (HZ_HANG_*), its path; once: only
+ * if the object's W095 was not said yet (and then it is). */
+static int walk_wait(zeil_obj_t *obj, int once, char *path, size_t size)
+{
+    int found = 0;
+    if (obj->kind == ZEIL_KIND_EVENT) {
+        hz_event_t *e = hz_event_obj(obj);
+        if (e && (!once || !e->timeout_warned)) {
+            found = hz_hang_dead_event(obj->handle, path, size);
+            if (found && once)
+                e->timeout_warned = 1;
+        }
+        return found;
+    }
+    uint32_t slot;
+    uint64_t epoch;
+    int *warned;
+    if (waited_op(obj, &slot, &epoch, &warned) && (!once || !*warned)) {
+        found = hz_hang_dead_op(slot, epoch, path, size);
+        if (found && once)
+            *warned = 1;
+    }
+    return found;
+}
+
+/* rule: E094 (before a wait without timeout: a cycle only, which zeil can
+ * prove), W097 (such a wait blocked blocked_ms: any hang, which another
+ * thread may still end) or W095 (a finite wait expired, once per object). */
+static void check_wait(const zeil_call_t *call, zeil_obj_t *obj, int rule, uint64_t blocked_ms)
 {
     char path[512];
-    int dead = 0;
     const char *what = obj->kind == ZEIL_KIND_EVENT ? "event"
                        : obj->kind == ZEIL_KIND_FENCE ? "fence"
                        : obj->kind == ZEIL_KIND_COMMAND_QUEUE ? "command queue" : "command list";
     if (!hz_enter())
         return;
-    if (obj->kind == ZEIL_KIND_EVENT) {
-        hz_event_t *e = hz_event_obj(obj);
-        if (e && (rule == ZEIL_RULE_E094 || !e->timeout_warned)) {
-            dead = hz_hang_dead_event(obj->handle, path, sizeof path);
-            if (dead && rule == ZEIL_RULE_W095)
-                e->timeout_warned = 1;
-        }
-    } else {
-        uint32_t slot;
-        uint64_t epoch;
-        int *warned;
-        if (waited_op(obj, &slot, &epoch, &warned)) {
-            if (rule == ZEIL_RULE_E094 || !*warned) {
-                dead = hz_hang_dead_op(slot, epoch, path, sizeof path);
-                if (dead && rule == ZEIL_RULE_W095)
-                    *warned = 1;
-            }
-        }
-    }
+    int found = walk_wait(obj, rule == ZEIL_RULE_W095, path, sizeof path);
     hz_unlock();
-    if (dead)
-        say_dead_wait(call, rule, what, obj->handle, path);
+    if (rule == ZEIL_RULE_E094 ? found == HZ_HANG_CYCLE
+        : rule == ZEIL_RULE_W097 ? found == HZ_HANG_DEAD_END : found != 0)
+        say_dead_wait(call, rule, what, obj->handle, path, blocked_ms);
 }
 
 static void host_learns_from(zeil_obj_t *obj)
@@ -273,7 +294,13 @@ static void host_learns_from(zeil_obj_t *obj)
 static void before_wait(const zeil_call_t *call, zeil_obj_t *obj, uint64_t timeout)
 {
     if (obj && timeout == UINT64_MAX)
-        check_wait(call, obj, ZEIL_RULE_E094);
+        check_wait(call, obj, ZEIL_RULE_E094, 0);
+}
+
+void hazards_wait_blocked(const zeil_call_t *call, zeil_obj_t *obj, uint64_t blocked_ms)
+{
+    if (obj)
+        check_wait(call, obj, ZEIL_RULE_W097, blocked_ms);
 }
 
 static void after_wait(const zeil_call_t *call, zeil_obj_t *obj, uint64_t timeout,
@@ -284,7 +311,7 @@ static void after_wait(const zeil_call_t *call, zeil_obj_t *obj, uint64_t timeou
     if (result == ZE_RESULT_SUCCESS)
         host_learns_from(obj);
     else if (result == ZE_RESULT_NOT_READY && timeout != UINT64_MAX && timeout != 0)
-        check_wait(call, obj, ZEIL_RULE_W095);
+        check_wait(call, obj, ZEIL_RULE_W095, 0);
 }
 
 void hazards_event_sync_before(const zeil_call_t *call, zeil_obj_t *event, uint64_t timeout)

@@ -195,11 +195,16 @@ int hz_access_in_flight(uintptr_t base, char *text, size_t size);
 void hz_access_forget(uintptr_t base);
 
 /* ---- hz_hang.c: walks of the wait graph ---- */
-/* 1 when the op (slot, epoch) transitively waits on a wait for target
- * recorded before any signal of it (a cycle once target is signalled after
- * that op); path says how. */
+/* What a walk found: nothing (0), an event nothing pending signals (which
+ * another thread may still signal: not proven), or a cycle (proven). */
+#define HZ_HANG_DEAD_END 1
+#define HZ_HANG_CYCLE 2
+/* HZ_HANG_CYCLE when the op (slot, epoch) transitively waits on a wait for
+ * target recorded before any signal of it (a cycle once target is signalled
+ * after that op); path says how. */
 int hz_hang_cycle(uint32_t slot, uint64_t epoch, const void *target, char *path, size_t size);
-/* 1 when the event can never be signalled by what is pending; path says how. */
+/* HZ_HANG_DEAD_END or HZ_HANG_CYCLE when the event can never be signalled
+ * by what is pending, 0 otherwise; path says how. */
 int hz_hang_dead_event(const void *event, char *path, size_t size);
 /* The same for the op (slot, epoch) completing. */
 int hz_hang_dead_op(uint32_t slot, uint64_t epoch, char *path, size_t size);

@@ -19,16 +19,28 @@ ZEIL_PRE(zeCommandListAppendMemoryCopy)
 ZEIL_APPENDED(zeCommandListAppendMemoryCopy, ZEIL_RECORD_COPY, NULL, a->size,
               .kind = HAZARDS_COPY, .dst = a->dstptr, .src = a->srcptr, .size = a->size)
 
-/* Regions start at their origin's offset: the ranges from the pointers on
- * are an over-estimate, clipped to the allocations. */
-static size_t region_bytes(const ze_copy_region_t *region, uint32_t pitch)
+/* Regions touch [offset, offset + span) of their pointer (check_usm.c). */
+#define REGION_AT(ptr, r, pitch, slice) \
+    ((ptr) ? (char *)(ptr) + check_region_offset(r, pitch, slice) : NULL)
+ZEIL_PRE(zeCommandListAppendMemoryCopyRegion)
 {
-    size_t rows = region ? (size_t)region->height * (region->depth ? region->depth : 1) : 0;
-    return region ? rows * (rows > 1 && pitch ? pitch : region->width) : 0;
+    ze_result_t r = check_usm_range(call, objs[0], "dstptr",
+                                    REGION_AT(a->dstptr, a->dstRegion, a->dstPitch, a->dstSlicePitch),
+                                    check_region_span(a->dstRegion, a->dstPitch, a->dstSlicePitch));
+    CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "srcptr",
+                                        REGION_AT(a->srcptr, a->srcRegion, a->srcPitch,
+                                                  a->srcSlicePitch),
+                                        check_region_span(a->srcRegion, a->srcPitch,
+                                                          a->srcSlicePitch)));
+    return r;
 }
 ZEIL_APPENDED(zeCommandListAppendMemoryCopyRegion, ZEIL_RECORD_COPY, NULL,
-              region_bytes(a->dstRegion, a->dstPitch), .kind = HAZARDS_COPY, .dst = a->dstptr,
-              .src = a->srcptr, .size = SIZE_MAX)
+              check_region_span(a->dstRegion, a->dstPitch, a->dstSlicePitch),
+              .kind = HAZARDS_COPY,
+              .dst = REGION_AT(a->dstptr, a->dstRegion, a->dstPitch, a->dstSlicePitch),
+              .size = check_region_span(a->dstRegion, a->dstPitch, a->dstSlicePitch),
+              .src = REGION_AT(a->srcptr, a->srcRegion, a->srcPitch, a->srcSlicePitch),
+              .src_size = check_region_span(a->srcRegion, a->srcPitch, a->srcSlicePitch))
 
 ZEIL_PRE(zeCommandListAppendMemoryFill)
 {
@@ -63,6 +75,32 @@ ZEIL_PRE(zeCommandListAppendLaunchKernelIndirect)
 ZEIL_APPENDED(zeCommandListAppendLaunchKernelIndirect, ZEIL_RECORD_LAUNCH, objs[2], 0,
               .kind = HAZARDS_LAUNCH, .kernel = objs[2])
 
+/* The source is memory of hContextSrc: of that context, not the list's. */
+ZEIL_PRE(zeCommandListAppendMemoryCopyFromContext)
+{
+    ze_result_t r = check_usm_range(call, objs[0], "dstptr", a->dstptr, a->size);
+    CHECK_KEEP_FIRST(r, check_usm_range_of(call, objs[0], "srcptr", a->srcptr, a->size,
+                                           "hContextSrc", a->hContextSrc));
+    return r;
+}
+ZEIL_APPENDED(zeCommandListAppendMemoryCopyFromContext, ZEIL_RECORD_COPY, NULL, a->size,
+              .kind = HAZARDS_COPY, .dst = a->dstptr, .src = a->srcptr, .size = a->size)
+
+/* Up to numKernels launches, their count and group counts in device memory:
+ * every kernel's arguments are taken as used. */
+ZEIL_PRE(zeCommandListAppendLaunchMultipleKernelsIndirect)
+{
+    ze_result_t r = check_usm_range(call, objs[0], "pCountBuffer", a->pCountBuffer,
+                                    sizeof *a->pCountBuffer);
+    CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "pLaunchArgumentsBuffer",
+                                        a->pLaunchArgumentsBuffer,
+                                        (size_t)a->numKernels * sizeof(ze_group_count_t)));
+    return r;
+}
+ZEIL_APPENDED(zeCommandListAppendLaunchMultipleKernelsIndirect, -1, NULL, 0,
+              .kind = HAZARDS_LAUNCH, .num_kernels = a->phKernels ? a->numKernels : 0,
+              .kernels = a->phKernels)
+
 ZEIL_POST(zeCommandListAppendWaitOnEvents)
 {
     HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_WAIT,
@@ -84,8 +122,7 @@ ZEIL_PRE(zeCommandListAppendEventReset)
 }
 ZEIL_POST(zeCommandListAppendEventReset)
 {
-    if (objs[1])
-        atomic_store_explicit(&objs[1]->signalled_by_call, 0, memory_order_release);
+    check_signal_appended(objs[0], objs[1], call->number, 1);
     HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_RESET, .signal = a->hEvent);
 }
 
@@ -94,4 +131,16 @@ ZEIL_POST(zeCommandListAppendEventReset)
 ZEIL_PRE(zeCommandListImmediateAppendCommandListsExp)
 {
     return check_execute(call, NULL, a->numCommandLists, a->phCommandLists, NULL);
+}
+/* For the hazard checks: its waits, the lists' work as a queue runs it, its
+ * signal after them. */
+ZEIL_POST(zeCommandListImmediateAppendCommandListsExp)
+{
+    check_signals_executed(call, a->numCommandLists, a->phCommandLists);
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_WAIT,
+                     .num_waits = a->numWaitEvents, .waits = a->phWaitEvents);
+    ZEIL_HAZARDS(hazards_executed(call, objs[0], a->numCommandLists, a->phCommandLists, NULL));
+    if (a->hSignalEvent)
+        HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_SIGNAL,
+                         .signal = a->hSignalEvent);
 }

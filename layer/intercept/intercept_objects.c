@@ -92,6 +92,7 @@ ZEIL_PRE(zeCommandQueueExecuteCommandLists)
 }
 ZEIL_POST(zeCommandQueueExecuteCommandLists)
 {
+    check_signals_executed(call, a->numCommandLists, a->phCommandLists);
     ZEIL_HAZARDS(hazards_executed(call, objs[0], a->numCommandLists, a->phCommandLists, a->hFence));
 }
 ZEIL_MAKE(zeFenceCreate) {}
@@ -155,6 +156,7 @@ ZEIL_POST(zeCommandListReset)
 {
     if (objs[0])
         atomic_store(&objs[0]->is_closed, 0);
+    check_signals_forget(objs[0]);
     ZEIL_HAZARDS(hazards_list_reset(objs[0]));
 }
 /* API 1.9+: answered from the registry, so that they agree with zeil.h. */

@@ -17,6 +17,8 @@ static void retire(const zeil_call_t *call, zeil_obj_t *obj)
 {
     if (obj && hazards_active())
         hazards_retired(obj);
+    if (obj && obj->signal_ops)
+        check_signals_forget(obj);
     if (obj)
         registry_retire(obj, call->number, calls_thread_number());
 }

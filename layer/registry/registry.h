@@ -68,6 +68,7 @@ typedef struct zeil_obj {
     _Atomic uint64_t closed_call;
     _Atomic uint64_t stream_id;
     struct zeil_list_state *records;
+    struct zeil_signal_ops *signal_ops; /* regular lists: signals to replay (check_signals.c) */
     /* event pools and events */
     ze_event_pool_flags_t pool_flags;
     _Atomic uint64_t signalled_by_call; /* append that signals it, 0 after reset */

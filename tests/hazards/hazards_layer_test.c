@@ -34,6 +34,15 @@ static void copy(ze_command_list_handle_t list, void *dst, const void *src,
 
 static const uint64_t forever = UINT64_MAX;
 
+/* Signals the event 20 ms from now (a thread's work). */
+static void *signal_soon(void *event)
+{
+    struct timespec delay = {0, 20 * 1000 * 1000};
+    nanosleep(&delay, NULL);
+    zeEventHostSignal((ze_event_handle_t)event);
+    return NULL;
+}
+
 typedef struct two_lists {
     zl_fixture_t f;
     ze_command_list_handle_t a, b;
@@ -221,6 +230,127 @@ END_TEST
 
 /* ---- misuses: reported ------------------------------------------------ */
 
+/* Two lists write disjoint rows of one allocation with region copies (16
+ * rows of 256 bytes): no event is needed between them. */
+START_TEST(region_copies_of_disjoint_rows_are_silent)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_copy_region_t top = {0, 0, 0, 256, 8, 1}, bottom = {0, 8, 0, 256, 8, 1};
+    ze_copy_region_t middle = {16, 4, 0, 128, 8, 1};
+    ZT_OK(zeCommandListAppendMemoryCopyRegion(t.a, t.x, &top, 256, 0, t.y, &top, 256, 0, NULL,
+                                              0, NULL));
+    ZT_OK(zeCommandListAppendMemoryCopyRegion(t.b, t.x, &bottom, 256, 0, t.y, &bottom, 256, 0,
+                                              NULL, 0, NULL));
+    zl_assert_silent(mark);
+    /* rows 4..11 overlap both: a race, named with its exact range */
+    t.extra = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+    ZT_OK(zeCommandListAppendMemoryCopyRegion(t.b, t.extra, &middle, 256, 0, t.x, &middle, 256,
+                                              0, NULL, 0, NULL));
+    char range[64];
+    snprintf(range, sizeof range, "reads %p+%d", (void *)((char *)t.x + 4 * 256 + 16),
+             7 * 256 + 128);
+    zl_assert_one_finding(mark, "ZEIL-E090", "zeCommandListAppendMemoryCopyRegion", range,
+                          NULL);
+    close_two(&t);
+}
+END_TEST
+
+/* The stamp kernel writing *stamp, as a multi-kernel indirect launch of one. */
+typedef struct indirect {
+    ze_kernel_handle_t kernel;
+    uint32_t *count;
+    ze_group_count_t *groups;
+} indirect_t;
+
+static void indirect_open(indirect_t *k, const zl_fixture_t *f, void *stamp)
+{
+    k->kernel = zt_kernel(f->module, TK_STAMP);
+    ZT_ARG(k->kernel, 0, stamp);
+    ZT_OK(zeKernelSetGroupSize(k->kernel, 1, 1, 1));
+    k->count = zt_usm_alloc(&f->env, ZT_USM_SHARED, sizeof *k->count, 0);
+    k->groups = zt_usm_alloc(&f->env, ZT_USM_SHARED, sizeof *k->groups, 0);
+    *k->count = 1;
+    *k->groups = (ze_group_count_t){1, 1, 1};
+}
+
+static void indirect_close(indirect_t *k, const zl_fixture_t *f)
+{
+    ZT_OK(zeKernelDestroy(k->kernel));
+    ZT_OK(zeMemFree(f->env.context, k->count));
+    ZT_OK(zeMemFree(f->env.context, k->groups));
+}
+
+/* List A's last append (a copy from a context, a multi-kernel indirect
+ * launch) signals the event list B waits on before it fills the same memory;
+ * the host waits for B and frees it. Both used to look unsignalled for
+ * ever: two false E090, a false E094 and the free refused (E092). */
+START_TEST(appends_of_every_kind_signal_their_events)
+{
+    for (int kind = 0; kind < 2; kind++) {
+        two_lists_t t;
+        open_two(&t);
+        indirect_t k;
+        t.extra = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+        indirect_open(&k, &t.f, t.extra);
+        size_t mark = zl_log_mark();
+        ze_event_handle_t a_done = t.f.event[0], b_done = t.f.event[1];
+        fill(t.a, t.x, NULL, 0, NULL);
+        if (kind == 0)
+            ZT_OK(zeCommandListAppendMemoryCopyFromContext(t.a, t.y, t.f.env.context, t.x, BYTES,
+                                                           a_done, 0, NULL));
+        else
+            ZT_OK(zeCommandListAppendLaunchMultipleKernelsIndirect(
+                t.a, 1, &k.kernel, k.count, k.groups, a_done, 0, NULL));
+        fill(t.b, t.x, b_done, 1, &a_done);
+        ZT_OK(zeEventHostSynchronize(a_done, forever)); /* alone: no E094 */
+        ZT_OK(zeEventHostSynchronize(b_done, forever));
+        ZT_OK(zeMemFree(t.f.env.context, t.x)); /* known done: not refused */
+        t.x = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+        zl_assert_silent(mark);
+        indirect_close(&k, &t.f);
+        close_two(&t);
+    }
+}
+END_TEST
+
+START_TEST(copy_from_context_racing_a_fill_is_reported)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_event_handle_t go = t.f.event[2];
+    fill(t.a, t.x, NULL, 1, &go);
+    ZT_OK(zeCommandListAppendMemoryCopyFromContext(t.b, t.y, t.f.env.context, t.x, BYTES,
+                                                   t.f.event[1], 0, NULL));
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ZT_OK(zeEventHostSignal(go));
+    zl_assert_one_finding(mark, "ZEIL-E090", "zeCommandListAppendMemoryCopyFromContext", "reads",
+                          "written by zeCommandListAppendMemoryFill", NULL);
+    close_two(&t);
+}
+END_TEST
+
+START_TEST(freeing_a_multi_kernel_launch_argument_in_flight_is_refused)
+{
+    two_lists_t t;
+    open_two(&t);
+    indirect_t k;
+    indirect_open(&k, &t.f, t.x);
+    size_t mark = zl_log_mark();
+    ze_event_handle_t go = t.f.event[2], done = t.f.event[0];
+    ZT_OK(zeCommandListAppendLaunchMultipleKernelsIndirect(t.a, 1, &k.kernel, k.count, k.groups,
+                                                           done, 1, &go));
+    ZT_RESULT(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE, zeMemFree(t.f.env.context, t.x));
+    zl_assert_one_finding(mark, "ZEIL-E092", "zeMemFree", "not known to be complete", NULL);
+    ZT_OK(zeEventHostSignal(go));
+    ZT_OK(zeEventHostSynchronize(done, forever));
+    indirect_close(&k, &t.f);
+    close_two(&t);
+}
+END_TEST
+
 START_TEST(race_between_lists_names_both_sides)
 {
     two_lists_t t;
@@ -286,22 +416,66 @@ START_TEST(two_list_cycle_is_reported_at_the_closing_append)
 }
 END_TEST
 
-START_TEST(infinite_wait_on_unsignalled_event_is_reported_before_blocking)
+/* Another thread may signal the event yet (a valid program may): no error,
+ * a warning with the wait graph once the wait is blocked ZEIL_HANG_WARN_MS
+ * (set to 200 for this suite). */
+START_TEST(infinite_wait_on_unsignalled_event_is_warned_once_blocked)
 {
     two_lists_t t;
     open_two(&t);
     size_t mark = zl_log_mark();
     ze_event_handle_t never = t.f.event[2], done = t.f.event[0];
     fill(t.a, t.x, done, 1, &never);
-    zl_late_signal_t s = {never, "ZEIL-E094"};
+    zl_late_signal_t s = {never, "ZEIL-W097"};
     pthread_t helper;
     ck_assert_int_eq(pthread_create(&helper, NULL, zl_signal_when_reported, &s), 0);
     ZT_OK(zeEventHostSynchronize(done, forever)); /* returns once the helper signals */
     pthread_join(helper, NULL);
     char path[96];
     snprintf(path, sizeof path, "on event %p, which nothing pending signals", (void *)never);
-    zl_assert_one_finding(mark, "ZEIL-E094", "zeEventHostSynchronize", path,
+    zl_assert_one_finding(mark, "ZEIL-W097", "zeEventHostSynchronize",
+                          "blocked for 200 ms waiting on event", path,
                           "unless another thread signals it", NULL);
+    ck_assert_uint_eq(zeil_rule_count("ZEIL-E094"), 0);
+    close_two(&t);
+}
+END_TEST
+
+/* Signalled by another thread within the threshold: nothing to say. */
+START_TEST(infinite_wait_another_thread_ends_is_silent)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_event_handle_t go = t.f.event[2], done = t.f.event[0];
+    fill(t.a, t.x, done, 1, &go);
+    pthread_t helper;
+    ck_assert_int_eq(pthread_create(&helper, NULL, signal_soon, go), 0);
+    ZT_OK(zeEventHostSynchronize(done, forever));
+    pthread_join(helper, NULL);
+    close_two(&t);
+    zl_assert_silent(mark);
+}
+END_TEST
+
+/* A wait on work queued behind it on its own in-order list: a cycle, which
+ * zeil can prove, is E094 before blocking (after the append's E093). */
+START_TEST(infinite_wait_on_a_cycle_is_reported_before_blocking)
+{
+    two_lists_t t;
+    open_two(&t);
+    ze_event_handle_t later = t.f.event[2], done = t.f.event[0];
+    fill(t.a, t.x, done, 1, &later);
+    ZT_OK(zeCommandListAppendSignalEvent(t.a, later)); /* behind the fill: E093 */
+    ck_assert_uint_eq(zeil_rule_count("ZEIL-E093"), 1);
+    size_t mark = zl_log_mark();
+    zl_late_signal_t s = {later, "ZEIL-E094"};
+    pthread_t helper;
+    ck_assert_int_eq(pthread_create(&helper, NULL, zl_signal_when_reported, &s), 0);
+    ZT_OK(zeEventHostSynchronize(done, forever)); /* the host breaks the cycle */
+    pthread_join(helper, NULL);
+    zl_assert_one_finding(mark, "ZEIL-E094", "zeEventHostSynchronize", "waits for ever on event",
+                          "(a cycle)", "its work waits on itself", NULL);
     close_two(&t);
 }
 END_TEST
@@ -341,13 +515,13 @@ START_TEST(queue_and_fence_waits_on_unsignalled_event_are_reported)
     zl_assert_one_finding(mark, "ZEIL-W095", "zeFenceHostSynchronize", "timed out waiting on fence",
                           "its work waits (call #", "which nothing pending signals", NULL);
     mark = zl_log_mark();
-    zl_late_signal_t s = {never, "ZEIL-E094"};
+    zl_late_signal_t s = {never, "ZEIL-W097"};
     pthread_t helper;
     ck_assert_int_eq(pthread_create(&helper, NULL, zl_signal_when_reported, &s), 0);
     ZT_OK(zeCommandQueueSynchronize(queue, forever));
     pthread_join(helper, NULL);
-    zl_assert_one_finding(mark, "ZEIL-E094", "zeCommandQueueSynchronize",
-                          "waits for ever on command queue", "its work waits (call #",
+    zl_assert_one_finding(mark, "ZEIL-W097", "zeCommandQueueSynchronize",
+                          "ms waiting on command queue", "its work waits (call #",
                           "unless another thread signals it", NULL);
     mark = zl_log_mark();
     ZT_OK(zeMemFree(f.env.context, x)); /* the queue's work is known done */
@@ -416,13 +590,19 @@ int main(void)
     tcase_add_test(silent, regular_list_through_queue_and_fence_is_silent);
     tcase_add_test(silent, fence_polled_until_ready_is_silent);
     tcase_add_test(silent, synchronous_list_is_silent);
+    tcase_add_test(silent, region_copies_of_disjoint_rows_are_silent);
+    tcase_add_test(silent, appends_of_every_kind_signal_their_events);
+    tcase_add_test(silent, infinite_wait_another_thread_ends_is_silent);
     suite_add_tcase(s, silent);
     TCase *misuse = tcase_create("misuses");
     tcase_set_timeout(misuse, 60);
     tcase_add_test(misuse, race_between_lists_names_both_sides);
     tcase_add_test(misuse, free_in_flight_is_refused);
+    tcase_add_test(misuse, copy_from_context_racing_a_fill_is_reported);
+    tcase_add_test(misuse, freeing_a_multi_kernel_launch_argument_in_flight_is_refused);
     tcase_add_test(misuse, two_list_cycle_is_reported_at_the_closing_append);
-    tcase_add_test(misuse, infinite_wait_on_unsignalled_event_is_reported_before_blocking);
+    tcase_add_test(misuse, infinite_wait_on_unsignalled_event_is_warned_once_blocked);
+    tcase_add_test(misuse, infinite_wait_on_a_cycle_is_reported_before_blocking);
     tcase_add_test(misuse, finite_wait_that_times_out_is_warned_once);
     tcase_add_test(misuse, queue_and_fence_waits_on_unsignalled_event_are_reported);
     tcase_add_test(misuse, kernel_pointer_argument_race_is_a_warning);

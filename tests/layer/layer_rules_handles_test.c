@@ -12,6 +12,7 @@
 #include <zeil/zeil.h>
 
 #include <stdio.h>
+#include <string.h>
 
 static const ze_group_count_t one_group = {1, 1, 1};
 
@@ -159,6 +160,51 @@ START_TEST(test_kernel_of_other_context_refused)
 }
 END_TEST
 
+/* USM of a context destroyed since: E004 says the context is gone. */
+START_TEST(test_memory_of_destroyed_context_refused)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    zt_env_t other = f.env;
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0};
+    ZT_OK(zeContextCreate(f.env.driver, &desc, &other.context));
+    void *gone = zt_usm_alloc(&other, ZT_USM_DEVICE, 64, 0);
+    ZT_OK(zeContextDestroy(other.context));
+    char host[64] = {0};
+    size_t mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+              zeCommandListAppendMemoryCopy(f.list, host, gone, sizeof host, f.event[0], 0,
+                                            NULL));
+    zl_assert_one_finding(mark, "ZEIL-E004", "zeCommandListAppendMemoryCopy", "srcptr",
+                          "belongs to context", "destroyed", NULL);
+    ck_assert(!zl_signalled(f.event[0]));
+    zl_close(&f);
+}
+END_TEST
+
+/* A device handle nothing returned: zeil refuses it before the driver,
+ * which would take it for a device. */
+START_TEST(test_unknown_device_refused)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    static char not_a_device[256];
+    ze_device_properties_t props;
+    memset(&props, 0, sizeof props);
+    props.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+    char handle[40];
+    snprintf(handle, sizeof handle, "hDevice %p", (void *)not_a_device);
+    size_t mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+              zeDeviceGetProperties((ze_device_handle_t)not_a_device, &props));
+    zl_assert_one_finding(mark, "ZEIL-E001", "zeDeviceGetProperties", handle,
+                          "is not a handle zeil knows", "a device", NULL);
+    /* the devices zeDeviceGet returned still pass */
+    ZT_OK(zeDeviceGetProperties(f.env.device, &props));
+    zl_close(&f);
+}
+END_TEST
+
 static void two_devices(zt_env_t *env, ze_device_handle_t devices[2])
 {
     zt_open(env);
@@ -231,6 +277,8 @@ int main(void)
     tcase_add_test(tc, test_wrong_kind_refused);
     tcase_add_test(tc, test_destroyed_event_and_fence_refused);
     tcase_add_test(tc, test_kernel_of_other_context_refused);
+    tcase_add_test(tc, test_memory_of_destroyed_context_refused);
+    tcase_add_test(tc, test_unknown_device_refused);
     tcase_add_test(tc, test_device_outside_context_refused);
     tcase_add_test(tc, test_list_of_other_device_refused);
     suite_add_tcase(s, tc);

@@ -128,6 +128,44 @@ START_TEST(test_pool_destroyed_with_live_events_refused)
 }
 END_TEST
 
+/* Regular lists signal when they run: two built up front that signal one
+ * event, run alternately with a host reset between runs, are correct; run
+ * twice without a reset, the second run is W031. */
+START_TEST(test_regular_list_signals_judged_when_run)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    ze_command_queue_handle_t queue = zt_queue(&f.env, 1);
+    ze_command_list_handle_t lists[2] = {zt_regular_list(&f.env), zt_regular_list(&f.env)};
+    ze_event_handle_t ev = f.event[0];
+    size_t mark = zl_log_mark();
+    for (int i = 0; i < 2; i++) {
+        ZT_OK(zeCommandListAppendBarrier(lists[i], ev, 0, NULL));
+        ZT_OK(zeCommandListClose(lists[i]));
+    }
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < 2; i++) {
+            ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &lists[i], NULL));
+            ZT_OK(zeCommandQueueSynchronize(queue, UINT64_MAX));
+            ck_assert(zl_signalled(ev));
+            ZT_OK(zeEventHostReset(ev));
+        }
+    zl_assert_silent(mark);
+    ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &lists[0], NULL));
+    ZT_OK(zeCommandQueueSynchronize(queue, UINT64_MAX));
+    char text[64];
+    snprintf(text, sizeof text, "of command list %p", (void *)lists[1]);
+    ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &lists[1], NULL));
+    zl_assert_one_finding(mark, "ZEIL-W031", "zeCommandQueueExecuteCommandLists", text,
+                          "and not reset since", NULL);
+    ZT_OK(zeCommandQueueSynchronize(queue, UINT64_MAX));
+    ZT_OK(zeCommandListDestroy(lists[0]));
+    ZT_OK(zeCommandListDestroy(lists[1]));
+    ZT_OK(zeCommandQueueDestroy(queue));
+    zl_close(&f);
+}
+END_TEST
+
 START_TEST(test_second_signal_without_reset_warned)
 {
     zl_fixture_t f;
@@ -212,6 +250,7 @@ int main(void)
     tcase_add_test(tc, test_fence_of_other_queue_refused);
     tcase_add_test(tc, test_pool_destroyed_with_live_events_refused);
     tcase_add_test(tc, test_second_signal_without_reset_warned);
+    tcase_add_test(tc, test_regular_list_signals_judged_when_run);
     tcase_add_test(tc, test_launch_with_unset_argument_refused);
     tcase_add_test(tc, test_context_destroyed_with_children_warned);
     tcase_add_test(tc, test_module_destroyed_with_kernels_warned);

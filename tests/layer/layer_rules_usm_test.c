@@ -151,6 +151,49 @@ START_TEST(test_copy_into_freed_memory_refused)
 }
 END_TEST
 
+/* zeCommandListAppendMemoryCopyFromContext gets the copy's checks, its
+ * source judged in hContextSrc: freed (E015), one byte past (E014). */
+START_TEST(test_copy_from_context_checked)
+{
+    zl_fixture_t f;
+    zt_set_system_memory(0);
+    zl_open(&f);
+    zt_env_t other = f.env;
+    ze_context_desc_t desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0};
+    ZT_OK(zeContextCreate(f.env.driver, &desc, &other.context));
+    char *src = zt_usm_alloc(&other, ZT_USM_HOST, 64, 0);
+    memset(src, 7, 64);
+    char *dst = zt_usm_alloc(&f.env, ZT_USM_HOST, 128, 0);
+    /* valid: another context's memory, read through its own context */
+    size_t mark = zl_log_mark();
+    ZT_OK(zeCommandListAppendMemoryCopyFromContext(f.list, dst, other.context, src, 64,
+                                                   f.event[0], 0, NULL));
+    zl_assert_silent(mark);
+    ck_assert_int_eq(dst[63], 7);
+    mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE,
+              zeCommandListAppendMemoryCopyFromContext(f.list, dst, other.context, src, 65,
+                                                       f.event[1], 0, NULL));
+    zl_assert_one_finding(mark, "ZEIL-E014", "zeCommandListAppendMemoryCopyFromContext",
+                          "srcptr", "ends 1 bytes past", NULL);
+    ck_assert(!zl_signalled(f.event[1]));
+    ZT_OK(zeMemFree(other.context, src));
+    /* freed device memory: nothing the driver accepts can be there */
+    char *gone = zt_usm_alloc(&other, ZT_USM_DEVICE, 64, 0);
+    ZT_OK(zeMemFree(other.context, gone));
+    mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+              zeCommandListAppendMemoryCopyFromContext(f.list, dst, other.context, gone, 64,
+                                                       f.event[2], 0, NULL));
+    zl_assert_one_finding(mark, "ZEIL-E015", "zeCommandListAppendMemoryCopyFromContext",
+                          "srcptr", "is in freed allocation", NULL);
+    ck_assert(!zl_signalled(f.event[2]));
+    ZT_OK(zeMemFree(f.env.context, dst));
+    ZT_OK(zeContextDestroy(other.context));
+    zl_close(&f);
+}
+END_TEST
+
 START_TEST(test_kernel_argument_into_freed_memory_warned)
 {
     zl_fixture_t f;
@@ -188,6 +231,7 @@ int main(void)
     tcase_add_test(tc, test_double_free_refused);
     tcase_add_test(tc, test_free_in_other_context_refused);
     tcase_add_test(tc, test_fill_past_allocation_refused);
+    tcase_add_test(tc, test_copy_from_context_checked);
     tcase_add_test(tc, test_copy_into_freed_memory_refused);
     tcase_add_test(tc, test_kernel_argument_into_freed_memory_warned);
     suite_add_tcase(s, tc);

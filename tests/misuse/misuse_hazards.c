@@ -81,12 +81,12 @@ static void wait_on_event_never_signalled(void)
     void *buffer = zt_usm_alloc(&f.env, ZT_USM_DEVICE, BYTES, 64);
     ze_event_handle_t never = f.event[2], done = f.event[0];
     fill_waiting(list, buffer, done, never);
-    zl_late_signal_t s = {never, "ZEIL-E094"};
+    zl_late_signal_t s = {never, "ZEIL-W097"};
     pthread_t helper;
     ck_assert_int_eq(pthread_create(&helper, NULL, zl_signal_when_reported, &s), 0);
-    ZT_OK(zeEventHostSynchronize(done, forever)); /* reported, then it blocks */
+    ZT_OK(zeEventHostSynchronize(done, forever)); /* blocked, reported, let go */
     pthread_join(helper, NULL);
-    ck_assert_uint_eq(zeil_rule_count("ZEIL-E094"), 1);
+    ck_assert_uint_eq(zeil_rule_count("ZEIL-W097"), 1);
 }
 
 static void two_list_cycle(void)
@@ -158,7 +158,7 @@ static void demo_without_wait(void)
 
 static const misuse_case_t cases[] = {
     {"hazard_free_before_synchronizing", "ZEIL-E092", free_before_synchronizing, hazards_env},
-    {"hazard_wait_on_event_never_signalled", "ZEIL-E094", wait_on_event_never_signalled,
+    {"hazard_wait_on_event_never_signalled", "ZEIL-W097", wait_on_event_never_signalled,
      hazards_env},
     {"hazard_two_list_cycle", "ZEIL-E093", two_list_cycle, hazards_env},
     {"hazard_poll_times_out", "ZEIL-W095", poll_times_out, hazards_env},
