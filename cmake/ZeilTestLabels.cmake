@@ -9,6 +9,7 @@ set(ZEIL_TEST_LABELS
   "driver=^(future_)?driver_|^zeil_cpu_sample"
   "layer=^(future_|hazards_)?(layer_|transparency)|^hazards_layer|^newer_"
   "interop=interop|onednn|^zeil_demo"
+  "onednn3=^onednn3_"
   "misuse=misuse|hostile_env"
   "stress=stress"
   "bench=^bench_"

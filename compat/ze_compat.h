@@ -352,6 +352,11 @@ typedef ze_result_t (ZE_APICALL *ze_pfnInitDrivers_t)(
     );
 #endif
 
+/* OpenCL C source as a module format: pInputModule is the source text,
+ * pBuildFlags the OpenCL build options. Not in the public headers; Intel's
+ * driver takes it with this value and oneDNN builds its kernels this way. */
+#define ZEIL_MODULE_FORMAT_OCLC ((ze_module_format_t)3)
+
 /* The driver DDI handles extension (chained to zeDriverGetProperties): a
  * driver that sets the flag makes newer loaders dispatch through tables
  * inside its handles, past zeil. zeil's own names, whatever the headers. */

@@ -1,37 +1,12 @@
-/* oneDNN 2.6 specifics (see dnnl_compat.h). */
+/* oneDNN specifics common to 2.6 and 3.x (see dnnl_compat.h); what a
+ * memory descriptor holds is in dnnl_compat_md2.c (2.x) or dnnl_compat_md3.c
+ * (3.x). */
 #include "dnnl_compat.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <oneapi/dnnl/dnnl_debug.h>
-
-size_t compat_md_size(dnnl_ze_interop_memory_desc_t md)
-{
-    return md ? dnnl_memory_desc_get_size(md) : 0;
-}
-
-const char *compat_md_unfit_for_memory(dnnl_ze_interop_memory_desc_t md)
-{
-    if (md->format_kind == dnnl_format_kind_any)
-        return "has format_kind any: query the primitive for its layout first";
-    for (int i = 0; i < md->ndims && i < DNNL_MAX_NDIMS; i++) {
-        if (md->dims[i] == DNNL_RUNTIME_DIM_VAL)
-            return "has runtime dimensions";
-        if (md->format_kind == dnnl_blocked
-            && md->format_desc.blocking.strides[i] == DNNL_RUNTIME_DIM_VAL)
-            return "has runtime strides";
-    }
-    return NULL;
-}
-
-size_t compat_memory_size(const_dnnl_memory_t memory)
-{
-    const dnnl_memory_desc_t *md = NULL;
-    if (dnnl_memory_get_memory_desc(memory, &md) != dnnl_success || !md)
-        return 0;
-    return dnnl_memory_desc_get_size(md);
-}
 
 dnnl_status_t compat_primitive_info(const_dnnl_primitive_t primitive,
                                     compat_primitive_info_t *info)
@@ -108,9 +83,11 @@ void compat_describe_args(int nargs, const dnnl_exec_arg_t *args, char *out, siz
     size_t n = 0;
     out[0] = 0;
     for (int i = 0; i < nargs && n < cap; i++) {
-        const dnnl_memory_desc_t *md = NULL;
-        if (args[i].arg == DNNL_ARG_SCRATCHPAD || !args[i].memory
-            || dnnl_memory_get_memory_desc(args[i].memory, &md) != dnnl_success || !md)
+        dnnl_data_type_t data_type;
+        int ndims = 0;
+        dnnl_dim_t dims[DNNL_MAX_NDIMS];
+        if (args[i].arg == DNNL_ARG_SCRATCHPAD
+            || !compat_memory_shape(args[i].memory, &data_type, &ndims, dims))
             continue;
         const char *name = compat_arg_name(args[i].arg);
         char lower[32];
@@ -121,10 +98,10 @@ void compat_describe_args(int nargs, const dnnl_exec_arg_t *args, char *out, siz
             lower[k++] = (char)tolower((unsigned char)*p);
         lower[k] = 0;
         int w = snprintf(out + n, cap - n, "%s%s %s ", n ? ", " : "", lower,
-                         dnnl_dt2str(md->data_type));
-        for (int d = 0; w > 0 && (size_t)w < cap - n && d < md->ndims; d++) {
+                         dnnl_dt2str(data_type));
+        for (int d = 0; w > 0 && (size_t)w < cap - n && d < ndims; d++) {
             n += (size_t)w;
-            w = snprintf(out + n, cap - n, d ? "x%lld" : "%lld", (long long)md->dims[d]);
+            w = snprintf(out + n, cap - n, d ? "x%lld" : "%lld", (long long)dims[d]);
         }
         if (w > 0)
             n += (size_t)w;
@@ -132,6 +109,7 @@ void compat_describe_args(int nargs, const dnnl_exec_arg_t *args, char *out, siz
     if (n >= cap)
         out[cap - 1] = 0;
 }
+
 
 dnnl_status_t compat_instance_for_this_thread(const_dnnl_primitive_t primitive,
                                               dnnl_primitive_t *instance)

@@ -1,8 +1,9 @@
 /*
- * dnnl_compat.h: everything that depends on the oneDNN version (2.6 here):
- * the memory descriptor type, descriptor sizes and primitive queries. Moving
- * to oneDNN 3.x (opaque const_dnnl_memory_desc_t, multi-handle memory,
- * dnnl_primitive_desc_query_* helpers) should only touch this file and its .c.
+ * dnnl_compat.h: everything that depends on the oneDNN version: the memory
+ * descriptor type, descriptor sizes and primitive queries. dnnl_compat.c
+ * holds what 2.6 and 3.x share; what a memory descriptor holds is
+ * dnnl_compat_md2.c (2.x, a public struct) or dnnl_compat_md3.c (3.x, opaque,
+ * read through dnnl_memory_desc_query).
  */
 #ifndef ZEIL_INTEROP_DNNL_COMPAT_H
 #define ZEIL_INTEROP_DNNL_COMPAT_H
@@ -23,6 +24,11 @@ const char *compat_md_unfit_for_memory(dnnl_ze_interop_memory_desc_t md);
 
 /* Bytes the memory object's descriptor needs; 0 when it cannot be queried. */
 size_t compat_memory_size(const_dnnl_memory_t memory);
+
+/* The memory object's data type and dimensions (at most DNNL_MAX_NDIMS);
+ * 0 when it cannot be queried. */
+int compat_memory_shape(const_dnnl_memory_t memory, dnnl_data_type_t *data_type, int *ndims,
+                        dnnl_dim_t dims[DNNL_MAX_NDIMS]);
 
 /* What a primitive is: its engine, kind name ("eltwise") and implementation
  * ("jit:avx2"). The strings belong to oneDNN and live as long as the

@@ -2,6 +2,7 @@
  * what a ZEIL_MAKE entry made (driver, device, context, parent from its first
  * handle) and retires what ze<X>Destroy destroyed; these add the rest. */
 #include "zeil_hooks.h"
+#include "module_build_log.h"
 
 /* The drivers or devices a call returned, registered unless known live
  * (since API 1.10 a loader takes drivers from zeDriverGet or zeInitDrivers). */
@@ -197,9 +198,17 @@ ZEIL_PRE(zeEventCounterBasedCreate)
 }
 ZEIL_MAKE(zeEventCounterBasedCreate) {}
 
+/* A module built from source or IL by a program that asks for no build log
+ * (oneDNN 3 passes none): zeil asks for one, and logs it if the build
+ * failed (W071, module_build_log.c). */
 ZEIL_PRE(zeModuleCreate)
 {
-    return check_device_in_context(call, objs[0], a->hDevice);
+    ze_result_t r = check_device_in_context(call, objs[0], a->hDevice);
+    if (r != ZE_RESULT_SUCCESS || a->phBuildLog || !a->desc || !a->phModule ||
+        a->desc->format == ZE_MODULE_FORMAT_NATIVE)
+        return r;
+    st->answered = 1;
+    return module_build_logged(call, next, a->hContext, a->hDevice, a->desc, a->phModule);
 }
 /* Its format, where it was built from, its kernel names (interned, asked once). */
 ZEIL_MAKE(zeModuleCreate)

@@ -41,6 +41,10 @@ int bench_child_scaling(const bench_child_args_t *args);
  * itself; returns how many (at most cap). */
 unsigned bench_scaling_thread_counts(unsigned cores, unsigned *counts, unsigned cap);
 
+/* workitem_ns, workitem_barrier_ns and elementwise_vs_c_ratio of compiled
+ * kernels on the reference driver (bench_kernels.c), column "compiled". */
+int bench_child_kernels(const bench_child_args_t *args);
+
 /* Exactly args->launches appends and nothing timed: the callgrind runs. */
 int bench_child_launches(const bench_child_args_t *args);
 /* The same for alloc_free_ns: args->launches allocation and free pairs. */
@@ -49,6 +53,8 @@ int bench_child_alloc_frees(const bench_child_args_t *args);
 int bench_child_events(const bench_child_args_t *args);
 /* The size of alloc_free_ns's allocations. */
 #define BENCH_ALLOC_BYTES 4096u
+/* compile_cold_s and compile_warm_ms of the reference driver's compiler. */
+int bench_child_compile(const bench_child_args_t *args);
 /* two_stream_launch_ns of config zeil or zeil_hazards (hazard_overhead_ns). */
 int bench_child_hazards(const bench_child_args_t *args);
 

@@ -214,6 +214,10 @@ static void write_body(FILE *f, const bench_run_t *run)
     object_of(f, r, "execute_overhead_us", sides, 2);
     fputs(",\n \"matmul_ratio\": ", f);
     median_or_null(f, r, "matmul_ratio", "interop_over_direct");
+    fputs(",\n \"compile_cold_s\": ", f);
+    median_or_null(f, r, "compile_cold_s", "driver");
+    fputs(",\n \"compile_warm_ms\": ", f);
+    median_or_null(f, r, "compile_warm_ms", "driver");
     fputs(",\n \"rss_growth_mb\": ", f);
     median_or_null(f, r, "rss_growth_mb", "zeil");
     bench_summary_t zeil, hazards;
@@ -226,6 +230,14 @@ static void write_body(FILE *f, const bench_run_t *run)
     static const char *const hazard_configs[] = {"zeil", "zeil_hazards"};
     fputs(",\n \"two_stream_added_ns\": ", f);
     object_of(f, r, "two_stream_added_ns", hazard_configs, 2);
+    fputs(",\n \"workitem_ns\": ", f);
+    median_or_null(f, r, "workitem_ns", "compiled");
+    fputs(",\n \"workitem_barrier_ns\": ", f);
+    median_or_null(f, r, "workitem_barrier_ns", "compiled");
+    fputs(",\n \"elementwise_vs_c_ratio\": ", f);
+    median_or_null(f, r, "elementwise_vs_c_ratio", "compiled");
+    /* the kernels measured: OpenCL C compiled by the driver */
+    fputs(",\n \"kernels_source\": \"compiled\"", f);
     fputs(",\n \"launch_scaling\": ", f);
     launch_scaling(f, run);
     fputs(",\n \"launch_scaling_zeil_added_ns\": ", f);

@@ -133,6 +133,10 @@ static int run_child(const bench_child_args_t *args)
         return bench_child_hazards(args);
     if (strcmp(args->mode, "scaling") == 0)
         return bench_child_scaling(args);
+    if (strcmp(args->mode, "kernels") == 0)
+        return bench_child_kernels(args);
+    if (strcmp(args->mode, "compile") == 0)
+        return bench_child_compile(args);
     usage();
 }
 
@@ -234,6 +238,13 @@ static void round_of_children(parent_t *p, int round, int only_interop, int only
         child(p, &bench_config_zeil, tag, lookup);
         hazard_children(p, round);
         scaling_children(p, round);
+        snprintf(tag, sizeof tag, "kernels-r%d", round);
+        char *kernels[] = {(char *)p->paths.self, "--child", "kernels", "--config", "driver",
+                           "--scale", p->scale, NULL};
+        child(p, &bench_config_driver, tag, kernels);
+        snprintf(tag, sizeof tag, "compile-r%d", round);
+        char *compile[] = {(char *)p->paths.self, "--child", "compile", "--config", "driver", NULL};
+        child(p, &bench_config_driver, tag, compile);
     }
     if (!p->paths.interop_exe)
         return;

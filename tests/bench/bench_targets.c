@@ -49,6 +49,14 @@ static void at_most(bench_target_t *t, const char *name, int known, double value
         snprintf(t->measured, sizeof t->measured, "not measured");
 }
 
+static void at_least(bench_target_t *t, const char *name, int known, double value,
+                     double limit, const char *unit)
+{
+    at_most(t, name, known, -value, -limit, unit);
+    if (known)
+        snprintf(t->measured, sizeof t->measured, "%.4g %s", value, unit);
+}
+
 /* The driver's 2-thread figure over its 1-thread figure, round by round (the
  * two children run back to back, bench_main.c), median over rounds: the
  * machine's speed drifts less between two neighbouring processes than
@@ -158,7 +166,17 @@ int bench_targets_judge(const bench_run_t *run, bench_target_t *targets)
     at_most(&targets[n++], "matmul_ratio <= 1.05", known, v, 1.05, "x");
     paired_difference(&targets[n++], "hazard_overhead_ns (two streams) <= 100 ns", r,
                       "two_stream_launch_ns", "two_stream_added_ns", "zeil", "zeil_hazards", 100);
+    known = median_of(r, "compile_cold_s", "driver", &v);
+    at_most(&targets[n++], "compile_cold_s (100-line OpenCL C) <= 2 s", known, v, 2, "s");
+    known = median_of(r, "compile_warm_ms", "driver", &v);
+    at_most(&targets[n++], "compile_warm_ms (from the cache) <= 10 ms", known, v, 10, "ms");
     known = median_of(r, "rss_growth_mb", "zeil", &v);
     at_most(&targets[n++], "rss_growth_mb (zeil on) <= 64", known, v, 64, "MB");
+    known = median_of(r, "workitem_ns", "compiled", &v);
+    at_most(&targets[n++], "workitem_ns (no barrier, compiled kernel) <= 5 ns", known, v, 5, "ns");
+    known = median_of(r, "workitem_barrier_ns", "compiled", &v);
+    at_most(&targets[n++], "workitem_barrier_ns (one barrier, compiled kernel) <= 50 ns", known, v, 50, "ns");
+    known = median_of(r, "elementwise_vs_c_ratio", "compiled", &v);
+    at_least(&targets[n++], "elementwise_vs_c_ratio (2^24 floats, compiled) >= 1/3", known, v, 1.0 / 3, "x");
     return n;
 }

@@ -95,6 +95,8 @@ def main():
     for where, value in interop:
         measured(where, value)
     measured("rss_growth_mb", data.get("rss_growth_mb"))
+    measured("compile_cold_s", data.get("compile_cold_s"))
+    measured("compile_warm_ms", data.get("compile_warm_ms"))
     keys_exactly("two_stream_added_ns", data.get("two_stream_added_ns"), ("zeil", "zeil_hazards"))
     for config, value in data["two_stream_added_ns"].items():
         measured("two_stream_added_ns." + config, value)
@@ -117,6 +119,10 @@ def main():
         fail("launch_scaling_zeil_added_ns is %r for threads %r" % (added, threads))
     for i, value in enumerate(added):
         measured("launch_scaling_zeil_added_ns[%d]" % i, value)
+    for key in ("workitem_ns", "workitem_barrier_ns", "elementwise_vs_c_ratio"):
+        measured(key, data.get(key))
+    if data.get("kernels_source") not in ("stand-in", "compiled"):
+        fail("kernels_source is %r" % data.get("kernels_source"))
     callgrind_figures(data)
     if callgrind and (data["callgrind_instructions_per_event"] is None or
                       data["callgrind_instructions_per_launch"] is None):

@@ -70,8 +70,8 @@ static void check_neighbour(int kernel, const uint32_t size[3], const uint32_t c
 START_TEST(barrier_neighbour_1d)
 {
     setup();
-    check_neighbour(SI_NEIGHBOUR, (uint32_t[]){64, 1, 1}, (uint32_t[]){997, 1, 1}, 3);
-    check_neighbour(SI_NEIGHBOUR, (uint32_t[]){1024, 1, 1}, (uint32_t[]){9, 1, 1}, 2);
+    check_neighbour(SI_NEIGHBOUR, (uint32_t[]){64, 1, 1}, (uint32_t[]){257, 1, 1}, 3);
+    check_neighbour(SI_NEIGHBOUR, (uint32_t[]){1024, 1, 1}, (uint32_t[]){5, 1, 1}, 2);
     check_neighbour(SI_NEIGHBOUR, (uint32_t[]){1, 1, 1}, (uint32_t[]){50, 1, 1}, 2);
 }
 END_TEST
@@ -185,6 +185,7 @@ START_TEST(barrier_in_some_groups_only)
         for (int l = 0; l < N; l++)
             ck_assert_int_eq(out[g * N + l], g % 2 ? (l + 1) % N : -l);
     ck_assert_uint_eq(sched_standin_direct_calls, GROUPS / 2);
+    free(out);
 }
 END_TEST
 
@@ -216,6 +217,18 @@ START_TEST(fault_on_a_fiber_is_device_lost)
 }
 END_TEST
 
+START_TEST(stack_overflow_is_device_lost)
+{
+    setup();
+    enum { N = 16, GROUPS = 8 };
+    int *out = calloc(N * GROUPS, sizeof *out);
+    const void *args[1] = {&out};
+    ZT_RESULT(ZE_RESULT_ERROR_DEVICE_LOST, run(SI_OVERFLOW, args, NULL, (uint32_t[]){N, 1, 1}, (uint32_t[]){GROUPS, 1, 1}));
+    free(out);
+    check_neighbour(SI_NEIGHBOUR, (uint32_t[]){N, 1, 1}, (uint32_t[]){GROUPS, 1, 1}, 2);
+}
+END_TEST
+
 START_TEST(bad_launches_are_refused)
 {
     setup();
@@ -243,9 +256,12 @@ int main(void)
     tcase_add_test(tc, sub_group_lockstep_exchange);
     tcase_add_test(tc, direct_and_fiber_modes_agree);
     tcase_add_test(tc, barrier_in_some_groups_only);
-    tcase_add_test(tc, fault_in_direct_mode_is_device_lost);
-    tcase_add_test(tc, fault_on_a_fiber_is_device_lost);
     tcase_add_test(tc, bad_launches_are_refused);
     suite_add_tcase(s, tc);
+    TCase *faults = tcase_create("faults");
+    tcase_add_test(faults, fault_in_direct_mode_is_device_lost);
+    tcase_add_test(faults, fault_on_a_fiber_is_device_lost);
+    tcase_add_test(faults, stack_overflow_is_device_lost);
+    suite_add_tcase(s, faults);
     return zt_run_suite(s);
 }

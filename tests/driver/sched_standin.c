@@ -149,7 +149,8 @@ static void some_groups_direct(const void *const *args, rd_wi_state_t *st, rd_u3
         some_groups(args, st);
 }
 
-static void fault(const void *const *args, rd_wi_state_t *st)
+/* Not checked by UBSan: the null store is the point. */
+__attribute__((no_sanitize("undefined"))) static void fault(const void *const *args, rd_wi_state_t *st)
 {
     int *out = ARG(int *, 0);
     uint64_t bad = ARG(uint64_t, 1);
@@ -201,6 +202,38 @@ static void barrier1(const void *const *args, rd_wi_state_t *st)
     out[g] += 1.0f;
 }
 
+static void iota(const void *const *args, rd_wi_state_t *st)
+{
+    uint32_t *out = ARG(uint32_t *, 0);
+    uint64_t g = global_id(st, 0);
+    out[g] = (uint32_t)g;
+}
+
+/* The generic direct loop: per-work-item fields stepped, the item's body
+ * inlined. */
+static void iota_direct(const void *const *args, rd_wi_state_t *st, rd_u32 first, rd_u32 count)
+{
+    rd_wi_seek(st, first);
+    for (rd_u32 i = 0; i < count; i++, rd_wi_step(st))
+        iota(args, st);
+}
+
+/* Recurses depth times with a page of stack each; never inlined. */
+__attribute__((noinline)) static int deep(volatile char *prev, uint64_t depth)
+{
+    volatile char page[4096];
+    page[0] = prev ? prev[0] + 1 : 0;
+    page[4095] = page[0];
+    return depth ? deep(page, depth - 1) + page[4095] : page[0];
+}
+
+static void overflow(const void *const *args, rd_wi_state_t *st)
+{
+    int *out = ARG(int *, 0);
+    uint64_t g = global_linear(st);
+    out[g] = g == st->local_size[0] ? deep(NULL, UINT64_MAX / 2) : 1;
+}
+
 static const rd_cm_arg_t neighbour_args[] = {{RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_LOCAL, 0}, {RD_CM_ARG_VALUE, 4}};
 static const rd_cm_arg_t reduce_args[] = {{RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_GLOBAL, 8}};
 static const rd_cm_arg_t sg_args[] = {{RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_VALUE, 4}};
@@ -225,6 +258,8 @@ static const rd_cm_kernel_t kernels[SI_COUNT] = {
     [SI_FAULT] = KERNEL("fault", fault_args, 0, 0, fault, fault_direct),
     [SI_SCALE] = KERNEL("scale", scale_args, 0, 0, scale_item, scale_direct),
     [SI_BARRIER1] = KERNEL("barrier1", ids_args, 0, 0, barrier1, NULL),
+    [SI_IOTA] = KERNEL("iota", ids_args, 0, 0, iota, iota_direct),
+    [SI_OVERFLOW] = KERNEL("overflow", ids_args, 0, 0, overflow, NULL),
 };
 
 static const rd_cm_module_t module = {RD_CM_ABI_VERSION, RD_WI_ABI_VERSION, SI_COUNT, 0, kernels, NULL};

@@ -23,6 +23,8 @@ enum {
     SI_FAULT,        /* (int *out, ulong bad_gid): global id bad_gid writes through a null pointer */
     SI_SCALE,        /* (const float *in, float *out, float f): elementwise, direct entry */
     SI_BARRIER1,     /* (float *out): one barrier per work-item, for the bench */
+    SI_OVERFLOW,     /* (int *out): work-item 0 of group 1 recurses until its stack ends */
+    SI_IOTA,         /* (uint *out): out[g] = g, direct entry looping over items as generated code does */
     SI_COUNT
 };
 

@@ -28,8 +28,10 @@ SHIPPED = ["usr/bin/zeil-run", "usr/bin/zeil-report", "usr/include/zeil/zeil.h",
            "usr/include/oneapi/dnnl/dnnl_ze.hpp",
            "usr/libexec/zeil/zeil_demo_net"]
 # README examples that need what a package does not hold: a program it does
-# not ship, or the install tree that `cmake --install` makes from a build.
-NOT_FROM_PACKAGE = ("zeil_cpu_sample", "cmake --install", "zeil-install")
+# not ship, the install tree that `cmake --install` makes from a build, or
+# oneDNN 3 on the reference driver (setup-onednn3 and the OpenCL ICD are
+# development tools of the source tree).
+NOT_FROM_PACKAGE = ("zeil_cpu_sample", "cmake --install", "zeil-install", "setup-onednn3")
 
 
 def fail(message):

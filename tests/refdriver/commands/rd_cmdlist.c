@@ -11,7 +11,7 @@ static ze_result_t append_immediate(rd_cmdlist_t *list, rd_command_t *cmd)
     uint64_t ticket;
     RD_TRY(rd_immediate_submit(&list->jobs, list->worker, cmd, &ticket));
     if (list->synchronous)
-        rd_worker_wait(list->worker, ticket, UINT64_MAX);
+        return rd_worker_sync(list->worker, ticket, UINT64_MAX);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -77,10 +77,15 @@ void rd_cmdlist_execution_begin(rd_cmdlist_t *list)
     pthread_mutex_unlock(&list->lock);
 }
 
-void rd_cmdlist_run(const rd_cmdlist_t *list)
+ze_result_t rd_cmdlist_run(const rd_cmdlist_t *list)
 {
-    for (size_t i = 0; i < list->count; i++)
-        rd_command_run(&list->commands[i]);
+    ze_result_t first = ZE_RESULT_SUCCESS;
+    for (size_t i = 0; i < list->count; i++) {
+        ze_result_t r = rd_command_run(&list->commands[i]);
+        if (first == ZE_RESULT_SUCCESS)
+            first = r;
+    }
+    return first;
 }
 
 void rd_cmdlist_execution_end(rd_cmdlist_t *list)
@@ -233,5 +238,5 @@ ze_result_t ZE_APICALL rd_zeCommandListHostSynchronize(ze_command_list_handle_t 
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     if (!list->immediate)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    return rd_worker_wait(list->worker, rd_worker_last_ticket(list->worker), timeout);
+    return rd_worker_sync(list->worker, rd_worker_last_ticket(list->worker), timeout);
 }

@@ -87,7 +87,7 @@ ze_result_t rd_cmdlist_append(rd_cmdlist_t *list, rd_command_t *cmd);
 /* A queue's execution of a closed regular list: mark before queuing, run
  * on the queue's worker, unmark when done (reset and destroy wait for that). */
 void rd_cmdlist_execution_begin(rd_cmdlist_t *list);
-void rd_cmdlist_run(const rd_cmdlist_t *list);
+ze_result_t rd_cmdlist_run(const rd_cmdlist_t *list); /* the first command's error */
 void rd_cmdlist_execution_end(rd_cmdlist_t *list);
 
 #endif

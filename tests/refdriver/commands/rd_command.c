@@ -75,7 +75,7 @@ static void query_timestamps(const rd_command_t *cmd)
     }
 }
 
-static void do_work(const rd_command_t *cmd)
+static ze_result_t do_work(const rd_command_t *cmd)
 {
     switch (cmd->kind) {
     case RD_CMD_BARRIER:
@@ -102,25 +102,30 @@ static void do_work(const rd_command_t *cmd)
         query_timestamps(cmd);
         break;
     case RD_CMD_LAUNCH:
-        rd_launch_run(cmd->u.launch);
-        break;
+        return rd_launch_run(cmd->u.launch);
     case RD_CMD_LAUNCH_MULTIPLE: {
+        ze_result_t first = ZE_RESULT_SUCCESS;
         uint32_t n = *cmd->u.multiple.count;
-        for (uint32_t i = 0; i < n && i < cmd->u.multiple.max; i++)
-            rd_launch_run(cmd->u.multiple.launches[i]);
-        break;
+        for (uint32_t i = 0; i < n && i < cmd->u.multiple.max; i++) {
+            ze_result_t r = rd_launch_run(cmd->u.multiple.launches[i]);
+            if (first == ZE_RESULT_SUCCESS)
+                first = r;
+        }
+        return first;
     }
     }
+    return ZE_RESULT_SUCCESS;
 }
 
-void rd_command_run(const rd_command_t *cmd)
+ze_result_t rd_command_run(const rd_command_t *cmd)
 {
     for (uint32_t i = 0; i < cmd->num_waits; i++)
         rd_event_wait(cmd->waits[i], UINT64_MAX);
     uint64_t start = rd_now_ns();
-    do_work(cmd);
+    ze_result_t r = do_work(cmd);
     if (cmd->signal)
-        rd_event_signal(cmd->signal, start, rd_now_ns());
+        rd_event_signal_result(cmd->signal, start, rd_now_ns(), r);
+    return r;
 }
 
 void rd_command_release(rd_command_t *cmd)

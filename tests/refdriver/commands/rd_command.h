@@ -82,8 +82,10 @@ ze_result_t rd_command_init(rd_command_t *cmd, rd_command_kind_t kind, rd_cmd_ar
                             ze_event_handle_t signal, uint32_t num_waits,
                             const ze_event_handle_t *waits);
 
-/* Waits, does the work, signals. */
-void rd_command_run(const rd_command_t *cmd);
+/* Waits, does the work, signals: ZE_RESULT_SUCCESS, or
+ * ZE_RESULT_ERROR_DEVICE_LOST when a kernel faulted (its event then reports
+ * it too). */
+ze_result_t rd_command_run(const rd_command_t *cmd);
 
 /* Frees what the command owns (not the command itself). */
 void rd_command_release(rd_command_t *cmd);

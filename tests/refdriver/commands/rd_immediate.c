@@ -14,10 +14,10 @@ struct rd_immediate_job {
     alignas(16) unsigned char store[RD_IMMEDIATE_STORE];
 };
 
-static void run(rd_job_t *job)
+static ze_result_t run(rd_job_t *job)
 {
     rd_immediate_job_t *j = (rd_immediate_job_t *)job;
-    rd_command_run(&j->cmd);
+    ze_result_t r = rd_command_run(&j->cmd);
     rd_command_release(&j->cmd);
     if (j->module)
         rd_module_release(j->module);
@@ -25,7 +25,7 @@ static void run(rd_job_t *job)
     rd_immediate_jobs_t *home = j->home;
     if (!home) {
         free(j);
-        return;
+        return r;
     }
     /* Release: the appender that takes it back sees it finished. */
     rd_immediate_job_t *top = atomic_load_explicit(&home->returned, memory_order_relaxed);
@@ -33,6 +33,7 @@ static void run(rd_job_t *job)
         j->next = top;
     while (!atomic_compare_exchange_weak_explicit(&home->returned, &top, j, memory_order_release,
                                                   memory_order_relaxed));
+    return r;
 }
 
 /* An empty job: its store all free (a chunk the arena took beyond it, for a

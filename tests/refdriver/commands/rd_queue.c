@@ -14,16 +14,20 @@ typedef struct rd_execution {
     rd_cmdlist_t *lists[];
 } rd_execution_t;
 
-static void execution_job(rd_job_t *job)
+static ze_result_t execution_job(rd_job_t *job)
 {
     rd_execution_t *e = (rd_execution_t *)job;
+    ze_result_t first = ZE_RESULT_SUCCESS;
     for (uint32_t i = 0; i < e->count; i++) {
-        rd_cmdlist_run(e->lists[i]);
+        ze_result_t r = rd_cmdlist_run(e->lists[i]);
+        if (first == ZE_RESULT_SUCCESS)
+            first = r;
         rd_cmdlist_execution_end(e->lists[i]);
     }
     if (e->fence)
-        rd_fence_signal(e->fence);
+        rd_fence_signal(e->fence, first);
     free(e);
+    return first;
 }
 
 ze_result_t ZE_APICALL rd_zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
@@ -104,12 +108,12 @@ ze_result_t ZE_APICALL rd_zeCommandQueueExecuteCommandLists(ze_command_queue_han
     e->job.run = execution_job;
     uint64_t ticket = rd_worker_submit(queue->worker, &e->job);
     if (queue->synchronous)
-        rd_worker_wait(queue->worker, ticket, UINT64_MAX);
+        return rd_worker_sync(queue->worker, ticket, UINT64_MAX);
     return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t ZE_APICALL rd_zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, uint64_t timeout)
 {
     RD_HANDLE(rd_queue_t, queue, hCommandQueue, RD_MAGIC_QUEUE);
-    return rd_worker_wait(queue->worker, rd_worker_last_ticket(queue->worker), timeout);
+    return rd_worker_sync(queue->worker, rd_worker_last_ticket(queue->worker), timeout);
 }

@@ -33,6 +33,8 @@ typedef struct rd_fence {
 
 /* An execution with this fence was queued / has finished (signals it). */
 void rd_fence_pending(rd_fence_t *fence);
-void rd_fence_signal(rd_fence_t *fence);
+/* Signals after an execution whose result was r: a fence signalled after
+ * ZE_RESULT_ERROR_DEVICE_LOST reports it until reset. */
+void rd_fence_signal(rd_fence_t *fence, ze_result_t r);
 
 #endif

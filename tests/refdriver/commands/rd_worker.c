@@ -23,6 +23,7 @@ struct rd_worker {
     uint64_t completed;   /* written under the lock; polled without it (atomic) */
     int stopping;         /* written under the lock; polled without it (atomic) */
     int sleeping;         /* under the lock: the worker waits on `work` */
+    ze_result_t error;    /* under the lock: a job's first error since the last sync */
     pthread_t thread;
 };
 
@@ -60,8 +61,10 @@ static void *worker_main(void *arg)
             w->tail = NULL;
         poll.taken++;
         pthread_mutex_unlock(&w->lock);
-        job->run(job);
+        ze_result_t r = job->run(job);
         pthread_mutex_lock(&w->lock);
+        if (r != ZE_RESULT_SUCCESS && w->error == ZE_RESULT_SUCCESS)
+            w->error = r;
         __atomic_store_n(&w->completed, w->completed + 1, __ATOMIC_RELEASE);
         pthread_cond_broadcast(&w->done); /* no system call when nobody sleeps on it */
         pthread_mutex_unlock(&w->lock);
@@ -134,6 +137,18 @@ ze_result_t rd_worker_wait(rd_worker_t *w, uint64_t ticket, uint64_t timeout_ns)
     int done = w->completed >= ticket;
     pthread_mutex_unlock(&w->lock);
     return done ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+ze_result_t rd_worker_sync(rd_worker_t *w, uint64_t ticket, uint64_t timeout_ns)
+{
+    ze_result_t r = rd_worker_wait(w, ticket, timeout_ns);
+    if (r != ZE_RESULT_SUCCESS)
+        return r;
+    pthread_mutex_lock(&w->lock);
+    r = w->error;
+    w->error = ZE_RESULT_SUCCESS;
+    pthread_mutex_unlock(&w->lock);
+    return r;
 }
 
 void rd_worker_destroy(rd_worker_t *w)

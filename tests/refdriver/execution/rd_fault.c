@@ -64,9 +64,23 @@ static void handler(int signo, siginfo_t *info, void *uc)
     s->code = info->si_code;
     s->addr = info->si_addr;
     s->ip = (void *)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
-    if (s->before_jump)
-        s->before_jump(s->ctx);
-    siglongjmp(s->jmp, 1);
+    void *stack = s->resume_stack ? s->resume_stack(s->ctx) : NULL;
+    if (!stack) {
+        /* SA_NODEFER keeps the signal unblocked, unless a handler in front
+         * of ours (a sanitizer's) blocked it: a jump out would leave it so. */
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, signo);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+        siglongjmp(s->jmp, 1);
+    }
+    /* Return into resume(ctx) on that stack, as if it had been called. */
+    greg_t *regs = ((ucontext_t *)uc)->uc_mcontext.gregs;
+    uintptr_t sp = ((uintptr_t)stack & ~(uintptr_t)15) - 16;
+    *(uintptr_t *)sp = 0; /* its return address: it never returns */
+    regs[REG_RSP] = (greg_t)sp;
+    regs[REG_RIP] = (greg_t)(uintptr_t)s->resume;
+    regs[REG_RDI] = (greg_t)(uintptr_t)s->ctx;
 }
 
 static void free_altstack(void *stack)

@@ -3,8 +3,12 @@
  *
  * A thread about to run kernel code enters a fault scope (a sigjmp_buf set
  * with sigsetjmp(jmp, 0)); a SIGSEGV, SIGBUS, SIGFPE or SIGILL raised while
- * it is inside records what happened and jumps back out (siglongjmp), from
- * a fiber's stack as well. Faults outside a scope go to the handler that was
+ * it is inside records what happened and jumps back out (siglongjmp). When
+ * the fault is on a fiber, the scope may instead name a stack and a
+ * function: the handler returns into that function on that stack, which
+ * switches back to the thread's own stack as a fiber switch does (no jump
+ * across stacks, which the sanitizers cannot follow). Faults outside a
+ * scope go to the handler that was
  * there before (or the default action). The handler runs on an alternate
  * stack, so that a work-item that overflows its stack is caught too, and
  * with SA_NODEFER, so that leaving it by a jump leaves no signal blocked.
@@ -21,8 +25,10 @@ typedef struct rd_fault_scope {
     int code;     /* si_code */
     void *addr;   /* si_addr: the address touched (SIGSEGV, SIGBUS) or the instruction */
     void *ip;     /* the faulting instruction */
-    /* Called in the handler before the jump (sanitizers' fiber bookkeeping), or null. */
-    void (*before_jump)(void *ctx);
+    /* Called in the handler: null to leave by siglongjmp, or the top of a
+     * stack on which the handler's return calls resume(ctx) instead. */
+    void *(*resume_stack)(void *ctx);
+    void (*resume)(void *ctx);
     void *ctx;
 } rd_fault_scope_t;
 

@@ -32,7 +32,7 @@ void rd_fiber_fini_thread(rd_fiber_t *f)
     (void)f;
 }
 
-int rd_fiber_create(rd_fiber_t *f)
+int rd_fiber_create(rd_fiber_t *f, unsigned index)
 {
     memset(f, 0, sizeof *f);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -49,6 +49,7 @@ int rd_fiber_create(rd_fiber_t *f)
     f->map_size = size;
     f->stack = (char *)map + page;
     f->stack_size = RD_FIBER_STACK;
+    f->colour = (size_t)(index * 64u) % 16384u;
 #ifdef RD_FIBER_TSAN
     f->tsan = __tsan_create_fiber(0);
 #endif
@@ -73,7 +74,7 @@ void rd_fiber_prepare(rd_fiber_t *f, void (*entry)(void *), void *arg)
     /* Frames abandoned by a fault may have left their red zones poisoned. */
     __asan_unpoison_memory_region(f->stack, f->stack_size);
 #endif
-    uintptr_t top = ((uintptr_t)f->stack + f->stack_size) & ~(uintptr_t)15;
+    uintptr_t top = ((uintptr_t)f->stack + f->stack_size - f->colour) & ~(uintptr_t)15;
     /* What rd_fiber_switch pops (r15 r14 r13 r12 rbx rbp), then its return
      * address; after the ret the stack pointer is top - 16, aligned as a
      * call expects. */
@@ -93,20 +94,12 @@ void rd_fiber_started(void)
 #endif
 }
 
-void rd_fiber_abandon_for(rd_fiber_t *to)
+void rd_fiber_renew(rd_fiber_t *f)
 {
-#ifdef RD_FIBER_ASAN
-    __sanitizer_start_switch_fiber(NULL, to->stack, to->stack_size);
-#endif
 #ifdef RD_FIBER_TSAN
-    __tsan_switch_to_fiber(to->tsan, 0);
+    if (f->tsan)
+        __tsan_destroy_fiber(f->tsan);
+    f->tsan = __tsan_create_fiber(0);
 #endif
-    (void)to;
-}
-
-void rd_fiber_landed(void)
-{
-#ifdef RD_FIBER_ASAN
-    __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
-#endif
+    (void)f;
 }

@@ -39,6 +39,7 @@ typedef struct rd_fiber {
     size_t map_size;
     void *tsan;         /* TSan's fiber */
     void *asan_fake;    /* ASan's fake stack while switched out */
+    size_t colour;      /* bytes left unused at the top (rd_fiber_create) */
 } rd_fiber_t;
 
 /* Bytes of a work-item's stack (pages are committed as they are touched). */
@@ -57,8 +58,11 @@ void rd_fiber_init_thread(rd_fiber_t *f);
 void rd_fiber_fini_thread(rd_fiber_t *f);
 
 /* A fiber with its own stack (RD_FIBER_STACK bytes above a guard page):
- * 0, or -1 when the memory cannot be had. */
-int rd_fiber_create(rd_fiber_t *f);
+ * 0, or -1 when the memory cannot be had. Fibers made one after the other
+ * start their stacks at different offsets in a page (`index` tells which),
+ * so that the hot top frames of many fibers do not all fall into the same
+ * cache sets. */
+int rd_fiber_create(rd_fiber_t *f, unsigned index);
 void rd_fiber_destroy(rd_fiber_t *f);
 
 /* Writes the first frame: the next switch to f calls entry(arg), which must
@@ -82,9 +86,8 @@ static inline void rd_fiber_jump(rd_fiber_t *from, rd_fiber_t *to)
 #endif
 }
 
-/* Before a non-local jump (siglongjmp) from a fiber's stack to `to`'s, the
- * fiber being abandoned; rd_fiber_landed after it. */
-void rd_fiber_abandon_for(rd_fiber_t *to);
-void rd_fiber_landed(void);
+/* A fiber left in the middle of its work (a fault) is made new for the
+ * sanitizers before rd_fiber_prepare: no stale red zones, no stale frames. */
+void rd_fiber_renew(rd_fiber_t *f);
 
 #endif

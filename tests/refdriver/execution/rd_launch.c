@@ -160,7 +160,7 @@ static void run_group(void *ctx, uint64_t index)
         g.global_size[d] = (uint64_t)count[d] * l->group_size[d];
     }
     rd_fault_scope_t scope;
-    scope.before_jump = NULL;
+    scope.resume_stack = NULL;
     if (sigsetjmp(scope.jmp, 0)) {
         group_faulted(run, &scope, &g);
         return;

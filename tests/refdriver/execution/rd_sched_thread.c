@@ -45,7 +45,7 @@ static rd_sched_thread_t *create(void)
     t->fibers = calloc(RD_SCHED_MAX_ITEMS, sizeof *t->fibers);
     t->ids = calloc(RD_SCHED_MAX_ITEMS, sizeof *t->ids);
     t->done = calloc(RD_SCHED_MAX_ITEMS, 1);
-    t->wg_area = aligned_alloc(RD_LOCAL_ALIGN, RD_WG_XCHG_BYTES);
+    t->wg_area = aligned_alloc(RD_LOCAL_ALIGN, (RD_WG_XCHG_BYTES + RD_LOCAL_ALIGN - 1) & ~(size_t)(RD_LOCAL_ALIGN - 1));
     if (!t->fibers || !t->ids || !t->done || !t->wg_area) {
         destroy(t);
         return NULL;
@@ -114,13 +114,15 @@ int rd_sched_thread_reserve(rd_sched_thread_t *t, size_t local_bytes, uint32_t n
 int rd_sched_thread_fibers(rd_sched_thread_t *t, uint32_t n, void (*entry)(void *))
 {
     if (t->dirty) {
-        for (uint32_t i = 0; i < t->num_fibers; i++)
+        for (uint32_t i = 0; i < t->num_fibers; i++) {
+            rd_fiber_renew(&t->fibers[i]->fiber);
             rd_fiber_prepare(&t->fibers[i]->fiber, entry, t->fibers[i]);
+        }
         t->dirty = 0;
     }
     while (t->num_fibers < n) {
         rd_sched_fiber_t *f = malloc(sizeof *f);
-        if (!f || rd_fiber_create(&f->fiber) != 0) {
+        if (!f || rd_fiber_create(&f->fiber, t->num_fibers) != 0) {
             free(f);
             return -1;
         }

@@ -18,6 +18,10 @@
 /* Largest work-group (that of the device, RD_MAX_GROUP_SIZE). */
 #define RD_SCHED_MAX_ITEMS 1024u
 
+/* Why a group was left before its end (rd_sched_thread_t.left). */
+#define RD_SCHED_LEFT_FAULT 1
+#define RD_SCHED_LEFT_NO_MEMORY 2
+
 /* A work-item's own fields: the "per work-item" block of rd_wi_state_t. */
 typedef struct rd_sched_ids {
     rd_u32 local_id[3];
@@ -56,6 +60,7 @@ typedef struct rd_sched_thread {
     int direct;       /* the direct entry runs: barriers do nothing */
     int in_fiber;     /* a fiber runs (not the thread's own stack) */
     int dirty;        /* a fault abandoned the fibers: prepare them again */
+    int left;         /* how the running fiber left the group: 0, RD_SCHED_LEFT_* */
     uint64_t launch_id; /* the launch the fields above were set for */
 
     unsigned char *local;   /* the group's local memory */

@@ -18,6 +18,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Sub-group size of a kernel that requires none. */
@@ -70,16 +71,38 @@ static void resume(rd_sched_thread_t *t, uint32_t from, uint32_t to)
 
 static void fiber_main(void *arg);
 
-/* Work-item 0 reached a barrier: the group needs every fiber. Out of
- * memory leaves the group as a fault does. */
+/* The running fiber leaves the group for good (a fault, no memory): back
+ * to the thread's own stack, which sees t->left. */
+static void leave_group(rd_sched_thread_t *t, int why)
+{
+    t->left = why;
+    rd_fiber_jump(&t->fibers[t->cur]->fiber, &t->main);
+    abort(); /* never resumed: the fibers are prepared again first */
+}
+
+/* The fault handler's way out of a fiber (rd_fault.h). */
+static void *fault_stack(void *arg)
+{
+    rd_sched_thread_t *t = arg;
+    if (!t->in_fiber)
+        return NULL; /* direct mode, on the thread's stack: siglongjmp */
+    const rd_fiber_t *f = &t->fibers[t->cur]->fiber;
+    return (char *)f->stack + f->stack_size;
+}
+
+static void fault_exit(void *arg)
+{
+    leave_group(arg, RD_SCHED_LEFT_FAULT);
+}
+
+/* Work-item 0 reached a barrier: the group needs every fiber. */
 static void stop_probing(rd_sched_thread_t *t)
 {
     t->probing = 0;
-    if (rd_sched_thread_fibers(t, t->n, fiber_main) == 0)
-        return;
-    rd_fault_leave();
-    rd_fiber_abandon_for(&t->main);
-    siglongjmp(t->fault.jmp, 2);
+    if (rd_sched_thread_fibers(t, t->n, fiber_main) != 0) {
+        rd_fault_leave();
+        leave_group(t, RD_SCHED_LEFT_NO_MEMORY);
+    }
 }
 
 static void wg_barrier(rd_wi_state_t *st, rd_u32 flags)
@@ -175,44 +198,40 @@ static int enter_launch(rd_sched_thread_t *t, const sched_run_t *run)
     return 0;
 }
 
-static void run_items(rd_sched_thread_t *t)
+/* Runs the group's work-items: 0, or RD_SCHED_LEFT_* when a fiber left it. */
+static int run_items(rd_sched_thread_t *t)
 {
     const rd_cm_kernel_t *k = t->kernel;
     t->probing = k->direct != NULL;
     t->alive = t->n;
+    t->left = 0;
     memset(t->done, 0, t->n);
     t->cur = 0;
     memcpy(&t->st, &t->ids[0], sizeof t->ids[0]);
     t->in_fiber = 1;
     rd_fiber_jump(&t->main, &t->fibers[0]->fiber);
     t->in_fiber = 0;
+    if (t->left)
+        return t->left;
     if (t->probing && t->n > 1) {
         t->direct = 1;
         k->direct(t->args, &t->st, 1, t->n - 1);
         t->direct = 0;
     }
     t->probing = 0;
+    return 0;
 }
 
-static void abandon_fiber(void *arg)
+/* The group was left before its end: RD_SCHED_LEFT_*. */
+static void left_group(rd_sched_thread_t *t, sched_run_t *run, int why)
 {
-    rd_sched_thread_t *t = arg;
-    if (t->in_fiber)
-        rd_fiber_abandon_for(&t->main);
-}
-
-/* The group left by a jump: a fault, or (how 2) no memory for fibers. */
-static void landed(rd_sched_thread_t *t, sched_run_t *run, int how)
-{
-    if (t->in_fiber)
-        rd_fiber_landed();
     t->in_fiber = 0;
     t->direct = 0;
     t->probing = 0;
     t->dirty = 1;
     t->ids_key[4] = 0; /* parities were left mid-way */
     int expected = RUN_OK;
-    int state = how == 2 ? RUN_NO_MEMORY : RUN_FAULT;
+    int state = why == RD_SCHED_LEFT_NO_MEMORY ? RUN_NO_MEMORY : RUN_FAULT;
     if (!__atomic_compare_exchange_n(&run->state, &expected, state, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return;
     run->fault = t->fault;
@@ -241,16 +260,18 @@ static void run_group(void *arg, uint64_t index)
     t->st.group_id[0] = index % count[0];
     t->st.group_id[1] = index / count[0] % count[1];
     t->st.group_id[2] = index / ((uint64_t)count[0] * count[1]);
-    t->fault.before_jump = abandon_fiber;
+    t->fault.resume_stack = fault_stack;
+    t->fault.resume = fault_exit;
     t->fault.ctx = t;
-    int how = sigsetjmp(t->fault.jmp, 0);
-    if (how) {
-        landed(t, run, how);
+    if (sigsetjmp(t->fault.jmp, 0)) {
+        left_group(t, run, RD_SCHED_LEFT_FAULT); /* direct mode faulted */
         return;
     }
     rd_fault_enter(&t->fault);
-    run_items(t);
+    int left = run_items(t);
     rd_fault_leave();
+    if (left)
+        left_group(t, run, left);
 }
 
 /* ---- the launch ---- */

@@ -103,10 +103,16 @@ ze_result_t ZE_APICALL rd_zeDeviceGetComputeProperties(ze_device_handle_t hDevic
     p->maxGroupCountX = UINT32_MAX;
     p->maxGroupCountY = UINT32_MAX;
     p->maxGroupCountZ = UINT32_MAX;
-    p->maxSharedLocalMemory = 0; /* the kernel ABI has no local memory */
-    p->numSubGroupSizes = 1;
+    /* Local memory of compiled kernels: host memory of the thread that runs
+     * the group; what a GPU's work-group typically has. */
+    p->maxSharedLocalMemory = RD_MAX_LOCAL_MEMORY;
+    /* Compiled kernels run sub-groups of 8, 16 (the default) or 32
+     * work-items (intel_reqd_sub_group_size). */
+    p->numSubGroupSizes = 3;
     memset(p->subGroupSizes, 0, sizeof p->subGroupSizes);
-    p->subGroupSizes[0] = 1;
+    p->subGroupSizes[0] = 8;
+    p->subGroupSizes[1] = 16;
+    p->subGroupSizes[2] = 32;
     return ZE_RESULT_SUCCESS;
 }
 
@@ -115,16 +121,17 @@ ze_result_t ZE_APICALL rd_zeDeviceGetModuleProperties(ze_device_handle_t hDevice
 {
     RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(p);
-    p->spirvVersionSupported = 0; /* native CPU modules only */
-    p->flags = ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+    /* SPIR-V of OpenCL kernels up to 1.2, read by llvm-spirv-15 (compiler/). */
+    p->spirvVersionSupported = ZE_MAKE_VERSION(1, 2);
+    p->flags = ZE_DEVICE_MODULE_FLAG_FP16 | ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
     ze_device_fp_flags_t ieee = ZE_DEVICE_FP_FLAG_DENORM | ZE_DEVICE_FP_FLAG_INF_NAN |
                                 ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST | ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO |
                                 ZE_DEVICE_FP_FLAG_ROUND_TO_INF | ZE_DEVICE_FP_FLAG_FMA;
-    p->fp16flags = 0; /* the kernel ABI promises no half type */
+    p->fp16flags = ieee; /* half in compiled kernels (the built-in library's) */
     p->fp32flags = ieee;
     p->fp64flags = ieee;
     p->maxArgumentsSize = RD_MAX_KERNEL_ARGS_BYTES;
-    p->printfBufferSize = 0;
+    p->printfBufferSize = RD_PRINTF_BUFFER_BYTES; /* printf writes to stdout as it runs; no limit */
     memcpy(p->nativeKernelSupported.id, dev->uuid.id, sizeof p->nativeKernelSupported.id);
     rd_module_properties_chain(dev, p);
     return ZE_RESULT_SUCCESS;

@@ -32,6 +32,10 @@
 #define RD_MAX_FILL_PATTERN 128u
 #define RD_DEFAULT_ALIGNMENT 64u
 #define RD_MAX_KERNEL_ARGS_BYTES 4096u
+/* Local memory per work-group a compiled kernel may use (reported). */
+#define RD_MAX_LOCAL_MEMORY (64u * 1024u)
+/* printf buffer a device reports (compiled kernels print directly). */
+#define RD_PRINTF_BUFFER_BYTES (4u * 1024u * 1024u)
 
 typedef struct rd_driver rd_driver_t;
 

@@ -40,12 +40,17 @@ ze_result_t rd_event_list(uint32_t count, const ze_event_handle_t *handles, rd_e
 
 void rd_event_signal(rd_event_t *event, uint64_t start_ns, uint64_t end_ns)
 {
+    rd_event_signal_result(event, start_ns, end_ns, ZE_RESULT_SUCCESS);
+}
+
+void rd_event_signal_result(rd_event_t *event, uint64_t start_ns, uint64_t end_ns, ze_result_t r)
+{
     rd_event_pool_t *pool = event->pool;
     pthread_mutex_lock(&pool->lock);
     event->timestamp.global.kernelStart = start_ns;
     event->timestamp.global.kernelEnd = end_ns;
     event->timestamp.context = event->timestamp.global;
-    __atomic_store_n(&event->signaled, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&event->signaled, r == ZE_RESULT_ERROR_DEVICE_LOST ? RD_EVENT_LOST : 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&pool->cond);
     pthread_mutex_unlock(&pool->lock);
 }
@@ -63,19 +68,24 @@ static int event_signaled(const void *arg)
     return __atomic_load_n(&event->signaled, __ATOMIC_ACQUIRE);
 }
 
+static ze_result_t signal_result(int signaled)
+{
+    return signaled == RD_EVENT_LOST ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS;
+}
+
 ze_result_t rd_event_wait(rd_event_t *event, uint64_t timeout_ns)
 {
     rd_event_pool_t *pool = event->pool;
     rd_deadline_t deadline = rd_deadline_after(timeout_ns);
     if (rd_poll_until(event_signaled, event, rd_poll_budget(timeout_ns)))
-        return ZE_RESULT_SUCCESS;
+        return signal_result(__atomic_load_n(&event->signaled, __ATOMIC_ACQUIRE));
     pthread_mutex_lock(&pool->lock);
     int timed_out = 0;
     while (!event->signaled && !timed_out && timeout_ns != 0)
         timed_out = rd_cond_wait_until(&pool->cond, &pool->lock, &deadline) != 0;
     int signaled = event->signaled;
     pthread_mutex_unlock(&pool->lock);
-    return signaled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+    return signaled ? signal_result(signaled) : ZE_RESULT_NOT_READY;
 }
 
 ze_kernel_timestamp_result_t rd_event_timestamp(rd_event_t *event)
@@ -218,8 +228,9 @@ ze_result_t ZE_APICALL rd_zeEventQueryKernelTimestamp(ze_event_handle_t hEvent, 
     RD_NOT_NULL(dstptr);
     if (!(event->pool->flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP))
         return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
-    if (rd_event_wait(event, 0) != ZE_RESULT_SUCCESS)
-        return ZE_RESULT_NOT_READY;
+    ze_result_t r = rd_event_wait(event, 0);
+    if (r != ZE_RESULT_SUCCESS)
+        return r == ZE_RESULT_ERROR_DEVICE_LOST ? r : ZE_RESULT_NOT_READY;
     *dstptr = rd_event_timestamp(event);
     return ZE_RESULT_SUCCESS;
 }

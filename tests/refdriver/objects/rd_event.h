@@ -33,7 +33,7 @@ struct rd_event {
     uint32_t magic;
     rd_event_pool_t *pool;
     uint32_t index;
-    int signaled; /* atomic: polled without the lock; its release publishes timestamp */
+    int signaled; /* atomic: 0, 1 or RD_EVENT_LOST; polled without the lock; its release publishes timestamp */
     ze_kernel_timestamp_result_t timestamp;
 };
 
@@ -46,12 +46,19 @@ ze_result_t rd_event_from_handle(ze_event_handle_t handle, rd_event_t **event);
  * a new array (*events is null when count is 0); free it with free(). */
 ze_result_t rd_event_list(uint32_t count, const ze_event_handle_t *handles, rd_event_t ***events);
 
+/* Signalled by work that lost the device (a kernel faulted): waits and
+ * queries report ZE_RESULT_ERROR_DEVICE_LOST until the event is reset. */
+#define RD_EVENT_LOST 2
+
 /* Signals, recording [start, end] as the timestamp of the signalling work. */
 void rd_event_signal(rd_event_t *event, uint64_t start_ns, uint64_t end_ns);
+/* The same after work that returned r (RD_EVENT_LOST after DEVICE_LOST). */
+void rd_event_signal_result(rd_event_t *event, uint64_t start_ns, uint64_t end_ns, ze_result_t r);
 void rd_event_reset(rd_event_t *event);
 
-/* ZE_RESULT_SUCCESS once signalled, ZE_RESULT_NOT_READY after timeout_ns
- * (0 only queries, UINT64_MAX waits for ever). */
+/* ZE_RESULT_SUCCESS once signalled (ZE_RESULT_ERROR_DEVICE_LOST when
+ * signalled by work that lost the device), ZE_RESULT_NOT_READY after
+ * timeout_ns (0 only queries, UINT64_MAX waits for ever). */
 ze_result_t rd_event_wait(rd_event_t *event, uint64_t timeout_ns);
 
 /* The timestamp of a signalled event (undefined values when not signalled). */

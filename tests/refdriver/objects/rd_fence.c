@@ -13,11 +13,15 @@ void rd_fence_pending(rd_fence_t *fence)
     pthread_mutex_unlock(&fence->lock);
 }
 
-void rd_fence_signal(rd_fence_t *fence)
+/* fence->signaled: 0, 1, or RD_SIGNALED_LOST (signalled after a lost
+ * device). */
+#define RD_SIGNALED_LOST 2
+
+void rd_fence_signal(rd_fence_t *fence, ze_result_t r)
 {
     pthread_mutex_lock(&fence->lock);
     fence->pending--;
-    __atomic_store_n(&fence->signaled, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&fence->signaled, r == ZE_RESULT_ERROR_DEVICE_LOST ? RD_SIGNALED_LOST : 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&fence->cond);
     pthread_mutex_unlock(&fence->lock);
 }
@@ -65,19 +69,24 @@ static int fence_signaled(const void *arg)
     return __atomic_load_n(&fence->signaled, __ATOMIC_ACQUIRE);
 }
 
+static ze_result_t fence_result(int signaled)
+{
+    return signaled == RD_SIGNALED_LOST ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL rd_zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout)
 {
     RD_HANDLE(rd_fence_t, fence, hFence, RD_MAGIC_FENCE);
     rd_deadline_t deadline = rd_deadline_after(timeout);
     if (rd_poll_until(fence_signaled, fence, rd_poll_budget(timeout)))
-        return ZE_RESULT_SUCCESS;
+        return fence_result(__atomic_load_n(&fence->signaled, __ATOMIC_ACQUIRE));
     pthread_mutex_lock(&fence->lock);
     int timed_out = 0;
     while (!fence->signaled && !timed_out && timeout != 0)
         timed_out = rd_cond_wait_until(&fence->cond, &fence->lock, &deadline) != 0;
     int signaled = fence->signaled;
     pthread_mutex_unlock(&fence->lock);
-    return signaled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+    return signaled ? fence_result(signaled) : ZE_RESULT_NOT_READY;
 }
 
 ze_result_t ZE_APICALL rd_zeFenceQueryStatus(ze_fence_handle_t hFence)

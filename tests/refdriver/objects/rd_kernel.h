@@ -8,6 +8,9 @@
 #include "rd_compiled.h"
 #include "rd_module.h"
 
+/* A compiled kernel's sub-group size unless it requires one. */
+#define RD_DEFAULT_SG_SIZE 16u
+
 /* Alignment of each argument value in arg_values (that of max_align_t). */
 #define RD_ARG_ALIGNMENT 16u
 

@@ -1,11 +1,16 @@
 /*
- * Modules: ZE_MODULE_FORMAT_NATIVE is an ELF shared object following
- * zeil/cpu_kernel.h. It is written to an anonymous memory file and opened
- * through /proc/self/fd, so nothing touches the caller's file system and
- * every module is its own instance (the memfd stays open while the module
- * is loaded, so its path names no other module). SPIR-V is refused.
+ * Modules: every module is an ELF shared object, written to an anonymous
+ * memory file and opened through /proc/self/fd, so nothing touches the
+ * caller's file system and every module is its own instance (the memfd
+ * stays open while the module is loaded, so its path names no other
+ * module). ZE_MODULE_FORMAT_NATIVE takes either kind of object: a native
+ * CPU module (zeil/cpu_kernel.h) or one this driver compiled (rd_compiled.h,
+ * what zeModuleGetNativeBinary returns); SPIR-V and OpenCL C are compiled
+ * first (compiler/rd_build.h).
  */
 #include "rd_api.h"
+#include "rd_build.h"
+#include "rd_driver.h"
 #include "rd_elf.h"
 #include "rd_module.h"
 
@@ -75,6 +80,27 @@ static const char *abi_problem(const zeil_cpu_module_t *abi)
     return NULL;
 }
 
+/* What is wrong with the table a compiled module exports, or null. */
+static const char *cm_problem(const rd_cm_module_t *cm)
+{
+    if (cm->abi_version != RD_CM_ABI_VERSION || cm->wi_abi_version != RD_WI_ABI_VERSION)
+        return "it was compiled for another version of this driver";
+    if ((cm->num_kernels > 0 && !cm->kernels) || (cm->num_globals > 0 && !cm->globals))
+        return "it lists kernels or globals but their array is null";
+    for (uint32_t i = 0; i < cm->num_kernels; i++) {
+        const rd_cm_kernel_t *k = &cm->kernels[i];
+        if (!k->name || !k->item || !k->direct || (k->num_args > 0 && !k->args))
+            return "a kernel has no name, entries or arguments";
+        for (uint32_t j = 0; j < i; j++)
+            if (strcmp(cm->kernels[j].name, k->name) == 0)
+                return "two kernels have the same name";
+    }
+    for (uint32_t i = 0; i < cm->num_globals; i++)
+        if (!cm->globals[i].name || !cm->globals[i].address)
+            return "a global has no name or address";
+    return NULL;
+}
+
 /* Loads the bytes as a shared object; on failure says why in *why. */
 static int load_native(rd_module_t *m, const void *bytes, size_t size, char *why, size_t why_size)
 {
@@ -110,9 +136,17 @@ static int load_native(rd_module_t *m, const void *bytes, size_t size, char *why
         snprintf(why, why_size, "not a loadable shared object for this CPU: %s", err ? err : "dlopen failed");
         return 0;
     }
+    m->cm = dlsym(m->library, RD_CM_MODULE_SYMBOL);
+    if (m->cm) {
+        const char *problem = cm_problem(m->cm);
+        if (problem)
+            snprintf(why, why_size, "its '%s' is invalid: %s", RD_CM_MODULE_SYMBOL, problem);
+        return problem == NULL;
+    }
     m->abi = dlsym(m->library, ZEIL_CPU_MODULE_SYMBOL);
     if (!m->abi) {
-        snprintf(why, why_size, "the object exports no '%s' (see zeil/cpu_kernel.h)", ZEIL_CPU_MODULE_SYMBOL);
+        snprintf(why, why_size, "the object exports no '%s' (see zeil/cpu_kernel.h) nor '%s' (a module this "
+                                "driver compiled)", ZEIL_CPU_MODULE_SYMBOL, RD_CM_MODULE_SYMBOL);
         return 0;
     }
     const char *problem = abi_problem(m->abi);
@@ -146,16 +180,54 @@ void rd_module_release(rd_module_t *module)
 
 const zeil_cpu_kernel_t *rd_module_find_kernel(const rd_module_t *module, const char *name)
 {
-    for (uint32_t i = 0; i < module->abi->num_kernels; i++)
+    for (uint32_t i = 0; module->abi && i < module->abi->num_kernels; i++)
         if (strcmp(module->abi->kernels[i].name, name) == 0)
             return &module->abi->kernels[i];
     return NULL;
 }
 
-static const char spirv_refused[] =
-    "zeil reference CPU driver: SPIR-V (ZE_MODULE_FORMAT_IL_SPIRV) is not supported; this driver runs "
-    "native CPU modules only (ZE_MODULE_FORMAT_NATIVE: an ELF shared object for this CPU exporting '"
-    ZEIL_CPU_MODULE_SYMBOL "', see zeil/cpu_kernel.h)";
+const rd_cm_kernel_t *rd_module_find_cm_kernel(const rd_module_t *module, const char *name)
+{
+    for (uint32_t i = 0; module->cm && i < module->cm->num_kernels; i++)
+        if (strcmp(module->cm->kernels[i].name, name) == 0)
+            return &module->cm->kernels[i];
+    return NULL;
+}
+
+uint32_t rd_module_kernel_count(const rd_module_t *module)
+{
+    return module->cm ? module->cm->num_kernels : module->abi->num_kernels;
+}
+
+const char *rd_module_kernel_name(const rd_module_t *module, uint32_t i)
+{
+    return module->cm ? module->cm->kernels[i].name : module->abi->kernels[i].name;
+}
+
+/* The bytes to load: the input of a native module, else the shared object
+ * compiled from it (malloc'ed into *binary either way). The build log
+ * gets the compiler's notes and diagnostics. */
+static ze_result_t module_binary(const rd_device_t *dev, const ze_module_desc_t *desc, unsigned char **binary,
+                                 size_t *size, rd_strbuf_t *log)
+{
+    if (desc->format == ZE_MODULE_FORMAT_NATIVE) {
+        *binary = malloc(desc->inputSize);
+        if (!*binary)
+            return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        memcpy(*binary, desc->pInputModule, desc->inputSize);
+        *size = desc->inputSize;
+        return ZE_RESULT_SUCCESS;
+    }
+    rd_build_input_t in = {
+        .format = desc->format,
+        .bytes = desc->pInputModule,
+        .size = desc->inputSize,
+        .flags = desc->pBuildFlags,
+        .constants = desc->pConstants,
+        .cpu_name = dev->driver->host.cpu_name,
+    };
+    return rd_build(&in, binary, size, log);
+}
 
 ze_result_t ZE_APICALL rd_zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
                                          const ze_module_desc_t *desc, ze_module_handle_t *phModule,
@@ -165,41 +237,46 @@ ze_result_t ZE_APICALL rd_zeModuleCreate(ze_context_handle_t hContext, ze_device
     RD_NOT_NULL(desc);
     RD_NOT_NULL(desc->pInputModule);
     RD_NOT_NULL(phModule);
-    if (desc->format > ZE_MODULE_FORMAT_NATIVE)
+    if (desc->format > ZE_MODULE_FORMAT_NATIVE && desc->format != ZEIL_MODULE_FORMAT_OCLC)
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     if (desc->inputSize == 0)
         return ZE_RESULT_ERROR_INVALID_SIZE;
     *phModule = NULL;
-    if (desc->format == ZE_MODULE_FORMAT_IL_SPIRV) {
-        RD_TRY(log_create(phBuildLog, "%s", spirv_refused));
-        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
-    }
+    if (phBuildLog)
+        *phBuildLog = NULL;
+    rd_device_t *dev = (rd_device_t *)(void *)hDevice;
     rd_module_t *m = rd_object_new(RD_MAGIC_MODULE, sizeof *m);
     if (!m)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     m->fd = -1;
     m->refs = 1;
-    m->binary = malloc(desc->inputSize);
-    if (!m->binary) {
+    rd_strbuf_t log = {0};
+    ze_result_t r = module_binary(dev, desc, &m->binary, &m->binary_size, &log);
+    if (r != ZE_RESULT_SUCCESS) {
         module_free(m);
-        return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        if (r == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE)
+            r = log_create(phBuildLog, "%s", rd_strbuf_str(&log)) == ZE_RESULT_SUCCESS ? r
+                                                                                    : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+        rd_strbuf_free(&log);
+        return r;
     }
-    memcpy(m->binary, desc->pInputModule, desc->inputSize);
-    m->binary_size = desc->inputSize;
     char why[1024];
     if (!load_native(m, m->binary, m->binary_size, why, sizeof why)) {
         module_free(m);
+        rd_strbuf_free(&log);
         RD_TRY(log_create(phBuildLog, "zeil reference CPU driver: cannot load the native module: %s", why));
-        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+        return desc->format == ZE_MODULE_FORMAT_NATIVE ? ZE_RESULT_ERROR_INVALID_NATIVE_BINARY
+                                                       : ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
-    ze_result_t r = log_create(phBuildLog, "%s", "");
+    r = log_create(phBuildLog, "%s", rd_strbuf_str(&log));
+    rd_strbuf_free(&log);
     if (r != ZE_RESULT_SUCCESS) {
         module_free(m);
         return r;
     }
     m->id = rd_hash(RD_HASH_SEED, m->binary, m->binary_size);
     m->driver = ((rd_context_t *)(void *)hContext)->driver;
-    m->device = (rd_device_t *)(void *)hDevice;
+    m->device = dev;
     m->magic = RD_MAGIC_MODULE;
     *phModule = (ze_module_handle_t)m;
     return ZE_RESULT_SUCCESS;
@@ -242,9 +319,9 @@ ze_result_t ZE_APICALL rd_zeModuleGetKernelNames(ze_module_handle_t hModule, uin
 {
     RD_HANDLE(rd_module_t, m, hModule, RD_MAGIC_MODULE);
     RD_NOT_NULL(pCount);
-    uint32_t n = rd_count_query(pCount, m->abi->num_kernels, pNames);
+    uint32_t n = rd_count_query(pCount, rd_module_kernel_count(m), pNames);
     for (uint32_t i = 0; i < n; i++)
-        pNames[i] = m->abi->kernels[i].name;
+        pNames[i] = rd_module_kernel_name(m, i);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -275,6 +352,17 @@ ze_result_t ZE_APICALL rd_zeModuleGetGlobalPointer(ze_module_handle_t hModule, c
 {
     RD_HANDLE(rd_module_t, m, hModule, RD_MAGIC_MODULE);
     RD_NOT_NULL(pGlobalName);
+    if (m->cm) {
+        for (uint32_t i = 0; i < m->cm->num_globals; i++)
+            if (strcmp(m->cm->globals[i].name, pGlobalName) == 0) {
+                if (pSize)
+                    *pSize = (size_t)m->cm->globals[i].size;
+                if (pptr)
+                    *pptr = m->cm->globals[i].address;
+                return ZE_RESULT_SUCCESS;
+            }
+        return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+    }
     void *address = dlsym(m->library, pGlobalName);
     /* dlsym also searches the module's dependencies (libc...): only a data
      * object defined by the module itself is one of its globals. */

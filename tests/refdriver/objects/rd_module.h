@@ -1,6 +1,8 @@
 /*
- * rd_module.h: modules (native CPU objects loaded from memory) and their
- * build logs.
+ * rd_module.h: modules and their build logs. Every module is a shared object
+ * loaded from memory: either a native CPU module (zeil/cpu_kernel.h) or one
+ * compiled from SPIR-V or OpenCL C (execution/rd_compiled.h, built by
+ * compiler/rd_build.h); the symbol it exports tells which.
  *
  * A module stays loaded while anything uses its code: its handle, its
  * kernels and the launches still queued (each holds a reference), so a
@@ -12,6 +14,8 @@
 
 #include "rd_context.h"
 
+#include "rd_compiled.h"
+
 #include <zeil/cpu_kernel.h>
 
 typedef struct rd_module {
@@ -20,7 +24,8 @@ typedef struct rd_module {
     rd_device_t *device;
     void *library;  /* dlopen handle */
     int fd;         /* the memfd it was loaded from, open while loaded */
-    const zeil_cpu_module_t *abi;
+    const zeil_cpu_module_t *abi;  /* a native module's table, or null */
+    const rd_cm_module_t *cm;      /* a compiled module's table, or null */
     unsigned char *binary;
     size_t binary_size;
     uint64_t id;    /* hash of the binary, for kernel UUIDs */
@@ -35,8 +40,12 @@ typedef struct rd_build_log {
 void rd_module_retain(rd_module_t *module);
 void rd_module_release(rd_module_t *module);
 
-/* The module's kernel of that name, or null. */
+/* The module's kernel of that name, or null (native modules). */
 const zeil_cpu_kernel_t *rd_module_find_kernel(const rd_module_t *module, const char *name);
+/* The module's kernel of that name, or null (compiled modules). */
+const rd_cm_kernel_t *rd_module_find_cm_kernel(const rd_module_t *module, const char *name);
+uint32_t rd_module_kernel_count(const rd_module_t *module);
+const char *rd_module_kernel_name(const rd_module_t *module, uint32_t i);
 
 /* The size-query convention for strings and bytes: with a null buffer
  * *size becomes the size needed, otherwise the buffer must hold it. */

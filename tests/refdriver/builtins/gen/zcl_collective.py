@@ -69,7 +69,7 @@ def sg_fold(s, op, upto, incl_me):
 def gen_sg(d):
     name, ret, ps = d.name, d.ret, d.params
     s, w = split(ret)
-    m = re.match(r'^sub_group_(?:non_uniform_)?(reduce|scan_inclusive|scan_exclusive)_(\w+)$', name)
+    m = re.match(r'^(?:intel_)?sub_group_(?:non_uniform_)?(reduce|scan_inclusive|scan_exclusive)_(\w+)$', name)
     if m and len(ps) == 1:
         kind, op = m.group(1), m.group(2)
         upto = {'reduce': 'n', 'scan_inclusive': 'me + 1', 'scan_exclusive': 'me'}[kind]
@@ -130,6 +130,36 @@ def gen_sg(d):
         body = '    uint4 r = (uint4)(0);\n    for (uint i = 0; i < n; i++)\n' \
                '        if (%s)\n            r[i / 32] |= 1u << (i %% 32);\n' % slot('int', 'i')
         return sg_exchange('int', 'a0 != 0', body) + '    return r;\n'
+    return gen_ballot(d)
+
+
+def gen_ballot(d):
+    """Ballot bit functions and the lane masks: no exchange (the ballot is already uniform)."""
+    name = d.name
+    me = '    uint me = get_sub_group_local_id(), n = get_sub_group_size();\n    (void)me; (void)n;\n'
+    bit = lambda i: '((a0[%s / 32] >> (%s %% 32)) & 1u)' % (i, i)
+    if name == 'sub_group_inverse_ballot':
+        return me + '    return %s != 0;\n' % (bit('me'))
+    if name == 'sub_group_ballot_bit_extract':
+        return '    return a1 < 128 && %s != 0;\n' % (bit('a1'))
+    count = me + '    uint c = 0;\n    for (uint i = 0; i < %s; i++)\n        c += %s;\n    return c;\n'
+    if name == 'sub_group_ballot_bit_count':
+        return count % ('n', bit('i'))
+    if name == 'sub_group_ballot_inclusive_scan':
+        return count % ('me + 1', bit('i'))
+    if name == 'sub_group_ballot_exclusive_scan':
+        return count % ('me', bit('i'))
+    if name == 'sub_group_ballot_find_lsb':
+        return me + '    for (uint i = 0; i < n; i++)\n        if (%s)\n            return i;\n    return ~0u;\n' % (
+            bit('i'))
+    if name == 'sub_group_ballot_find_msb':
+        return me + '    for (uint i = n; i-- > 0;)\n        if (%s)\n            return i;\n    return ~0u;\n' % (
+            bit('i'))
+    m = re.match(r'^get_sub_group_(eq|ge|gt|le|lt)_mask$', name)
+    if m:
+        cmp = {'eq': '==', 'ge': '>=', 'gt': '>', 'le': '<=', 'lt': '<'}[m.group(1)]
+        return me + '    uint4 r = (uint4)(0);\n    for (uint i = 0; i < n; i++)\n' \
+                    '        if (i %s me)\n            r[i / 32] |= 1u << (i %% 32);\n    return r;\n' % cmp
     return None
 
 
@@ -210,7 +240,8 @@ def generate(decls, out):
               '    return (__global uchar *)st->sg_xchg + st->xchg_parity * (RD_SG_MAX * RD_XCHG_SLOT_BYTES);\n}\n\n')
     done = 0
     for d in decls:
-        if not ('sub_group' in d.name or d.name.startswith('work_group_')) or d.name.startswith('get_'):
+        if not ('sub_group' in d.name or d.name.startswith('work_group_')) or \
+                (d.name.startswith('get_') and not d.name.endswith('_mask')):
             continue
         if 'avc' in d.name or any('image' in p for p in d.params):
             continue

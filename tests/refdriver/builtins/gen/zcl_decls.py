@@ -6,7 +6,7 @@ import re
 import subprocess
 
 DECL = re.compile(
-    r'(?:^|[{}])\s*((?:const\s+)?[A-Za-z_]\w*)\s+((?:__attribute__\(\(\w+\)\)\s*)+)([A-Za-z_]\w*)\s*\(([^()]*)\)\s*$')
+    r'(?:^|[{}\n])\s*((?:const\s+)?[A-Za-z_]\w*)\s+((?:__attribute__\(\(\w+\)\)\s*)+)([A-Za-z_]\w*)\s*\(([^()]*)\)\s*$')
 
 
 class Decl:
@@ -17,7 +17,19 @@ class Decl:
         self.attrs = attrs
 
     def key(self):
-        return (self.name, tuple(self.params))
+        """What the mangled name depends on: typedefs resolved (uintptr_t is ulong on spir64)."""
+        return (self.name, tuple(canonical(p) for p in self.params))
+
+
+TYPEDEFS = [('atomic_uintptr_t', 'atomic_ulong'), ('atomic_intptr_t', 'atomic_long'),
+            ('atomic_size_t', 'atomic_ulong'), ('atomic_ptrdiff_t', 'atomic_long'),
+            ('uintptr_t', 'ulong'), ('intptr_t', 'long'), ('size_t', 'ulong'), ('ptrdiff_t', 'long')]
+
+
+def canonical(p):
+    for a, b in TYPEDEFS:
+        p = re.sub(r'\b%s\b' % a, b, p)
+    return p
 
 
 def param_type(p):

@@ -16,6 +16,11 @@ import zcl_decls  # noqa: E402
 
 CATEGORIES = {
     'collective': 'zcl_collective',
+    'convert': 'zcl_convert',
+    'math': 'zcl_math',
+    'atomic': 'zcl_atomic',
+    'pointer': 'zcl_pointer',
+    'misc': 'zcl_misc',
 }
 
 

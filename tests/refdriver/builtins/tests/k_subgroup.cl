@@ -1,5 +1,8 @@
 /* k_subgroup.cl: sub-group and work-group collectives, written out per work-item. */
 #define N 24
+#ifdef ZT_SGS /* through the driver: the sub-group size asked for */
+__attribute__((intel_reqd_sub_group_size(ZT_SGS)))
+#endif
 kernel void zt_subgroup(global int *o, global uint *blk, global float *fo)
 {
     uint g = get_global_id(0), l = get_sub_group_local_id();

@@ -1,17 +1,14 @@
 /*
  * zcl_standin.c: the thread-per-work-item stand-in scheduler of the
- * built-in library's tests (see zcl_standin.h), and their failure counter.
+ * built-in library's tests (see zcl_standin.h).
  */
 #include "zcl_standin.h"
 #include "rd_rt.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int zcl_failures;
 
 typedef struct zcl_group {
     pthread_barrier_t wg;
@@ -150,24 +147,4 @@ zcl_range_t zcl_range_1d(uint64_t n, uint32_t local, uint32_t sg)
 {
     zcl_range_t r = {1, {n, 1, 1}, {local, 1, 1}, {0, 0, 0}, sg, 0};
     return r;
-}
-
-void zcl_fail(const char *fmt, ...)
-{
-    va_list ap;
-    if (zcl_failures++ > 20)
-        return;
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
-
-int zcl_report(const char *test)
-{
-    if (zcl_failures)
-        fprintf(stderr, "%s: %d failures\n", test, zcl_failures);
-    else
-        printf("%s: passed\n", test);
-    return zcl_failures ? 1 : 0;
 }

@@ -9,6 +9,7 @@
 #define ZEIL_ZCL_STANDIN_H
 
 #include "rd_workitem.h"
+#include "zcl_check.h"
 
 #include <stddef.h>
 
@@ -27,10 +28,5 @@ int zcl_run(const zcl_range_t *r, void (*item)(void *ctx), void *ctx);
 
 /* A 1-D range of n items in groups of local items, sub-groups of sg. */
 zcl_range_t zcl_range_1d(uint64_t n, uint32_t local, uint32_t sg);
-
-/* Checks: print a message naming what failed and count it. */
-extern int zcl_failures;
-void zcl_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int zcl_report(const char *test);
 
 #endif
