@@ -22,6 +22,8 @@
  * (the installed ze_api.h's ZE_API_VERSION_CURRENT, as gen-ddi read it).
  * Used by the layer and the reference driver alike; it knows nothing of zeil.
  */
+/* scripts/codegen/gen-ddi reads the tables below line by line: kept as written. */
+/* clang-format off */
 #ifndef ZEIL_ZE_COMPAT_H
 #define ZEIL_ZE_COMPAT_H
 
@@ -479,3 +481,4 @@ typedef ze_result_t (ZE_APICALL *ze_pfnCommandListAppendHostFunction_t)(
 #endif
 
 #endif
+/* clang-format on */

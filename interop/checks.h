@@ -63,8 +63,8 @@ dnnl_status_t check_list_alive(const char *call, ze_command_list_handle_t list);
  * range passes with W153. what names the pointer in messages ("handle",
  * "argument 1 (DNNL_ARG_SRC)"). */
 dnnl_status_t check_usm(const char *call, const void *ptr, size_t needed,
-                        ze_context_handle_t context, ze_device_handle_t device,
-                        int system_memory, const char *what);
+                        ze_context_handle_t context, ze_device_handle_t device, int system_memory,
+                        const char *what);
 
 /* sharedSystemAllocCapabilities != 0. */
 int check_device_uses_system_memory(ze_device_handle_t device);

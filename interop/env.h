@@ -8,7 +8,11 @@
 
 /* Which backend the environment asks for: ZEIL_INTEROP_BACKEND=host|forward
  * (anything else, or unset: chosen per device). */
-typedef enum backend_request { BACKEND_AUTO, BACKEND_HOST_ONLY, BACKEND_FORWARD_ONLY } backend_request_t;
+typedef enum backend_request {
+    BACKEND_AUTO,
+    BACKEND_HOST_ONLY,
+    BACKEND_FORWARD_ONLY
+} backend_request_t;
 backend_request_t env_backend_request(void);
 
 /* ZEIL_INTEROP_EVENT_RING: the executes a stream's event ring serves before

@@ -62,7 +62,7 @@ INTEROP_EXPORT dnnl_status_t dnnl_memory_create(dnnl_memory_t *memory,
 }
 
 INTEROP_EXPORT ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEvent,
-                                                            uint64_t timeout)
+                                                             uint64_t timeout)
 {
     event_ring_check_reuse("zeEventHostSynchronize", "hEvent", 0, 1, &hEvent);
     return real_zeEventHostSynchronize(hEvent, timeout);

@@ -97,8 +97,7 @@ dnnl_status_t real_dnnl_engine_destroy(dnnl_engine_t engine)
     return fn ? fn(engine) : dnnl_runtime_error;
 }
 
-dnnl_status_t real_dnnl_stream_create(dnnl_stream_t *stream, dnnl_engine_t engine,
-                                      unsigned flags)
+dnnl_status_t real_dnnl_stream_create(dnnl_stream_t *stream, dnnl_engine_t engine, unsigned flags)
 {
     stream_create_fn fn = REAL(stream_create);
     return fn ? fn(stream, engine, flags) : dnnl_runtime_error;
@@ -111,9 +110,8 @@ dnnl_status_t real_dnnl_primitive_execute(const_dnnl_primitive_t primitive, dnnl
     return fn ? fn(primitive, stream, nargs, args) : dnnl_runtime_error;
 }
 
-dnnl_status_t real_dnnl_memory_create(dnnl_memory_t *memory,
-                                      dnnl_ze_interop_memory_desc_t md, dnnl_engine_t engine,
-                                      void *handle)
+dnnl_status_t real_dnnl_memory_create(dnnl_memory_t *memory, dnnl_ze_interop_memory_desc_t md,
+                                      dnnl_engine_t engine, void *handle)
 {
     memory_create_fn fn = REAL(memory_create);
     return fn ? fn(memory, md, engine, handle) : dnnl_runtime_error;
@@ -159,9 +157,8 @@ static void *our_definition(const char *name)
 
 /* Every name zeil defines in front of oneDNN (interpose.c). */
 static const char *const interposed[] = {
-    "dnnl_stream_create", "dnnl_primitive_execute", "dnnl_memory_create",
-    "dnnl_memory_destroy", "dnnl_stream_wait", "dnnl_stream_destroy",
-    "dnnl_engine_destroy", "dnnl_engine_get_kind",
+    "dnnl_stream_create", "dnnl_primitive_execute", "dnnl_memory_create",  "dnnl_memory_destroy",
+    "dnnl_stream_wait",   "dnnl_stream_destroy",    "dnnl_engine_destroy", "dnnl_engine_get_kind",
 };
 #define INTERPOSED_COUNT (sizeof interposed / sizeof interposed[0])
 
@@ -184,8 +181,8 @@ dnnl_status_t interpose_check(const char *call)
         return dnnl_success;
     Dl_info info = {0};
     void *theirs = global_definition(missed_name);
-    const char *where = theirs && dladdr(theirs, &info) && info.dli_fname ? info.dli_fname
-                                                                          : "another library";
+    const char *where =
+        theirs && dladdr(theirs, &info) && info.dli_fname ? info.dli_fname : "another library";
     interop_report(INTEROP_RULE_E126, call,
                    "%s resolves to %s, not to libzeil_interop: libdnnl precedes libzeil_interop "
                    "in symbol lookup order, so streams, executes and memory of interop engines "

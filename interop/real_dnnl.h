@@ -19,13 +19,11 @@ dnnl_status_t real_dnnl_stream_destroy(dnnl_stream_t stream);
 dnnl_status_t real_dnnl_stream_wait(dnnl_stream_t stream);
 dnnl_status_t real_dnnl_engine_destroy(dnnl_engine_t engine);
 dnnl_status_t real_dnnl_engine_get_kind(dnnl_engine_t engine, dnnl_engine_kind_t *kind);
-dnnl_status_t real_dnnl_stream_create(dnnl_stream_t *stream, dnnl_engine_t engine,
-                                      unsigned flags);
+dnnl_status_t real_dnnl_stream_create(dnnl_stream_t *stream, dnnl_engine_t engine, unsigned flags);
 dnnl_status_t real_dnnl_primitive_execute(const_dnnl_primitive_t primitive, dnnl_stream_t stream,
                                           int nargs, const dnnl_exec_arg_t *args);
 ze_result_t real_zeEventHostSynchronize(ze_event_handle_t event, uint64_t timeout);
-dnnl_status_t real_dnnl_memory_create(dnnl_memory_t *memory,
-                                      dnnl_ze_interop_memory_desc_t md, dnnl_engine_t engine,
-                                      void *handle);
+dnnl_status_t real_dnnl_memory_create(dnnl_memory_t *memory, dnnl_ze_interop_memory_desc_t md,
+                                      dnnl_engine_t engine, void *handle);
 
 #endif

@@ -16,8 +16,8 @@
 
 const char *zeil_version_string(void)
 {
-    return ZEIL_STRINGIFY(ZEIL_VERSION_MAJOR) "." ZEIL_STRINGIFY(ZEIL_VERSION_MINOR) "."
-        ZEIL_STRINGIFY(ZEIL_VERSION_PATCH);
+    return ZEIL_STRINGIFY(ZEIL_VERSION_MAJOR) "." ZEIL_STRINGIFY(
+        ZEIL_VERSION_MINOR) "." ZEIL_STRINGIFY(ZEIL_VERSION_PATCH);
 }
 
 int zeil_is_enabled(void)

@@ -25,18 +25,17 @@
 #include "intercepts.h"
 #include "host_readable.h"
 
-
 /* The driver's answer for ptr in context: 1 when it is USM now. */
 static int driver_says_usm(const zeil_next_t *next, ze_context_handle_t context, const void *ptr)
 {
     if (!next || !context || !NEXT(ze_mem_dditable_t, pfnGetAllocProperties))
         return 0;
-    ze_memory_allocation_properties_t props = {
-        .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_memory_allocation_properties_t props = {.stype =
+                                                   ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
     ze_device_handle_t owner = NULL;
-    return NEXT(ze_mem_dditable_t, pfnGetAllocProperties)(context, ptr, &props, &owner)
-               == ZE_RESULT_SUCCESS
-           && props.type != ZE_MEMORY_TYPE_UNKNOWN;
+    return NEXT(ze_mem_dditable_t, pfnGetAllocProperties)(context, ptr, &props, &owner) ==
+               ZE_RESULT_SUCCESS &&
+           props.type != ZE_MEMORY_TYPE_UNKNOWN;
 }
 
 /* sharedSystemAllocCapabilities != 0: the device reads plain host memory. */
@@ -46,9 +45,9 @@ static int device_uses_system_memory(const zeil_next_t *next, ze_device_handle_t
         return 0;
     ze_device_memory_access_properties_t props = {
         .stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES};
-    return NEXT(ze_device_dditable_t, pfnGetMemoryAccessProperties)(device, &props)
-               == ZE_RESULT_SUCCESS
-           && props.sharedSystemAllocCapabilities != 0;
+    return NEXT(ze_device_dditable_t, pfnGetMemoryAccessProperties)(device, &props) ==
+               ZE_RESULT_SUCCESS &&
+           props.sharedSystemAllocCapabilities != 0;
 }
 
 freed_range_verdict_t check_freed_range(const zeil_obj_t *owner, ze_device_handle_t device,

@@ -24,8 +24,7 @@ ze_result_t check_handle_finding(const zeil_call_t *call, const char *arg, const
      * value): zeil takes them as they come. */
     if (!may_be_unseen && kind != ZEIL_KIND_DEVICE &&
         (!obj || (obj->kind != kind && !atomic_load(&obj->alive))) &&
-        !intercepted_kinds_all_creators(kind) &&
-        first_sight_register(call, arg, handle, kind, out))
+        !intercepted_kinds_all_creators(kind) && first_sight_register(call, arg, handle, kind, out))
         return ZE_RESULT_SUCCESS;
     if (!obj) {
         if (may_be_unseen || !handle)
@@ -34,8 +33,10 @@ ze_result_t check_handle_finding(const zeil_call_t *call, const char *arg, const
             oom_unchecked(); /* zeil may have failed to register it */
             return ZE_RESULT_SUCCESS;
         }
-        return diag_report(ZEIL_RULE_E001, call->name, "%s %p is not a handle zeil knows "
-                           "(expected %s)", arg, handle, registry_kind_article(kind));
+        return diag_report(ZEIL_RULE_E001, call->name,
+                           "%s %p is not a handle zeil knows "
+                           "(expected %s)",
+                           arg, handle, registry_kind_article(kind));
     }
     int alive = atomic_load(&obj->alive);
     if (obj->kind != kind) {
@@ -117,10 +118,9 @@ ze_result_t check_device_in_context(const zeil_call_t *call, const zeil_obj_t *c
         zeil_obj_t *d = registry_find(device);
         if (!d || d->kind != ZEIL_KIND_DEVICE || !d->driver || d->driver == context->driver)
             return ZE_RESULT_SUCCESS;
-        return diag_report(ZEIL_RULE_E005, call->name,
-                           "hDevice %p belongs to driver %p, context %p to driver %p",
-                           (void *)device, (void *)d->driver, context->handle,
-                           (void *)context->driver);
+        return diag_report(
+            ZEIL_RULE_E005, call->name, "hDevice %p belongs to driver %p, context %p to driver %p",
+            (void *)device, (void *)d->driver, context->handle, (void *)context->driver);
     }
     for (uint32_t i = 0; i < context->device_count; i++)
         if (check_devices_related(context->devices[i], device))

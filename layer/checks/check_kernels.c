@@ -18,8 +18,8 @@ ze_result_t check_kernel_of_list(const zeil_call_t *call, const zeil_obj_t *list
         CHECK_KEEP_FIRST(r, diag_report(ZEIL_RULE_E005, call->name,
                                         "hKernel %p ('%s') was built for device %p, command "
                                         "list %p is on device %p",
-                                        (void *)kernel, k->name, (void *)k->device,
-                                        list->handle, (void *)list->device));
+                                        (void *)kernel, k->name, (void *)k->device, list->handle,
+                                        (void *)list->device));
     return r;
 }
 

@@ -13,7 +13,7 @@
 
 typedef struct child_count {
     const void *parent;
-    int by_context;                  /* match obj->context, else obj->parent */
+    int by_context; /* match obj->context, else obj->parent */
     uint64_t by_kind[ZEIL_KIND_COUNT];
     uint64_t total;
 } child_count_t;
@@ -75,8 +75,8 @@ ze_result_t check_context_children(const zeil_call_t *call, const zeil_obj_t *co
         return ZE_RESULT_SUCCESS;
     char what[256];
     describe_counts(what, sizeof what, c.by_kind, allocs, bytes);
-    return diag_report(ZEIL_RULE_W050, call->name, "context %p still has %s alive",
-                       context->handle, what);
+    return diag_report(ZEIL_RULE_W050, call->name, "context %p still has %s alive", context->handle,
+                       what);
 }
 
 ze_result_t check_pool_events(const zeil_call_t *call, const zeil_obj_t *pool)
@@ -87,8 +87,8 @@ ze_result_t check_pool_events(const zeil_call_t *call, const zeil_obj_t *pool)
     if (!c.by_kind[ZEIL_KIND_EVENT])
         return ZE_RESULT_SUCCESS;
     return diag_report(ZEIL_RULE_E030, call->name,
-                       "event pool %p still has %llu live events; destroy them first",
-                       pool->handle, (unsigned long long)c.by_kind[ZEIL_KIND_EVENT]);
+                       "event pool %p still has %llu live events; destroy them first", pool->handle,
+                       (unsigned long long)c.by_kind[ZEIL_KIND_EVENT]);
 }
 
 ze_result_t check_module_kernels(const zeil_call_t *call, const zeil_obj_t *module)

@@ -17,8 +17,8 @@ ze_result_t check_list_closed_finding(const zeil_call_t *call, const zeil_obj_t 
 }
 
 static ze_result_t check_event_of_list(const zeil_call_t *call, const char *arg,
-                                       ze_event_handle_t event, const zeil_obj_t *list,
-                                       int signals, zeil_obj_t **out)
+                                       ze_event_handle_t event, const zeil_obj_t *list, int signals,
+                                       zeil_obj_t **out)
 {
     zeil_obj_t *obj;
     ze_result_t r = check_handle(call, arg, event, ZEIL_KIND_EVENT, &obj);
@@ -38,18 +38,17 @@ static ze_result_t check_event_of_list(const zeil_call_t *call, const char *arg,
 
 ze_result_t check_append(const zeil_call_t *call, ze_command_list_handle_t list,
                          zeil_obj_t **list_obj, ze_event_handle_t signal, zeil_obj_t **signal_obj,
-                         uint32_t num_waits, const ze_event_handle_t *waits,
-                         const char *list_arg, const char *signal_arg, const char *waits_arg)
+                         uint32_t num_waits, const ze_event_handle_t *waits, const char *list_arg,
+                         const char *signal_arg, const char *waits_arg)
 {
     *signal_obj = NULL;
     ze_result_t r = check_handle(call, list_arg, list, ZEIL_KIND_COMMAND_LIST, list_obj);
     CHECK_KEEP_FIRST(r, check_list_open(call, *list_obj));
     if (signal)
-        CHECK_KEEP_FIRST(r, check_event_of_list(call, signal_arg, signal, *list_obj, 1,
-                                                signal_obj));
+        CHECK_KEEP_FIRST(r,
+                         check_event_of_list(call, signal_arg, signal, *list_obj, 1, signal_obj));
     for (uint32_t i = 0; waits && i < num_waits; i++)
-        CHECK_KEEP_FIRST(r, check_event_of_list(call, waits_arg, waits[i], *list_obj, 0,
-                                                NULL));
+        CHECK_KEEP_FIRST(r, check_event_of_list(call, waits_arg, waits[i], *list_obj, 0, NULL));
     return r;
 }
 
@@ -65,8 +64,8 @@ static ze_result_t check_list_fits_queue(const zeil_call_t *call, const zeil_obj
         CHECK_KEEP_FIRST(r, diag_report(ZEIL_RULE_E021, call->name,
                                         "command list %p is open; close it first", list->handle));
     CHECK_KEEP_FIRST(r, check_same_context(call, "phCommandLists[]", list, "hCommandQueue", queue));
-    if (queue && (!check_devices_related(list->device, queue->device) ||
-                  list->ordinal != queue->ordinal))
+    if (queue &&
+        (!check_devices_related(list->device, queue->device) || list->ordinal != queue->ordinal))
         CHECK_KEEP_FIRST(r, diag_report(ZEIL_RULE_E023, call->name,
                                         "command list %p (device %p, ordinal %u) does not match "
                                         "queue %p (device %p, ordinal %u)",
@@ -81,8 +80,8 @@ ze_result_t check_execute(const zeil_call_t *call, const zeil_obj_t *queue, uint
     ze_result_t r = ZE_RESULT_SUCCESS;
     for (uint32_t i = 0; lists && i < count; i++) {
         zeil_obj_t *list;
-        CHECK_KEEP_FIRST(r, check_handle(call, "phCommandLists[]", lists[i],
-                                         ZEIL_KIND_COMMAND_LIST, &list));
+        CHECK_KEEP_FIRST(
+            r, check_handle(call, "phCommandLists[]", lists[i], ZEIL_KIND_COMMAND_LIST, &list));
         if (list)
             CHECK_KEEP_FIRST(r, check_list_fits_queue(call, list, queue));
     }

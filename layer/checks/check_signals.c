@@ -16,13 +16,13 @@
 
 typedef struct signal_op {
     const void *event;
-    uint64_t call;   /* the append */
-    int reset;       /* zeCommandListAppendEventReset */
+    uint64_t call; /* the append */
+    int reset;     /* zeCommandListAppendEventReset */
 } signal_op_t;
 
 struct zeil_signal_ops {
     size_t count, capacity;
-    int lost;        /* a record failed (out of memory): this list is not judged */
+    int lost; /* a record failed (out of memory): this list is not judged */
     signal_op_t op[];
 };
 

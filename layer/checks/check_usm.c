@@ -46,13 +46,13 @@ static ze_result_t usm_range(const zeil_call_t *call, const zeil_obj_t *list, co
                            ptr, size, size - (a.size - offset), a.base, a.size);
     if (context && a.context != context && !context_arg)
         return diag_report(ZEIL_RULE_E004, call->name,
-                           "%s %p belongs to context %p%s, hCommandList %p to context %p", arg,
-                           ptr, (void *)a.context, check_context_gone(a.context), list->handle,
+                           "%s %p belongs to context %p%s, hCommandList %p to context %p", arg, ptr,
+                           (void *)a.context, check_context_gone(a.context), list->handle,
                            (void *)list->context);
     if (context && a.context != context)
         return diag_report(ZEIL_RULE_E004, call->name, "%s %p belongs to context %p%s, %s is %p",
-                           arg, ptr, (void *)a.context, check_context_gone(a.context),
-                           context_arg, (void *)context);
+                           arg, ptr, (void *)a.context, check_context_gone(a.context), context_arg,
+                           (void *)context);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -107,12 +107,11 @@ ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context,
                            ptr, a.base, a.size, a.created_by, (unsigned long long)a.created_call);
     if (found == 1 && context && a.context != context)
         return diag_report(ZEIL_RULE_E013, call->name,
-                           "%p belongs to context %p, freed in context %p", ptr,
-                           (void *)a.context, (void *)context);
+                           "%p belongs to context %p, freed in context %p", ptr, (void *)a.context,
+                           (void *)context);
     if (found == 2) {
         const zeil_obj_t *owner = context ? registry_find(context) : NULL;
-        freed_range_verdict_t verdict =
-            check_freed_range(owner, NULL, ptr, &a, FREED_RANGE_FREE);
+        freed_range_verdict_t verdict = check_freed_range(owner, NULL, ptr, &a, FREED_RANGE_FREE);
         if (verdict != FREED_RANGE_DANGLING) {
             check_freed_range_reused(call, "ptr", ptr, &a, verdict);
             return ZE_RESULT_SUCCESS;
@@ -142,8 +141,8 @@ void check_kernel_argument(const zeil_call_t *call, const zeil_obj_t *kernel, ui
     zeil_alloc_t a;
     if (!ptr || registry_find_alloc(ptr, &a) != 2)
         return;
-    freed_range_verdict_t verdict = check_freed_range(kernel, kernel->device, ptr, &a,
-                                                      FREED_RANGE_ACCESS);
+    freed_range_verdict_t verdict =
+        check_freed_range(kernel, kernel->device, ptr, &a, FREED_RANGE_ACCESS);
     if (verdict != FREED_RANGE_DANGLING) {
         char arg[32];
         snprintf(arg, sizeof arg, "argument %u", index);

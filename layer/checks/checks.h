@@ -11,11 +11,11 @@
 #include "registry.h"
 
 /* Keeps the first error of several checks; all of them still run. */
-#define CHECK_KEEP_FIRST(result, expr)                          \
-    do {                                                        \
-        ze_result_t check_r_ = (expr);                          \
-        if ((result) == ZE_RESULT_SUCCESS)                      \
-            (result) = check_r_;                                \
+#define CHECK_KEEP_FIRST(result, expr) \
+    do { \
+        ze_result_t check_r_ = (expr); \
+        if ((result) == ZE_RESULT_SUCCESS) \
+            (result) = check_r_; \
     } while (0)
 
 /* check_handles.c */
@@ -34,8 +34,8 @@ int check_devices_related_by_parent(ze_device_handle_t a, ze_device_handle_t b);
  * kind is by far the common case. */
 static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_obj_t **out)
     __attribute__((always_inline));
-static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg,
-                                       const void *handle, zeil_kind_t kind, zeil_obj_t **out)
+static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg, const void *handle,
+                                       zeil_kind_t kind, zeil_obj_t **out)
     __attribute__((always_inline));
 
 /* check_handle's hit path alone: 1 when handle is null or a live object of
@@ -69,8 +69,8 @@ static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_o
 
 /* *out is the live object, or null (null handle, unknown driver/device, or a
  * finding). */
-static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg,
-                                       const void *handle, zeil_kind_t kind, zeil_obj_t **out)
+static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg, const void *handle,
+                                       zeil_kind_t kind, zeil_obj_t **out)
 {
     zeil_obj_t *obj;
     if (check_handle_live(handle, kind, &obj)) {
@@ -102,8 +102,8 @@ static inline int check_kernel_arg_missing(const zeil_obj_t *k)
 {
     uint32_t count = k->arg_count < 64 ? k->arg_count : 64;
     uint64_t wanted = count == 64 ? ~0ull : ((1ull << count) - 1);
-    uint64_t missing = wanted & ~atomic_load_explicit(&((zeil_obj_t *)k)->args_set,
-                                                      memory_order_relaxed);
+    uint64_t missing =
+        wanted & ~atomic_load_explicit(&((zeil_obj_t *)k)->args_set, memory_order_relaxed);
     return missing ? __builtin_ctzll(missing) : -1;
 }
 
@@ -143,8 +143,8 @@ static inline int check_devices_related(ze_device_handle_t a, ze_device_handle_t
 ze_result_t check_list_closed_finding(const zeil_call_t *call, const zeil_obj_t *list);
 static inline ze_result_t check_list_open(const zeil_call_t *call, const zeil_obj_t *list)
 {
-    if (!list || list->is_immediate || !atomic_load_explicit(&list->is_closed,
-                                                             memory_order_acquire))
+    if (!list || list->is_immediate ||
+        !atomic_load_explicit(&list->is_closed, memory_order_acquire))
         return ZE_RESULT_SUCCESS;
     return check_list_closed_finding(call, list);
 }
@@ -152,8 +152,8 @@ static inline ze_result_t check_list_open(const zeil_call_t *call, const zeil_ob
  * signals; list_arg, signal_arg and waits_arg name them in findings. */
 ze_result_t check_append(const zeil_call_t *call, ze_command_list_handle_t list,
                          zeil_obj_t **list_obj, ze_event_handle_t signal, zeil_obj_t **signal_obj,
-                         uint32_t num_waits, const ze_event_handle_t *waits,
-                         const char *list_arg, const char *signal_arg, const char *waits_arg);
+                         uint32_t num_waits, const ze_event_handle_t *waits, const char *list_arg,
+                         const char *signal_arg, const char *waits_arg);
 /* check_signals.c: W031 in execution order. A regular list's signal or
  * reset (reset: 1) of event is recorded, an immediate list's applied; each
  * execution of regular lists replays theirs; a reset or destroyed list
@@ -165,8 +165,7 @@ void check_signals_forget(zeil_obj_t *list);
 /* After a successful append that signals an event: its signal is pending
  * until a reset (what check_append's reset-between-signals rule reads). The
  * one place every append, generated or hand-tuned, notes it. */
-static inline void check_note_signal(zeil_obj_t *list, zeil_obj_t *signal,
-                                     const zeil_call_t *call)
+static inline void check_note_signal(zeil_obj_t *list, zeil_obj_t *signal, const zeil_call_t *call)
 {
     if (signal && list && !list->is_immediate)
         check_signal_appended(list, signal, call->number, 0);

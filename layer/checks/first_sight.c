@@ -22,8 +22,7 @@
 
 #include <zeil/zeil.h>
 
-static void describe_list(const zeil_next_t *next, ze_command_list_handle_t list,
-                          zeil_obj_t *proto)
+static void describe_list(const zeil_next_t *next, ze_command_list_handle_t list, zeil_obj_t *proto)
 {
     ze_bool_t immediate = 0;
     ze_command_queue_flags_t flags = 0;

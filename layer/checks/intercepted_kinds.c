@@ -22,7 +22,7 @@ static _Atomic uint32_t driver_versions[ZEIL_MAX_NEXT_DRIVERS];
 static const zeil_intercepts_t *_Atomic runtime_table, *_Atomic hooked_table;
 
 void intercepted_kinds_note_next(const zeil_next_t *next, const zeil_intercepts_t *runtime,
-                        const zeil_intercepts_t *hooked)
+                                 const zeil_intercepts_t *hooked)
 {
     atomic_store(&runtime_table, runtime);
     atomic_store(&hooked_table, hooked);
@@ -179,8 +179,7 @@ static uint32_t partial_kinds(uint32_t version)
     for (size_t c = 0; c < sizeof creators / sizeof creators[0]; c++)
         for (size_t i = 0; i < sizeof layout / sizeof layout[0]; i++)
             if (strcmp(layout[i].table, creators[c].table) == 0 &&
-                strcmp(layout[i].member, creators[c].member) == 0 &&
-                layout[i].version <= version &&
+                strcmp(layout[i].member, creators[c].member) == 0 && layout[i].version <= version &&
                 !in_table(atomic_load(&hooked_table), &layout[i]))
                 mask |= 1u << creators[c].kind;
     atomic_store_explicit(&partial_cache, (uint64_t)version << 32 | mask, memory_order_release);

@@ -15,7 +15,7 @@
  * every generated intercept; hooked: the entries with hooks (the creators
  * zeil registers what they make through). */
 void intercepted_kinds_note_next(const zeil_next_t *next, const zeil_intercepts_t *runtime,
-                        const zeil_intercepts_t *hooked);
+                                 const zeil_intercepts_t *hooked);
 /* What a driver of that shim says it implements (zeDriverGetApiVersion). */
 void intercepted_kinds_note_driver_version(const zeil_next_t *next, ze_api_version_t version);
 /* At exit: ZEIL-W082 per table with entries passed through unchecked. */

@@ -122,7 +122,7 @@ const char *calls_result_name(ze_result_t result)
     RESULT_NAME(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE)
     RESULT_NAME(ZE_RESULT_ERROR_UNKNOWN)
 #undef RESULT_NAME
-/* clang-format on */
+        /* clang-format on */
     default:
         return "ZE_RESULT_(other)";
     }

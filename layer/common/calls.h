@@ -16,9 +16,9 @@
 #include "zeil_output.h"
 
 typedef struct zeil_call {
-    const char *name;     /* the API function, e.g. "zeMemFree" */
-    uint64_t number;      /* process-wide call sequence number, from 1 */
-    uint64_t start_ns;    /* set only when the calls log is on */
+    const char *name;  /* the API function, e.g. "zeMemFree" */
+    uint64_t number;   /* process-wide call sequence number, from 1 */
+    uint64_t start_ns; /* set only when the calls log is on */
 } zeil_call_t;
 
 uint64_t calls_now_ns(void);
@@ -224,8 +224,8 @@ ze_result_t calls_end_span(const zeil_call_t *call, ze_result_t result);
 /* calls_end, with the key arguments evaluated only when the calls log shows
  * them: a traced call writes its span without them, an untimed call does
  * nothing at all. */
-#define CALLS_END(call, result, ...)                                               \
-    (!(call)->start_ns ? (result)                                                  \
+#define CALLS_END(call, result, ...) \
+    (!(call)->start_ns                              ? (result) \
      : zeil_settings()->log_level >= ZEIL_LOG_CALLS ? calls_end((call), (result), __VA_ARGS__) \
                                                     : calls_end_span((call), (result)))
 

@@ -56,9 +56,9 @@ static extra_rule_t extra_rules[EXTRA_RULES_MAX];
 static size_t extra_rule_count;
 static pthread_mutex_t extra_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static const char *const groups[] = {"handles", "contexts", "usm",     "lists",  "events",
-                                     "kernels", "lifetime", "leaks",   "loading", "memory",
-                                     "hazards"};
+static const char *const groups[] = {"handles", "contexts", "usm",      "lists",
+                                     "events",  "kernels",  "lifetime", "leaks",
+                                     "loading", "memory",   "hazards"};
 #define GROUP_COUNT (sizeof groups / sizeof groups[0])
 /* hazards is off until ZEIL_CHECKS names it (env.c reads the same list). */
 #define HAZARDS_GROUP_BIT (1u << 10)
@@ -207,8 +207,8 @@ void zeil_register_rule(const char *rule, zeil_severity_t severity, const char *
     pthread_mutex_unlock(&extra_lock);
 }
 
-void zeil_diagnostic(zeil_severity_t severity, const char *rule, const char *call,
-                     const char *fmt, ...)
+void zeil_diagnostic(zeil_severity_t severity, const char *rule, const char *call, const char *fmt,
+                     ...)
 {
     if (!rule)
         rule = "ZEIL-?";

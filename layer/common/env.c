@@ -93,11 +93,12 @@ static uint32_t parse_records(const char *value)
 static void note_hazards_item(const char *item, size_t len, void *user)
 {
     int *on = user;
-    if ((len == 3 && memcmp(item, "all", 3) == 0) || (len == 7 && memcmp(item, "hazards", 7) == 0)
-        || (len == 8 && memcmp(item, "+hazards", 8) == 0))
+    if ((len == 3 && memcmp(item, "all", 3) == 0) ||
+        (len == 7 && memcmp(item, "hazards", 7) == 0) ||
+        (len == 8 && memcmp(item, "+hazards", 8) == 0))
         *on = 1;
-    else if ((len == 4 && memcmp(item, "none", 4) == 0)
-             || (len == 8 && memcmp(item, "-hazards", 8) == 0))
+    else if ((len == 4 && memcmp(item, "none", 4) == 0) ||
+             (len == 8 && memcmp(item, "-hazards", 8) == 0))
         *on = 0;
 }
 

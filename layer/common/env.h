@@ -8,24 +8,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { ZEIL_LOG_ERROR = 0, ZEIL_LOG_WARNING = 1, ZEIL_LOG_INFO = 2, ZEIL_LOG_CALLS = 3 };
+enum {
+    ZEIL_LOG_ERROR = 0,
+    ZEIL_LOG_WARNING = 1,
+    ZEIL_LOG_INFO = 2,
+    ZEIL_LOG_CALLS = 3
+};
 
 typedef struct zeil_settings {
-    int enabled;             /* ZE_ENABLE_LAYERS names zeil */
-    int log_level;           /* ZEIL_LOG: error|warning|info|calls */
-    const char *log_file;    /* ZEIL_LOG_FILE, null: stderr */
-    int abort_on_error;      /* ZEIL_ON_ERROR=abort */
-    const char *checks;      /* ZEIL_CHECKS, raw (rule groups parse it) */
-    uint32_t records;        /* ZEIL_RECORDS: retained records per list */
-    int timing;              /* ZEIL_TIMING=1 */
-    const char *trace_file;  /* ZEIL_TRACE */
-    int report;              /* ZEIL_REPORT: 0 off, else on (default) */
-    const char *report_file; /* ZEIL_REPORT=path */
-    const char *summary_file;/* ZEIL_SUMMARY */
-    int rank;                /* PMI_RANK, OMPI_COMM_WORLD_RANK or SLURM_PROCID;
+    int enabled;              /* ZE_ENABLE_LAYERS names zeil */
+    int log_level;            /* ZEIL_LOG: error|warning|info|calls */
+    const char *log_file;     /* ZEIL_LOG_FILE, null: stderr */
+    int abort_on_error;       /* ZEIL_ON_ERROR=abort */
+    const char *checks;       /* ZEIL_CHECKS, raw (rule groups parse it) */
+    uint32_t records;         /* ZEIL_RECORDS: retained records per list */
+    int timing;               /* ZEIL_TIMING=1 */
+    const char *trace_file;   /* ZEIL_TRACE */
+    int report;               /* ZEIL_REPORT: 0 off, else on (default) */
+    const char *report_file;  /* ZEIL_REPORT=path */
+    const char *summary_file; /* ZEIL_SUMMARY */
+    int rank;                 /* PMI_RANK, OMPI_COMM_WORLD_RANK or SLURM_PROCID;
                                 -1 when none is set (%r in paths is then 0) */
-    int hazards;             /* ZEIL_CHECKS switched the group hazards on */
-    uint64_t hang_warn_ms;   /* ZEIL_HANG_WARN_MS: a host wait blocked this long on a
+    int hazards;              /* ZEIL_CHECKS switched the group hazards on */
+    uint64_t hang_warn_ms;    /* ZEIL_HANG_WARN_MS: a host wait blocked this long on a
                                 wait nothing pending signals is W097; 0: never */
 } zeil_settings_t;
 

@@ -60,8 +60,8 @@ static _Atomic uint64_t lost[OOM_LOSSES];
 static _Atomic uint64_t unchecked;
 static _Atomic int said;
 
-static const char *const loss_names[OOM_LOSSES] = {
-    "objects", "USM allocations", "submission records", "other items"};
+static const char *const loss_names[OOM_LOSSES] = {"objects", "USM allocations",
+                                                   "submission records", "other items"};
 
 void oom_dropped(oom_loss_t loss, uint64_t n, const char *call, const char *doing)
 {

@@ -225,7 +225,6 @@ __attribute__((constructor)) static void zeil_bootstrap(void)
     /* Newer loaders dispatch a driver that claims DDI handles through
      * the tables inside its handles, past zeil's: keep them on the tables
      * unless the user chose (zeDriverGetProperties also hides the claim). */
-    if (!env_loader_ddi_path_chosen() &&
-        setenv("ZE_ENABLE_LOADER_DRIVER_DDI_PATH", "0", 0) != 0)
+    if (!env_loader_ddi_path_chosen() && setenv("ZE_ENABLE_LOADER_DRIVER_DDI_PATH", "0", 0) != 0)
         oom_dropped(OOM_OTHER, 1, NULL, "keeping the loader on zeil's tables (setenv)");
 }

@@ -33,10 +33,10 @@ static const zeil_intercepts_t *shim_intercepts;
 static pthread_once_t shim_once = PTHREAD_ONCE_INIT;
 
 #define SHIM_TRAMPOLINE(table, member, pfn, api, params, args) \
-    static ze_result_t ZE_APICALL shim_##api params            \
-    {                                                          \
-        const zeil_next_t *next = shim_next;                   \
-        return shim_intercepts->api ZEIL_ARGS_WITH_NEXT args;  \
+    static ze_result_t ZE_APICALL shim_##api params \
+    { \
+        const zeil_next_t *next = shim_next; \
+        return shim_intercepts->api ZEIL_ARGS_WITH_NEXT args; \
     }
 ZEIL_DDI_ENTRIES(SHIM_TRAMPOLINE)
 #undef SHIM_TRAMPOLINE
@@ -46,8 +46,8 @@ ZEIL_DDI_ENTRIES(SHIM_TRAMPOLINE)
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #define SHIM_UNSUPPORTED(table, member, pfn, api, params, args) \
     static ze_result_t ZE_APICALL shim_unsupported_##api params \
-    {                                                           \
-        return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;             \
+    { \
+        return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE; \
     }
 ZEIL_DDI_ENTRIES(SHIM_UNSUPPORTED)
 #undef SHIM_UNSUPPORTED
@@ -63,17 +63,17 @@ static ze_result_t ZE_APICALL shim_unsupported_untyped(void)
 typedef void (*shim_fn)(void);
 
 typedef struct shim_entry {
-    ze_api_version_t version; /* the entry exists in tables of this version on */
-    size_t index;             /* its place in the table */
+    ze_api_version_t version;   /* the entry exists in tables of this version on */
+    size_t index;               /* its place in the table */
     ptrdiff_t intercept_offset; /* the same entry in zeil_intercepts_t, or -1 */
     shim_fn trampoline;
     shim_fn unsupported;
 } shim_entry_t;
 
-#define SHIM_ROW_T(table, member, api, version, index)                         \
-    {version, index, offsetof(zeil_intercepts_t, api), (shim_fn)shim_##api,     \
+#define SHIM_ROW_T(table, member, api, version, index) \
+    {version, index, offsetof(zeil_intercepts_t, api), (shim_fn)shim_##api, \
      (shim_fn)shim_unsupported_##api},
-#define SHIM_ROW_U(table, member, api, version, index)                         \
+#define SHIM_ROW_U(table, member, api, version, index) \
     {version, index, -1, NULL, (shim_fn)shim_unsupported_untyped},
 #define SHIM_ROW(table, member, api, version, index, kind) \
     SHIM_ROW_##kind(table, member, api, version, index)
@@ -90,16 +90,17 @@ static void shim_open_next(void)
     void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         char line[512];
-        int n = snprintf(line, sizeof line, "zeil: warning cannot open next driver %s: %s\n",
-                         path, dlerror());
-        if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+        int n = snprintf(line, sizeof line, "zeil: warning cannot open next driver %s: %s\n", path,
+                         dlerror());
+        if (n > 0 &&
+            write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
             return;
         return;
     }
     shim_next = zeil_shim_attach(ZEIL_SHIM_INDEX, path, library, &shim_intercepts);
 }
 
-typedef ze_result_t (ZE_APICALL *shim_getter_fn)(ze_api_version_t, void *);
+typedef ze_result_t(ZE_APICALL *shim_getter_fn)(ze_api_version_t, void *);
 
 /* How many of a table's known entries a table of this version has: they are
  * a prefix, in version order. A version newer than zeil knows has them all. */
@@ -157,12 +158,11 @@ static ze_result_t shim_fill(const char *getter, ze_api_version_t version, size_
     return ZE_RESULT_SUCCESS;
 }
 
-#define SHIM_GETTER(getter, table, prefix, first, count, type)                             \
-    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi);      \
-    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi)       \
-    {                                                                                      \
-        return shim_fill(#getter, version, first, count,                                  \
-                         offsetof(zeil_next_t, ddi_##table), ddi);                         \
+#define SHIM_GETTER(getter, table, prefix, first, count, type) \
+    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi); \
+    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi) \
+    { \
+        return shim_fill(#getter, version, first, count, offsetof(zeil_next_t, ddi_##table), ddi); \
     }
 ZEIL_DDI_ALL_TABLES(SHIM_GETTER)
 #undef SHIM_GETTER

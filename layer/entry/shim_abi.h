@@ -23,9 +23,9 @@
 #define ZEIL_MAX_NEXT_DRIVERS 4
 
 typedef struct zeil_next {
-    unsigned index;      /* which shim copy: 0 for libzeil_layer.so */
-    const char *path;    /* the next driver as named in the driver list */
-    void *library;       /* its dlopen handle */
+    unsigned index;   /* which shim copy: 0 for libzeil_layer.so */
+    const char *path; /* the next driver as named in the driver list */
+    void *library;    /* its dlopen handle */
     /* The API version the loader asked this shim's tables for (0 until it
      * asked), what the exit report says zeil covers. */
     _Atomic ze_api_version_t requested_version;
@@ -40,7 +40,7 @@ typedef struct zeil_next {
 
 typedef struct zeil_intercepts {
 #define ZEIL_INTERCEPT_MEMBER(table, member, pfn, api, params, args) \
-    ze_result_t (ZE_APICALL *api) ZEIL_PARAMS_WITH_NEXT params;
+    ze_result_t(ZE_APICALL *api) ZEIL_PARAMS_WITH_NEXT params;
     ZEIL_DDI_ENTRIES(ZEIL_INTERCEPT_MEMBER)
 #undef ZEIL_INTERCEPT_MEMBER
 } zeil_intercepts_t;

@@ -116,8 +116,13 @@ static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_vector
             h->entry[i - 1] = h->entry[i];
         kept--;
     }
-    h->entry[kept] = (hz_entry_t){.lo = a->lo, .hi = a->hi, .slot = slot, .write = a->write,
-                                  .guess = a->guess, .epoch = epoch, .who = *who};
+    h->entry[kept] = (hz_entry_t){.lo = a->lo,
+                                  .hi = a->hi,
+                                  .slot = slot,
+                                  .write = a->write,
+                                  .guess = a->guess,
+                                  .epoch = epoch,
+                                  .who = *who};
     h->count = kept + 1;
 }
 

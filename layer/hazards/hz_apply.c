@@ -20,8 +20,7 @@ static void copy_clock(hz_vector_clock_t *to, const hz_vector_clock_t *from)
 void hz_who_text(const hz_who_t *who, char *out, size_t size)
 {
     if (who->is_primitive && who->what)
-        snprintf(out, size, "%s on stream %#llx", who->what,
-                 (unsigned long long)who->stream_id);
+        snprintf(out, size, "%s on stream %#llx", who->what, (unsigned long long)who->stream_id);
     else if (who->what && who->stream_id)
         snprintf(out, size, "kernel '%s' on stream %#llx", who->what,
                  (unsigned long long)who->stream_id);

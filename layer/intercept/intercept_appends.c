@@ -16,27 +16,25 @@ ZEIL_PRE(zeCommandListAppendMemoryCopy)
     CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "srcptr", a->srcptr, a->size));
     return r;
 }
-ZEIL_APPENDED(zeCommandListAppendMemoryCopy, ZEIL_RECORD_COPY, NULL, a->size,
-              .kind = HAZARDS_COPY, .dst = a->dstptr, .src = a->srcptr, .size = a->size)
+ZEIL_APPENDED(zeCommandListAppendMemoryCopy, ZEIL_RECORD_COPY, NULL, a->size, .kind = HAZARDS_COPY,
+              .dst = a->dstptr, .src = a->srcptr, .size = a->size)
 
 /* Regions touch [offset, offset + span) of their pointer (check_usm.c). */
 #define REGION_AT(ptr, r, pitch, slice) \
     ((ptr) ? (char *)(ptr) + check_region_offset(r, pitch, slice) : NULL)
 ZEIL_PRE(zeCommandListAppendMemoryCopyRegion)
 {
-    ze_result_t r = check_usm_range(call, objs[0], "dstptr",
-                                    REGION_AT(a->dstptr, a->dstRegion, a->dstPitch, a->dstSlicePitch),
-                                    check_region_span(a->dstRegion, a->dstPitch, a->dstSlicePitch));
-    CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "srcptr",
-                                        REGION_AT(a->srcptr, a->srcRegion, a->srcPitch,
-                                                  a->srcSlicePitch),
-                                        check_region_span(a->srcRegion, a->srcPitch,
-                                                          a->srcSlicePitch)));
+    ze_result_t r = check_usm_range(
+        call, objs[0], "dstptr", REGION_AT(a->dstptr, a->dstRegion, a->dstPitch, a->dstSlicePitch),
+        check_region_span(a->dstRegion, a->dstPitch, a->dstSlicePitch));
+    CHECK_KEEP_FIRST(
+        r, check_usm_range(call, objs[0], "srcptr",
+                           REGION_AT(a->srcptr, a->srcRegion, a->srcPitch, a->srcSlicePitch),
+                           check_region_span(a->srcRegion, a->srcPitch, a->srcSlicePitch)));
     return r;
 }
 ZEIL_APPENDED(zeCommandListAppendMemoryCopyRegion, ZEIL_RECORD_COPY, NULL,
-              check_region_span(a->dstRegion, a->dstPitch, a->dstSlicePitch),
-              .kind = HAZARDS_COPY,
+              check_region_span(a->dstRegion, a->dstPitch, a->dstSlicePitch), .kind = HAZARDS_COPY,
               .dst = REGION_AT(a->dstptr, a->dstRegion, a->dstPitch, a->dstSlicePitch),
               .size = check_region_span(a->dstRegion, a->dstPitch, a->dstSlicePitch),
               .src = REGION_AT(a->srcptr, a->srcRegion, a->srcPitch, a->srcSlicePitch),
@@ -46,8 +44,8 @@ ZEIL_PRE(zeCommandListAppendMemoryFill)
 {
     return check_usm_range(call, objs[0], "ptr", a->ptr, a->size);
 }
-ZEIL_APPENDED(zeCommandListAppendMemoryFill, ZEIL_RECORD_FILL, NULL, a->size,
-              .kind = HAZARDS_FILL, .dst = a->ptr, .size = a->size)
+ZEIL_APPENDED(zeCommandListAppendMemoryFill, ZEIL_RECORD_FILL, NULL, a->size, .kind = HAZARDS_FILL,
+              .dst = a->ptr, .size = a->size)
 
 ZEIL_APPENDED(zeCommandListAppendBarrier, ZEIL_RECORD_BARRIER, NULL, 0, .kind = HAZARDS_BARRIER)
 ZEIL_APPENDED(zeCommandListAppendMemoryRangesBarrier, ZEIL_RECORD_BARRIER, NULL, 0,
@@ -90,21 +88,20 @@ ZEIL_APPENDED(zeCommandListAppendMemoryCopyFromContext, ZEIL_RECORD_COPY, NULL, 
  * every kernel's arguments are taken as used. */
 ZEIL_PRE(zeCommandListAppendLaunchMultipleKernelsIndirect)
 {
-    ze_result_t r = check_usm_range(call, objs[0], "pCountBuffer", a->pCountBuffer,
-                                    sizeof *a->pCountBuffer);
+    ze_result_t r =
+        check_usm_range(call, objs[0], "pCountBuffer", a->pCountBuffer, sizeof *a->pCountBuffer);
     CHECK_KEEP_FIRST(r, check_usm_range(call, objs[0], "pLaunchArgumentsBuffer",
                                         a->pLaunchArgumentsBuffer,
                                         (size_t)a->numKernels * sizeof(ze_group_count_t)));
     return r;
 }
-ZEIL_APPENDED(zeCommandListAppendLaunchMultipleKernelsIndirect, -1, NULL, 0,
-              .kind = HAZARDS_LAUNCH, .num_kernels = a->phKernels ? a->numKernels : 0,
-              .kernels = a->phKernels)
+ZEIL_APPENDED(zeCommandListAppendLaunchMultipleKernelsIndirect, -1, NULL, 0, .kind = HAZARDS_LAUNCH,
+              .num_kernels = a->phKernels ? a->numKernels : 0, .kernels = a->phKernels)
 
 ZEIL_POST(zeCommandListAppendWaitOnEvents)
 {
-    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_WAIT,
-                     .num_waits = a->numEvents, .waits = a->phEvents);
+    HAZARDS_APPENDED(.call = call, .list = objs[0], .kind = HAZARDS_WAIT, .num_waits = a->numEvents,
+                     .waits = a->phEvents);
 }
 
 /* The generated intercept checks and notes the event as the list's signal. */

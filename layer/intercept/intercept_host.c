@@ -12,28 +12,31 @@ ZEIL_UNNUMBERED(zeEventHostSynchronize);
 /* A wait without timeout with the checks on waits ZEIL_HANG_WARN_MS first:
  * still blocked then, the checks look at what it waits for (W097), and the
  * wait goes on without timeout. Answers the call when the first wait did. */
-#define BLOCKED_WAIT(table, member, handle)                                                 \
-    do {                                                                                   \
-        uint64_t ms = zeil_settings()->hang_warn_ms;                                        \
-        if (!objs[0] || !hazards_active() || a->timeout != UINT64_MAX || !ms)              \
-            break;                                                                         \
-        ze_result_t first = NEXT(table, member)(handle, ms * 1000000u);                     \
-        if (first != ZE_RESULT_NOT_READY) {                                                \
-            st->answered = 1;                                                              \
-            return first;                                                                  \
-        }                                                                                  \
-        hazards_wait_blocked(call, objs[0], ms);                                           \
+#define BLOCKED_WAIT(table, member, handle) \
+    do { \
+        uint64_t ms = zeil_settings()->hang_warn_ms; \
+        if (!objs[0] || !hazards_active() || a->timeout != UINT64_MAX || !ms) \
+            break; \
+        ze_result_t first = NEXT(table, member)(handle, ms * 1000000u); \
+        if (first != ZE_RESULT_NOT_READY) { \
+            st->answered = 1; \
+            return first; \
+        } \
+        hazards_wait_blocked(call, objs[0], ms); \
     } while (0)
 
 /* A host wait of the object: the hang check before, what the host learned after. */
-#define HOST_WAIT(api, before, after, table, member, handle)                                \
-    ZEIL_PRE(api)                                                                          \
-    {                                                                                      \
-        ZEIL_HAZARDS(before(call, objs[0], a->timeout));                                   \
-        BLOCKED_WAIT(table, member, a->handle);                                            \
-        return ZE_RESULT_SUCCESS;                                                          \
-    }                                                                                      \
-    ZEIL_AFTER(api) { ZEIL_HAZARDS(after(call, objs[0], a->timeout, result)); }
+#define HOST_WAIT(api, before, after, table, member, handle) \
+    ZEIL_PRE(api) \
+    { \
+        ZEIL_HAZARDS(before(call, objs[0], a->timeout)); \
+        BLOCKED_WAIT(table, member, a->handle); \
+        return ZE_RESULT_SUCCESS; \
+    } \
+    ZEIL_AFTER(api) \
+    { \
+        ZEIL_HAZARDS(after(call, objs[0], a->timeout, result)); \
+    }
 
 HOST_WAIT(zeEventHostSynchronize, hazards_event_sync_before, hazards_event_synced,
           ze_event_dditable_t, pfnHostSynchronize, hEvent)

@@ -21,20 +21,22 @@ static _Thread_local struct {
 /* A cached launch (launch_cache.h) with a calls log or trace to time it for,
  * or hazard checks on: unnumbered and unchecked as on the fast path, and
  * recorded as ZEIL_AFTER(zeCommandListAppendLaunchKernel) records it. */
-static __attribute__((noinline)) ze_result_t
-launch_cached(const char *name, ze_pfnCommandListAppendLaunchKernel_t forward,
-              const launch_cache_t *cached, ze_command_list_handle_t hCommandList,
-              ze_kernel_handle_t hKernel, const ze_group_count_t *pLaunchFuncArgs,
-              ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-              ze_event_handle_t *phWaitEvents)
+static __attribute__((noinline)) ze_result_t launch_cached(
+    const char *name, ze_pfnCommandListAppendLaunchKernel_t forward, const launch_cache_t *cached,
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents)
 {
     zeil_call_t call;
     zeil_obj_t *list = cached->list, *kernel = cached->kernel;
     calls_begin_unnumbered(&call, name);
     ze_result_t r = forward(hCommandList, hKernel, pLaunchFuncArgs, NULL, 0, phWaitEvents);
     if (r == ZE_RESULT_SUCCESS) {
-        records_add_held(list->records, list, &(zeil_submission_t){.kind = ZEIL_RECORD_LAUNCH,
-            .call = &call, .kernel = kernel, .group_count = pLaunchFuncArgs});
+        records_add_held(list->records, list,
+                         &(zeil_submission_t){.kind = ZEIL_RECORD_LAUNCH,
+                                              .call = &call,
+                                              .kernel = kernel,
+                                              .group_count = pLaunchFuncArgs});
         HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel);
     }
     return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernel,
@@ -43,32 +45,30 @@ launch_cached(const char *name, ze_pfnCommandListAppendLaunchKernel_t forward,
 
 /* This thread's last plain launch again, with nothing to log, trace or check
  * for hazards: a call of its own would cost more than what it does. */
-#define FAST_LAUNCH(api, member)                                                            \
-    ze_result_t ZE_APICALL zeil_icpt_##api(                                                \
-        const zeil_next_t *next, ze_command_list_handle_t hCommandList,                    \
-        ze_kernel_handle_t hKernel, const ze_group_count_t *groups,                        \
-        ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,                            \
-        ze_event_handle_t *phWaitEvents)                                                   \
-    {                                                                                      \
-        uint64_t generation = launch_cache_now();                                          \
-        launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation);       \
-        zeil_obj_t *list = cached ? cached->list : NULL;                                   \
-        if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups &&         \
-                                 (list->is_immediate ||                                    \
-                                  !atomic_load_explicit(&list->is_closed,                  \
-                                                        memory_order_acquire)),            \
-                             1)) {                                                         \
-            if (__builtin_expect(calls_timed_settled() || hazards_active(), 0))            \
+#define FAST_LAUNCH(api, member) \
+    ze_result_t ZE_APICALL zeil_icpt_##api( \
+        const zeil_next_t *next, ze_command_list_handle_t hCommandList, \
+        ze_kernel_handle_t hKernel, const ze_group_count_t *groups, \
+        ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) \
+    { \
+        uint64_t generation = launch_cache_now(); \
+        launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation); \
+        zeil_obj_t *list = cached ? cached->list : NULL; \
+        if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups && \
+                                 (list->is_immediate || \
+                                  !atomic_load_explicit(&list->is_closed, memory_order_acquire)), \
+                             1)) { \
+            if (__builtin_expect(calls_timed_settled() || hazards_active(), 0)) \
                 return launch_cached(#api, NEXT(ze_command_list_dditable_t, member), cached, \
                                      hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
-            ze_result_t r = NEXT(ze_command_list_dditable_t, member)(                      \
-                hCommandList, hKernel, groups, NULL, 0, phWaitEvents);                     \
+            ze_result_t r = NEXT(ze_command_list_dditable_t, \
+                                 member)(hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
             return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(cached, groups, #api); \
-        }                                                                                  \
-        launch_via.generation = generation;                                                \
-        launch_via.forward = NEXT(ze_command_list_dditable_t, member);                     \
-        return zeil_checked_##api(next, hCommandList, hKernel, groups, hSignalEvent,       \
-                                  numWaitEvents, phWaitEvents);                            \
+        } \
+        launch_via.generation = generation; \
+        launch_via.forward = NEXT(ze_command_list_dditable_t, member); \
+        return zeil_checked_##api(next, hCommandList, hKernel, groups, hSignalEvent, \
+                                  numWaitEvents, phWaitEvents); \
     }
 FAST_LAUNCH(zeCommandListAppendLaunchKernel, pfnAppendLaunchKernel)
 FAST_LAUNCH(zeCommandListAppendLaunchCooperativeKernel, pfnAppendLaunchCooperativeKernel)

@@ -15,17 +15,22 @@ static void register_all(const zeil_call_t *call, const zeil_next_t *next, zeil_
     for (uint32_t i = 0; h && count && i < *count; i++) {
         zeil_obj_t *known = registry_find(h[i]);
         if (!known || !atomic_load(&known->alive) || known->kind != kind)
-            registry_register_made(call, next, &(zeil_obj_t){
-                .handle = h[i], .kind = kind, .parent = parent,
-                .driver = kind == ZEIL_KIND_DRIVER ? h[i] : driver,
-                .device = kind == ZEIL_KIND_DEVICE ? h[i] : NULL});
+            registry_register_made(call, next,
+                                   &(zeil_obj_t){.handle = h[i],
+                                                 .kind = kind,
+                                                 .parent = parent,
+                                                 .driver = kind == ZEIL_KIND_DRIVER ? h[i] : driver,
+                                                 .device = kind == ZEIL_KIND_DEVICE ? h[i] : NULL});
         if (kind == ZEIL_KIND_DRIVER && NEXT(ze_driver_dditable_t, pfnGetApiVersion) &&
             NEXT(ze_driver_dditable_t, pfnGetApiVersion)(h[i], &version) == 0)
             intercepted_kinds_note_driver_version(next, version);
     }
 }
-#define REGISTERS_ALL(api, kind, driver, parent, all)                                       \
-    ZEIL_POST(api) { register_all(call, next, kind, driver, parent, a->pCount, all); }
+#define REGISTERS_ALL(api, kind, driver, parent, all) \
+    ZEIL_POST(api) \
+    { \
+        register_all(call, next, kind, driver, parent, a->pCount, all); \
+    }
 REGISTERS_ALL(zeDriverGet, ZEIL_KIND_DRIVER, NULL, NULL, a->phDrivers)
 REGISTERS_ALL(zeInitDrivers, ZEIL_KIND_DRIVER, NULL, NULL, a->phDrivers)
 REGISTERS_ALL(zeDeviceGet, ZEIL_KIND_DEVICE, a->hDriver, NULL, a->phDevices)
@@ -218,7 +223,8 @@ ZEIL_MAKE(zeModuleCreate)
     o->module_format = a->desc ? a->desc->format : ZE_MODULE_FORMAT_NATIVE;
     o->origin = module_origin_of_caller();
     const char **names = get(*a->phModule, &count, NULL) == ZE_RESULT_SUCCESS && count
-                             ? calloc(count, sizeof *names) : NULL;
+                             ? calloc(count, sizeof *names)
+                             : NULL;
     if (count && !names)
         oom_dropped(OOM_OTHER, 1, call->name, "keeping a module's kernel names");
     if (names && get(*a->phModule, &count, names) == ZE_RESULT_SUCCESS) {
@@ -240,8 +246,8 @@ ZEIL_PRE(zeModuleDestroy)
  * driver says (0: unknown). */
 ZEIL_MAKE(zeKernelCreate)
 {
-    const char *name = a->desc && a->desc->pKernelName ? registry_intern(a->desc->pKernelName)
-                                                         : NULL;
+    const char *name =
+        a->desc && a->desc->pKernelName ? registry_intern(a->desc->pKernelName) : NULL;
     ze_kernel_properties_t props = {.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
     o->name = name ? name : "?";
     o->group_size[0] = o->group_size[1] = o->group_size[2] = 1;

@@ -12,15 +12,18 @@
 static const char *format_name(ze_module_format_t format)
 {
     switch ((unsigned)format) {
-    case ZE_MODULE_FORMAT_IL_SPIRV: return "SPIR-V";
-    case 3: return "OpenCL C source"; /* the value oneDNN 3 passes */
-    default: return "a format other than native";
+    case ZE_MODULE_FORMAT_IL_SPIRV:
+        return "SPIR-V";
+    case 3:
+        return "OpenCL C source"; /* the value oneDNN 3 passes */
+    default:
+        return "a format other than native";
     }
 }
 
-ze_result_t module_build_logged(const zeil_call_t *call, const zeil_next_t *next, ze_context_handle_t context,
-                                ze_device_handle_t device, const ze_module_desc_t *desc,
-                                ze_module_handle_t *module)
+ze_result_t module_build_logged(const zeil_call_t *call, const zeil_next_t *next,
+                                ze_context_handle_t context, ze_device_handle_t device,
+                                const ze_module_desc_t *desc, ze_module_handle_t *module)
 {
     ze_module_build_log_handle_t log = NULL;
     ze_result_t r = NEXT(ze_module_dditable_t, pfnCreate)(context, device, desc, module, &log);
@@ -28,13 +31,15 @@ ze_result_t module_build_logged(const zeil_call_t *call, const zeil_next_t *next
         return r;
     size_t size = 0;
     char *text = NULL;
-    if (r != ZE_RESULT_SUCCESS && NEXT(ze_module_build_log_dditable_t, pfnGetString)(log, &size, NULL) == 0 &&
-        size > 0 && (text = malloc(size)) != NULL &&
+    if (r != ZE_RESULT_SUCCESS &&
+        NEXT(ze_module_build_log_dditable_t, pfnGetString)(log, &size, NULL) == 0 && size > 0 &&
+        (text = malloc(size)) != NULL &&
         NEXT(ze_module_build_log_dditable_t, pfnGetString)(log, &size, text) == 0) {
         text[size - 1] = '\0';
-        diag_report(ZEIL_RULE_W071, call->name, "the driver could not build a module from %s (%s); its build log%s: %.*s",
-                    format_name(desc->format), calls_result_name(r), size > BUILD_LOG_SHOWN ? " (start)" : "",
-                    (int)BUILD_LOG_SHOWN, text);
+        diag_report(ZEIL_RULE_W071, call->name,
+                    "the driver could not build a module from %s (%s); its build log%s: %.*s",
+                    format_name(desc->format), calls_result_name(r),
+                    size > BUILD_LOG_SHOWN ? " (start)" : "", (int)BUILD_LOG_SHOWN, text);
     }
     free(text);
     NEXT(ze_module_build_log_dditable_t, pfnDestroy)(log);

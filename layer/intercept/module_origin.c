@@ -16,8 +16,8 @@ static int is_plumbing(const char *path)
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     /* The sanitizers' runtimes intercept backtrace itself. */
-    static const char *const prefixes[] = {"libzeil",         "libze_loader", "libze_validation",
-                                           "libze_tracing",   "libasan",      "libtsan",
+    static const char *const prefixes[] = {"libzeil",       "libze_loader", "libze_validation",
+                                           "libze_tracing", "libasan",      "libtsan",
                                            "libubsan"};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (strncmp(base, prefixes[i], strlen(prefixes[i])) == 0)

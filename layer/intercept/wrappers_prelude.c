@@ -33,10 +33,13 @@ const char *zeil_gen_kernel_name(ze_kernel_handle_t h, char *buf, size_t size)
     return buf;
 }
 
-typedef struct zeil_gen_flag { const char *name; uint32_t bit; } zeil_gen_flag_t;
+typedef struct zeil_gen_flag {
+    const char *name;
+    uint32_t bit;
+} zeil_gen_flag_t;
 /* Flags by name, A|B, bits no name has in hex; 0 for none. */
-static const char *flag_names(uint32_t v, const zeil_gen_flag_t *f, size_t n,
-                              char *buf, size_t size)
+static const char *flag_names(uint32_t v, const zeil_gen_flag_t *f, size_t n, char *buf,
+                              size_t size)
 {
     size_t used = 0;
     buf[0] = 0;
@@ -50,4 +53,3 @@ static const char *flag_names(uint32_t v, const zeil_gen_flag_t *f, size_t n,
         snprintf(buf + used, size - used, used ? "|0x%x" : "0x%x", v);
     return buf;
 }
-

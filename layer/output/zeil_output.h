@@ -39,15 +39,15 @@ typedef struct zo_snapshot_source {
 } zo_snapshot_source_t;
 
 typedef struct zo_config {
-    zo_log_level_t log_level;  /* ZEIL_LOG */
-    const char *log_file;      /* ZEIL_LOG_FILE, null: stderr */
-    const char *trace_file;    /* ZEIL_TRACE, null: no trace */
-    int report;                /* ZEIL_REPORT: 0 off, 1 on (default) */
-    const char *report_file;   /* ZEIL_REPORT=path, null: stderr */
-    const char *summary_file;  /* ZEIL_SUMMARY, null: none */
-    int timing;                /* ZEIL_TIMING */
-    int defer_background;      /* start the flusher only at zo_start_background() */
-    int rank;                  /* the process's rank in a parallel job, -1: none;
+    zo_log_level_t log_level;      /* ZEIL_LOG */
+    const char *log_file;          /* ZEIL_LOG_FILE, null: stderr */
+    const char *trace_file;        /* ZEIL_TRACE, null: no trace */
+    int report;                    /* ZEIL_REPORT: 0 off, 1 on (default) */
+    const char *report_file;       /* ZEIL_REPORT=path, null: stderr */
+    const char *summary_file;      /* ZEIL_SUMMARY, null: none */
+    int timing;                    /* ZEIL_TIMING */
+    int defer_background;          /* start the flusher only at zo_start_background() */
+    int rank;                      /* the process's rank in a parallel job, -1: none;
                                   in the trace and summary, for zeil-report merge */
     zo_snapshot_source_t snapshot; /* the runtime's counters for the report */
 } zo_config_t;

@@ -81,7 +81,9 @@ void zo_start_background(void)
         (!background_drain && !background_snapshot) || atomic_exchange(&background_started, 1))
         return;
     if (zo_flusher_start(background_drain, background_snapshot) != 0)
-        zo_warn("cannot start the output thread: trace records beyond the buffers are dropped, a crash leaves no report", 0, 0);
+        zo_warn("cannot start the output thread: trace records beyond the buffers are dropped, a "
+                "crash leaves no report",
+                0, 0);
 }
 
 void zo_flush(void)

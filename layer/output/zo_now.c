@@ -19,10 +19,10 @@
 #endif
 
 #define SLOTS 64u
-#define MIN_BASELINE_NS 1000000ull       /* 1 ms */
-#define MAX_SPAN_NS 100000000ull         /* 100 ms */
-#define ORIGIN_MAX_AGE_NS 2000000000ull  /* 2 s */
-#define MAX_PAIR_TICKS 20000ull          /* a read that took longer was preempted */
+#define MIN_BASELINE_NS 1000000ull      /* 1 ms */
+#define MAX_SPAN_NS 100000000ull        /* 100 ms */
+#define ORIGIN_MAX_AGE_NS 2000000000ull /* 2 s */
+#define MAX_PAIR_TICKS 20000ull         /* a read that took longer was preempted */
 
 zo_now_calibration_t *_Atomic zo_now_current;
 

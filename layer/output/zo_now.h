@@ -26,7 +26,7 @@
 typedef struct zo_now_calibration {
     _Atomic uint64_t tsc_base;
     _Atomic uint64_t ns_base;
-    _Atomic uint64_t mult;     /* ns per tick, 32.32 fixed point */
+    _Atomic uint64_t mult; /* ns per tick, 32.32 fixed point */
     _Atomic uint64_t tsc_span;
 } zo_now_calibration_t;
 
@@ -45,7 +45,8 @@ static inline uint64_t zo_now_ns(void)
         if (elapsed < atomic_load_explicit(&c->tsc_span, memory_order_relaxed))
             return atomic_load_explicit(&c->ns_base, memory_order_relaxed) +
                    (uint64_t)(((unsigned __int128)elapsed *
-                               atomic_load_explicit(&c->mult, memory_order_relaxed)) >> 32);
+                               atomic_load_explicit(&c->mult, memory_order_relaxed)) >>
+                              32);
     }
 #endif
     return zo_now_slow_ns();

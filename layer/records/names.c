@@ -54,8 +54,8 @@ static const char *device_name(const zeil_next_t *next, ze_device_handle_t devic
         if (devices[i].device == device)
             return devices[i].name;
     ze_device_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
-    if (!next || !NEXT(ze_device_dditable_t, pfnGetProperties)
-        || NEXT(ze_device_dditable_t, pfnGetProperties)(device, &props) != ZE_RESULT_SUCCESS)
+    if (!next || !NEXT(ze_device_dditable_t, pfnGetProperties) ||
+        NEXT(ze_device_dditable_t, pfnGetProperties)(device, &props) != ZE_RESULT_SUCCESS)
         return NULL;
     props.name[sizeof props.name - 1] = 0;
     const char *name = registry_intern(props.name);
@@ -75,11 +75,11 @@ static size_t compose(char *buf, size_t size, const stream_label_t *s, const lis
 {
     const char *name = s && s->name ? s->name : l ? l->name : NULL;
     size_t n = 0;
-#define ADD(...)                                                                       \
-    do {                                                                               \
-        int k = snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__);              \
-        if (k > 0)                                                                     \
-            n += (size_t)k;                                                            \
+#define ADD(...) \
+    do { \
+        int k = snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__); \
+        if (k > 0) \
+            n += (size_t)k; \
     } while (0)
     if (size)
         buf[0] = 0;
@@ -231,8 +231,7 @@ int zeil_set_name(const void *list_or_stream, const char *name)
     return found ? 0 : -1;
 }
 
-size_t zeil_track_label(uint64_t stream_id, ze_command_list_handle_t list, char *buf,
-                        size_t size)
+size_t zeil_track_label(uint64_t stream_id, ze_command_list_handle_t list, char *buf, size_t size)
 {
     pthread_mutex_lock(&names_lock);
     stream_label_t *s = find_stream(stream_id);

@@ -17,9 +17,9 @@
 
 typedef struct zeil_submission {
     zeil_record_kind_t kind;
-    const zeil_call_t *call;           /* its number is the record's seq; its
+    const zeil_call_t *call;  /* its number is the record's seq; its
                                           start, when timed, the host time */
-    const zeil_obj_t *kernel;          /* launches */
+    const zeil_obj_t *kernel; /* launches */
     const ze_group_count_t *group_count;
     size_t bytes;
     ze_event_handle_t signal_event;

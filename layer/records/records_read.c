@@ -143,7 +143,7 @@ size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user)
     size_t count = 0, capacity = 0;
     int truncated = 0;
     zeil_record_t *all = NULL;
-    ze_event_handle_t (*waits)[ZEIL_RECORD_WAIT_EVENTS] = NULL;
+    ze_event_handle_t(*waits)[ZEIL_RECORD_WAIT_EVENTS] = NULL;
     pthread_mutex_lock(&records_states_lock);
     for (zeil_list_state_t *s = records_states; s && !truncated; s = s->next) {
         const ring_slot_t *ring = atomic_load_explicit(&s->ring, memory_order_acquire);

@@ -145,8 +145,7 @@ static inline uint64_t list_key(zeil_list_state_t *state, uint64_t seq)
 
 /* The slot the list's next record goes to, with its version odd: the caller
  * fills it and then calls slot_done. */
-static inline ring_slot_t *slot_begin(zeil_list_state_t *state, ring_slot_t *ring,
-                                      uint64_t *index)
+static inline ring_slot_t *slot_begin(zeil_list_state_t *state, ring_slot_t *ring, uint64_t *index)
 {
     ring_slot_t *slot = &ring[state->next_slot];
     *index = atomic_load_explicit(&state->total, memory_order_relaxed);
@@ -196,8 +195,8 @@ static void record_of(zeil_record_t *r, zeil_list_state_t *state, zeil_obj_t *li
     const zeil_attribution_t *attr = records_current_attribution();
     const zeil_obj_t *kernel = s->kernel;
     const ze_group_count_t *groups = s->group_count;
-    uint32_t waits = s->num_wait_events < ZEIL_RECORD_WAIT_EVENTS ? s->num_wait_events
-                                                                  : ZEIL_RECORD_WAIT_EVENTS;
+    uint32_t waits =
+        s->num_wait_events < ZEIL_RECORD_WAIT_EVENTS ? s->num_wait_events : ZEIL_RECORD_WAIT_EVENTS;
     *r = (zeil_record_t){
         .host_ns = host_ns_of(s),
         .seq = list_key(state, calls_order_key(s->call)),
@@ -246,8 +245,7 @@ static uint64_t record_lost(zeil_obj_t *list, const zeil_call_t *call)
     return 0;
 }
 
-uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
-                          const zeil_submission_t *s)
+uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list, const zeil_submission_t *s)
 {
     if (!list || !state)
         return record_lost(list, s->call);
@@ -283,9 +281,9 @@ uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
  * list's first (no ring yet), or one whose thread ran out of unnumbered keys
  * (calls.h): once in 1023. Apart, so that the fast path keeps nothing
  * across a call but its arguments across the clock's. */
-static __attribute__((noinline)) ze_result_t
-plain_launch_in_general(launch_cache_t *cached, const ze_group_count_t *groups,
-                        const char *call_name)
+static __attribute__((noinline)) ze_result_t plain_launch_in_general(launch_cache_t *cached,
+                                                                     const ze_group_count_t *groups,
+                                                                     const char *call_name)
 {
     const zeil_call_t call = {call_name, 0, 0};
     zeil_submission_t s = {ZEIL_RECORD_LAUNCH, &call, cached->kernel, groups, 0, NULL, 0, NULL};
@@ -294,9 +292,9 @@ plain_launch_in_general(launch_cache_t *cached, const ze_group_count_t *groups,
 }
 
 /* A plain launch under a new counter key (or none: out of memory). */
-static __attribute__((noinline)) ze_result_t
-plain_launch_count_keyed(zeil_list_state_t *state, uint64_t stream_id, const char *kernel,
-                         const char *primitive, const char *impl, const char *call_name)
+static __attribute__((noinline)) ze_result_t plain_launch_count_keyed(
+    zeil_list_state_t *state, uint64_t stream_id, const char *kernel, const char *primitive,
+    const char *impl, const char *call_name)
 {
     stats_key_t key = {NULL, stream_id, kernel, primitive, impl};
     if (records_count_launch_keyed(state, &key, 0) != 0)
@@ -346,16 +344,17 @@ ze_result_t records_add_plain_launch(launch_cache_t *cached, const ze_group_coun
     memcpy(&xy, &groups->groupCountX, sizeof xy);
     RECORD_PUT(r->group_count_xy, xy);
     RECORD_PUT(r->group_count_z, groups->groupCountZ);
-    RECORD_PUT(r->group_size[0], atomic_load_explicit(&kernel->group_size[0], memory_order_relaxed));
-    RECORD_PUT(r->group_size[1], atomic_load_explicit(&kernel->group_size[1], memory_order_relaxed));
-    RECORD_PUT(r->group_size[2], atomic_load_explicit(&kernel->group_size[2], memory_order_relaxed));
+    RECORD_PUT(r->group_size[0],
+               atomic_load_explicit(&kernel->group_size[0], memory_order_relaxed));
+    RECORD_PUT(r->group_size[1],
+               atomic_load_explicit(&kernel->group_size[1], memory_order_relaxed));
+    RECORD_PUT(r->group_size[2],
+               atomic_load_explicit(&kernel->group_size[2], memory_order_relaxed));
     slot_done(state, slot, index);
     stats_entry_t *last = state->last_stats;
-    if (__builtin_expect(!last || !stats_key_is(&last->key, stream_id, kernel_name, primitive,
-                                                 impl),
-                         0))
-        return plain_launch_count_keyed(state, stream_id, kernel_name, primitive, impl,
-                                        call_name);
+    if (__builtin_expect(
+            !last || !stats_key_is(&last->key, stream_id, kernel_name, primitive, impl), 0))
+        return plain_launch_count_keyed(state, stream_id, kernel_name, primitive, impl, call_name);
     stats_count_one(last);
     return ZE_RESULT_SUCCESS;
 }

@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 
 typedef struct stats_key {
-    ze_command_list_handle_t list;  /* set only in the retired table */
+    ze_command_list_handle_t list; /* set only in the retired table */
     uint64_t stream_id;
     const char *kernel;
     const char *primitive;
@@ -36,7 +36,7 @@ typedef struct stats_entry {
  * which the flags say are there; record_load (records_read.c) makes the
  * zeil_record_t back. So a plain launch makes 17 stores (the two versions included), not 26. */
 enum {
-    RECORD_HAS_BYTES = 1,        /* copies and fills */
+    RECORD_HAS_BYTES = 1, /* copies and fills */
     RECORD_HAS_SIGNAL = 2,
     RECORD_HAS_DEVICE_TIMES = 4, /* ZEIL_TIMING, once known */
 };
@@ -50,17 +50,17 @@ static inline uint64_t record_word(uint32_t thread, unsigned flags, uint32_t wai
 #define RECORD_WORD_THREAD(w) ((uint32_t)((w) >> 32))
 #define RECORD_WORD_FLAGS(w) ((unsigned)((w) >> 16) & 0xffu)
 #define RECORD_WORD_WAITS(w) ((uint32_t)((w) >> 8) & 0xffu)
-#define RECORD_WORD_KIND(w) ((zeil_record_kind_t)((w) & 0xffu))
+#define RECORD_WORD_KIND(w) ((zeil_record_kind_t)((w)&0xffu))
 
 typedef struct ring_record {
     uint64_t seq;
     uint64_t host_ns;
-    uint64_t word;                 /* record_word() */
+    uint64_t word; /* record_word() */
     const char *call;
     const char *kernel, *module_origin;
     uint64_t stream_id;
     const char *primitive, *impl, *memory_args;
-    uint64_t group_count_xy;       /* group_count[0..1], as in memory */
+    uint64_t group_count_xy; /* group_count[0..1], as in memory */
     uint32_t group_count_z;
     uint32_t group_size[3];
     /* Only when the flags say so. */
@@ -106,23 +106,23 @@ struct zeil_list_state {
      * readers; the links: when lists come and go). At least a cache line,
      * so that what the writer writes below shares no line with whatever the
      * heap put before the state. */
-    spin_lock_t lock;                         /* records_lock() */
-    int locked_writes;                        /* a second writer: ZEIL_TIMING */
+    spin_lock_t lock;  /* records_lock() */
+    int locked_writes; /* a second writer: ZEIL_TIMING */
     ze_command_list_handle_t list;
     zeil_obj_t *obj;
     uint32_t capacity;
     stats_entry_t *stats;
-    struct records_timing *timing;            /* ZEIL_TIMING, lazily */
-    zeil_list_state_t *prev, *next;           /* all live states */
-    void *ring_block;                         /* what ring was allocated in */
+    struct records_timing *timing;  /* ZEIL_TIMING, lazily */
+    zeil_list_state_t *prev, *next; /* all live states */
+    void *ring_block;               /* what ring was allocated in */
     /* Written by the list's writer on every record. */
-    ring_slot_t *_Atomic ring;                /* capacity entries, lazily */
-    uint32_t next_slot;                       /* total % capacity, without a
+    ring_slot_t *_Atomic ring; /* capacity entries, lazily */
+    uint32_t next_slot;        /* total % capacity, without a
                                                  division on the launch path */
-    _Atomic uint64_t total;                   /* ever recorded (writer's store) */
-    uint64_t last_seq;                        /* the writer's last key */
-    stats_entry_t *last_stats;                /* a loop launches the same kernel */
-    char isolated_after[64];                  /* from whatever the heap puts after */
+    _Atomic uint64_t total;    /* ever recorded (writer's store) */
+    uint64_t last_seq;         /* the writer's last key */
+    stats_entry_t *last_stats; /* a loop launches the same kernel */
+    char isolated_after[64];   /* from whatever the heap puts after */
 };
 
 /* The state's lock (spin_lock.h): uncontended but for a reader of the
@@ -164,12 +164,11 @@ static inline void stats_count_one(stats_entry_t *e)
 }
 
 static inline int records_count_launch(zeil_list_state_t *state, uint64_t stream_id,
-                                       const char *kernel, const char *primitive,
-                                       const char *impl, int locked)
+                                       const char *kernel, const char *primitive, const char *impl,
+                                       int locked)
 {
     stats_entry_t *last = state->last_stats;
-    if (__builtin_expect(last && stats_key_is(&last->key, stream_id, kernel, primitive, impl),
-                         1)) {
+    if (__builtin_expect(last && stats_key_is(&last->key, stream_id, kernel, primitive, impl), 1)) {
         stats_count_one(last);
         return 0;
     }

@@ -64,8 +64,8 @@ void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *re
 {
     if (record->kind != ZEIL_RECORD_LAUNCH || record->device_end_ns < record->device_start_ns)
         return;
-    stats_key_t key = key_of(&(stats_key_t){NULL, record->stream_id, record->kernel,
-                                             record->primitive, record->impl});
+    stats_key_t key = key_of(
+        &(stats_key_t){NULL, record->stream_id, record->kernel, record->primitive, record->impl});
     stats_entry_t *e = entry_of(&state->stats, &key);
     if (!e) {
         oom_dropped(OOM_OTHER, 1, NULL, "counting a launch's device time");
@@ -85,7 +85,8 @@ uint64_t records_retire_stats(zeil_list_state_t *state)
     uint64_t lost = 0;
     state->last_stats = NULL;
     stats_entry_t *e, *tmp;
-    HASH_ITER(hh, state->stats, e, tmp) {
+    HASH_ITER(hh, state->stats, e, tmp)
+    {
         HASH_DEL(state->stats, e);
         e->key.list = state->list;
         stats_entry_t *r = NULL;
@@ -111,10 +112,12 @@ uint64_t records_retire_stats(zeil_list_state_t *state)
 static int visit(const stats_entry_t *e, ze_command_list_handle_t list, zeil_kernel_stats_fn fn,
                  void *user)
 {
-    zeil_kernel_stats_t row = {e->key.stream_id, list, e->key.kernel, e->key.primitive,
-                               e->key.impl, atomic_load_explicit(&e->launches, memory_order_relaxed),
-                               e->timed_launches,
-                               e->total_device_ns, e->max_device_ns};
+    zeil_kernel_stats_t row = {
+        e->key.stream_id,  list,
+        e->key.kernel,     e->key.primitive,
+        e->key.impl,       atomic_load_explicit(&e->launches, memory_order_relaxed),
+        e->timed_launches, e->total_device_ns,
+        e->max_device_ns};
     return fn ? fn(&row, user) : 0;
 }
 

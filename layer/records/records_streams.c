@@ -2,8 +2,7 @@
 #include "names.h"
 #include "records_state.h"
 
-int zeil_bind_list_to_stream(ze_command_list_handle_t list, uint64_t stream_id,
-                             const char *name)
+int zeil_bind_list_to_stream(ze_command_list_handle_t list, uint64_t stream_id, const char *name)
 {
     zeil_obj_t *obj = registry_find(list);
     if (!obj || obj->kind != ZEIL_KIND_COMMAND_LIST || !atomic_load(&obj->alive) || !stream_id)

@@ -25,10 +25,10 @@ typedef struct records_timing {
     const zeil_next_t *next;
     ze_event_pool_handle_t pool;
     ze_event_handle_t events[TIMING_EVENTS];
-    uint64_t pending_seq[TIMING_EVENTS];     /* 0: free */
-    uint64_t ns_per_tick_num;                /* timerResolution, ns per tick */
+    uint64_t pending_seq[TIMING_EVENTS]; /* 0: free */
+    uint64_t ns_per_tick_num;            /* timerResolution, ns per tick */
     uint32_t valid_bits;
-    int unusable;                            /* the driver refused: never retry */
+    int unusable; /* the driver refused: never retry */
 } records_timing_t;
 
 static int timing_open(records_timing_t *t, const zeil_next_t *next, const zeil_obj_t *list)
@@ -39,10 +39,9 @@ static int timing_open(records_timing_t *t, const zeil_next_t *next, const zeil_
         return -1;
     t->ns_per_tick_num = props.timerResolution ? props.timerResolution : 1;
     t->valid_bits = props.kernelTimestampValidBits ? props.kernelTimestampValidBits : 64;
-    ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
-                                 ZE_EVENT_POOL_FLAG_HOST_VISIBLE |
-                                     ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP,
-                                 TIMING_EVENTS};
+    ze_event_pool_desc_t desc = {
+        ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+        ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP, TIMING_EVENTS};
     ze_device_handle_t device = list->device;
     if (NEXT(ze_event_pool_dditable_t, pfnCreate)(list->context, &desc, 1, &device, &t->pool) !=
         ZE_RESULT_SUCCESS)
@@ -50,8 +49,7 @@ static int timing_open(records_timing_t *t, const zeil_next_t *next, const zeil_
     for (uint32_t i = 0; i < TIMING_EVENTS; i++) {
         ze_event_desc_t ed = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, i, ZE_EVENT_SCOPE_FLAG_HOST,
                               ZE_EVENT_SCOPE_FLAG_HOST};
-        if (NEXT(ze_event_dditable_t, pfnCreate)(t->pool, &ed, &t->events[i]) !=
-            ZE_RESULT_SUCCESS)
+        if (NEXT(ze_event_dditable_t, pfnCreate)(t->pool, &ed, &t->events[i]) != ZE_RESULT_SUCCESS)
             return -1;
     }
     return 0;
@@ -87,8 +85,7 @@ static void timing_read_finished(records_timing_t *t, zeil_list_state_t *state)
 
 /* The list's timing state, made at its first timed launch; null if unusable
  * (or out of memory: this launch goes untimed, the next one tries again). */
-static records_timing_t *timing_of(const zeil_next_t *next, zeil_obj_t *list,
-                                   const char *call)
+static records_timing_t *timing_of(const zeil_next_t *next, zeil_obj_t *list, const char *call)
 {
     zeil_list_state_t *state = list->records;
     records_timing_t *t = state->timing;
@@ -107,15 +104,14 @@ static records_timing_t *timing_of(const zeil_next_t *next, zeil_obj_t *list,
 }
 
 ze_result_t timing_launch(const zeil_next_t *next, zeil_obj_t *list, const zeil_submission_t *s,
-                          ze_pfnCommandListAppendLaunchKernel_t forward,
-                          ze_kernel_handle_t kernel)
+                          ze_pfnCommandListAppendLaunchKernel_t forward, ze_kernel_handle_t kernel)
 {
     ze_command_list_handle_t handle = (ze_command_list_handle_t)list->handle;
     ze_event_handle_t *waits = (ze_event_handle_t *)s->wait_events;
     records_timing_t *t = timing_of(next, list, s->call->name);
     if (!t) {
-        ze_result_t r = forward(handle, kernel, s->group_count, s->signal_event,
-                                s->num_wait_events, waits);
+        ze_result_t r =
+            forward(handle, kernel, s->group_count, s->signal_event, s->num_wait_events, waits);
         if (r == ZE_RESULT_SUCCESS)
             records_add(list, s);
         return r;

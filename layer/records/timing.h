@@ -21,8 +21,7 @@ static inline int timing_wanted(const zeil_obj_t *list)
 /* Forwards the launch with a timestamp event and records it. Falls back to a
  * plain launch (untimed) when no event is free. */
 ze_result_t timing_launch(const zeil_next_t *next, zeil_obj_t *list, const zeil_submission_t *s,
-                          ze_pfnCommandListAppendLaunchKernel_t forward,
-                          ze_kernel_handle_t kernel);
+                          ze_pfnCommandListAppendLaunchKernel_t forward, ze_kernel_handle_t kernel);
 
 /* Reads the device times of every finished timed launch of the list (or of
  * all lists when null). Never waits. */

@@ -40,13 +40,13 @@ typedef struct zeil_obj {
     const void *handle;
     zeil_kind_t kind;
     _Atomic int alive;
-    const zeil_next_t *next;          /* the driver that made it */
+    const zeil_next_t *next; /* the driver that made it */
     ze_driver_handle_t driver;
     ze_device_handle_t device;
     ze_context_handle_t context;
-    void *parent;                     /* pool of an event, module of a kernel,
+    void *parent;           /* pool of an event, module of a kernel,
                                          queue of a fence, root of a sub-device */
-    const char *created_by;           /* API call */
+    const char *created_by; /* API call */
     uint64_t created_call, destroyed_call;
     uint32_t created_thread, destroyed_thread;
     /* Set before the destroying call reaches the driver: if the driver gives
@@ -54,8 +54,8 @@ typedef struct zeil_obj {
      * retires this one in its name. */
     _Atomic uint64_t destroying_call;
     _Atomic uint32_t destroying_thread;
-    _Atomic int retire_claimed;       /* the one retirement (registry_retire) */
-    struct zeil_obj *limbo_next;      /* evicted, waiting to be freed */
+    _Atomic int retire_claimed;  /* the one retirement (registry_retire) */
+    struct zeil_obj *limbo_next; /* evicted, waiting to be freed */
     uint64_t evicted_ns;
 
     /* contexts: the devices given at creation; 0 means all of the driver's */
@@ -74,14 +74,14 @@ typedef struct zeil_obj {
     _Atomic uint64_t signalled_by_call; /* append that signals it, 0 after reset */
     /* modules and kernels */
     ze_module_format_t module_format;
-    const char *origin;               /* library that created the module */
-    const char *name;                 /* kernel name, interned */
+    const char *origin; /* library that created the module */
+    const char *name;   /* kernel name, interned */
     uint32_t kernel_name_count;
-    const char **kernel_names;        /* a module's kernels, interned */
+    const char **kernel_names; /* a module's kernels, interned */
     _Atomic uint32_t group_size[3];
-    _Atomic uint64_t args_set;        /* bit i: argument i was set */
+    _Atomic uint64_t args_set; /* bit i: argument i was set */
     uint32_t arg_count;
-    void *hazard;                     /* layer/hazards state, owned there */
+    void *hazard; /* layer/hazards state, owned there */
 } zeil_obj_t;
 
 /* Publishes a new object (a copy of *proto, which hands over its devices and

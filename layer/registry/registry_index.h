@@ -20,15 +20,15 @@
 struct zeil_obj;
 
 typedef struct registry_index_slot {
-    const void *_Atomic key;       /* written once: null -> handle */
-    struct zeil_obj *_Atomic obj;  /* null: removed */
+    const void *_Atomic key;      /* written once: null -> handle */
+    struct zeil_obj *_Atomic obj; /* null: removed */
 } registry_index_slot_t;
 
 typedef struct registry_index {
-    uint32_t mask;                 /* slots - 1, slots a power of two */
-    uint32_t used;                 /* slots with a key (live or removed) */
-    uint32_t live;                 /* slots with an object */
-    retired_table_t retired;       /* once a newer table replaced it */
+    uint32_t mask;           /* slots - 1, slots a power of two */
+    uint32_t used;           /* slots with a key (live or removed) */
+    uint32_t live;           /* slots with an object */
+    retired_table_t retired; /* once a newer table replaced it */
     registry_index_slot_t slots[];
 } registry_index_t;
 

@@ -133,8 +133,8 @@ zeil_obj_t *registry_insert(const zeil_obj_t *proto)
      * out only after destroying it), or zeil missed its destruction (call
      * 0). This creation retires it, in the destroyer's name. A tombstone
      * (claimed) is the ring's: only unlinked here. */
-    int retire_old = old && !atomic_exchange_explicit(&old->retire_claimed, 1,
-                                                      memory_order_acq_rel);
+    int retire_old =
+        old && !atomic_exchange_explicit(&old->retire_claimed, 1, memory_order_acq_rel);
     if (old)
         HASH_DEL(s->objects, old);
     int stored = 0;

@@ -21,19 +21,19 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const fuzzed_variables[] = {
-    "ZE_ENABLE_LAYERS", "ZEIL_LOG",     "ZEIL_LOG_FILE", "ZEIL_ON_ERROR",
-    "ZEIL_CHECKS",      "ZEIL_RECORDS", "ZEIL_TIMING",   "ZEIL_TRACE",
-    "ZEIL_REPORT",      "ZEIL_SUMMARY", "ZEIL_DRIVERS",  "ZE_ENABLE_ALT_DRIVERS",
+    "ZE_ENABLE_LAYERS",     "ZEIL_LOG",           "ZEIL_LOG_FILE", "ZEIL_ON_ERROR",
+    "ZEIL_CHECKS",          "ZEIL_RECORDS",       "ZEIL_TIMING",   "ZEIL_TRACE",
+    "ZEIL_REPORT",          "ZEIL_SUMMARY",       "ZEIL_DRIVERS",  "ZE_ENABLE_ALT_DRIVERS",
     "ZEIL_BOOTSTRAP_SHIMS", "ZEIL_BOOTSTRAP_NEXT"};
 #define FUZZED_VARIABLE_COUNT (sizeof fuzzed_variables / sizeof fuzzed_variables[0])
 
 /* A broken promise is a crash for the fuzzer, with the promise named. */
-#define require(condition)                                                            \
-    do {                                                                              \
-        if (!(condition)) {                                                           \
+#define require(condition) \
+    do { \
+        if (!(condition)) { \
             fprintf(stderr, "%s:%d: broken: %s\n", __FILE__, __LINE__, #condition); \
-            abort();                                                                  \
-        }                                                                             \
+            abort(); \
+        } \
     } while (0)
 
 /* ---- what the included units call outside themselves ---- */
@@ -66,13 +66,16 @@ void zeil_flush(void) {}
 /* The output side (layer/output) is not part of this target: the bootstrap's
  * calls into it do nothing here, and nothing is traced. */
 _Atomic int zo_tracing;
-void zo_init(const zo_config_t *config) { (void)config; }
+void zo_init(const zo_config_t *config)
+{
+    (void)config;
+}
 void zo_start_background(void) {}
 void calls_settle(void) {}
 void zo_finish(void) {}
 void check_leaks_at_exit(void) {}
 void intercepted_kinds_note_next(const zeil_next_t *next, const zeil_intercepts_t *runtime,
-                        const zeil_intercepts_t *hooked)
+                                 const zeil_intercepts_t *hooked)
 {
     (void)next, (void)runtime, (void)hooked;
 }
@@ -84,7 +87,10 @@ void oom_dropped(oom_loss_t loss, uint64_t n, const char *call, const char *doin
 const zeil_intercepts_t zeil_runtime_intercepts, zeil_hooked_intercepts;
 const zo_snapshot_source_t report_snapshot_source;
 void wrapped_driver_added(void) {}
-unsigned wrapped_driver_count(void) { return 0; }
+unsigned wrapped_driver_count(void)
+{
+    return 0;
+}
 
 /* ---- one input ---- */
 

@@ -36,8 +36,8 @@ void *__wrap_mmap(void *addr, size_t length, int prot, int flags, int fd, off_t 
 
 void *__wrap_mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset)
 {
-    return atomic_load(&fail_memory) ? MAP_FAILED : __real_mmap(addr, length, prot, flags, fd,
-                                                                 offset);
+    return atomic_load(&fail_memory) ? MAP_FAILED
+                                     : __real_mmap(addr, length, prot, flags, fd, offset);
 }
 
 #define CONTEXT ((ze_context_handle_t)(uintptr_t)0xc0)
@@ -47,9 +47,14 @@ static uint64_t next_call = 1;
 
 static void add(uintptr_t base, size_t size)
 {
-    zeil_alloc_t a = {.base = (void *)base, .size = size, .type = ZE_MEMORY_TYPE_DEVICE,
-                      .context = CONTEXT, .device = DEVICE, .created_by = "zeMemAllocDevice",
-                      .created_call = next_call++, .created_thread = 7};
+    zeil_alloc_t a = {.base = (void *)base,
+                      .size = size,
+                      .type = ZE_MEMORY_TYPE_DEVICE,
+                      .context = CONTEXT,
+                      .device = DEVICE,
+                      .created_by = "zeMemAllocDevice",
+                      .created_call = next_call++,
+                      .created_thread = 7};
     if (registry_add_alloc(&a) != 0)
         ck_abort_msg("registry_add_alloc(%#lx, %zu) failed", (unsigned long)base, size);
 }
@@ -345,13 +350,14 @@ START_TEST(creators)
     static char names[300][8];
     for (int i = 0; i < 300; i++) {
         snprintf(names[i], sizeof names[i], "call%d", i);
-        zeil_alloc_t a = {.base = (void *)(0x8000000 + (uintptr_t)i * 64), .size = 64,
+        zeil_alloc_t a = {.base = (void *)(0x8000000 + (uintptr_t)i * 64),
+                          .size = 64,
                           .created_by = i == 7 ? NULL : names[i]};
         ck_assert_int_eq(registry_add_alloc(&a), 0);
     }
     for (int i = 0; i < 300; i++) {
-        zeil_alloc_t a = expect(0x8000000 + (uintptr_t)i * 64 + 5, 1,
-                                0x8000000 + (uintptr_t)i * 64, 64);
+        zeil_alloc_t a =
+            expect(0x8000000 + (uintptr_t)i * 64 + 5, 1, 0x8000000 + (uintptr_t)i * 64, 64);
         if (i == 7 || i > (int)ALLOC_CREATORS) /* (name 7 is null: takes no room) */
             ck_assert_ptr_null(a.created_by);
         else
@@ -368,8 +374,8 @@ static int in_context(const zeil_alloc_t *a, const void *context)
 START_TEST(count_with_filter)
 {
     add(0xb0000, 100);
-    zeil_alloc_t other = {.base = (void *)0xc0000, .size = 1000,
-                          .context = (ze_context_handle_t)(uintptr_t)0xc1};
+    zeil_alloc_t other = {
+        .base = (void *)0xc0000, .size = 1000, .context = (ze_context_handle_t)(uintptr_t)0xc1};
     ck_assert_int_eq(registry_add_alloc(&other), 0);
     add(0xd0000 + 0xf0, 0x20); /* two entries, counted once */
     uint64_t bytes = 0;
@@ -402,11 +408,10 @@ static void expect_short_runs(const alloc_index_t *x)
             if (e.span)
                 total += (i - home_slot(t, entry_block(&e, level_shift(k)))) & t->mask;
         }
-        ck_assert_msg(!t || total <= 2 * t->used, "level %u: %zu entries %zu slots past home",
-                      k, t ? t->used : 0, total);
+        ck_assert_msg(!t || total <= 2 * t->used, "level %u: %zu entries %zu slots past home", k,
+                      t ? t->used : 0, total);
     }
 }
-
 
 START_TEST(a_million)
 {
@@ -517,7 +522,7 @@ END_TEST
 
 typedef struct shared {
     _Atomic int stop;
-    _Atomic size_t writing;          /* the place the writer is at */
+    _Atomic size_t writing; /* the place the writer is at */
     _Atomic uint64_t lookups, errors;
 } shared_t;
 
@@ -532,9 +537,11 @@ static uintptr_t place_base(size_t i)
 
 static zeil_alloc_t place_alloc(size_t i)
 {
-    return (zeil_alloc_t){.base = (void *)place_base(i), .size = 64 + i % 61,
+    return (zeil_alloc_t){.base = (void *)place_base(i),
+                          .size = 64 + i % 61,
                           .context = (ze_context_handle_t)(uintptr_t)(0x1000 + i),
-                          .created_call = i, .created_thread = (uint32_t)i};
+                          .created_call = i,
+                          .created_thread = (uint32_t)i};
 }
 
 static void *reader(void *arg)
@@ -719,7 +726,8 @@ START_TEST(seqlock_hides_half_writes)
     add(HALF_LIVE, 100);
     add(HALF_DEAD, 100);
     release(HALF_DEAD);
-    alloc_slot_t *slots[2] = {slot_of(&allocs.live, HALF_LIVE, 100), slot_of(&allocs.dead, HALF_DEAD, 100)};
+    alloc_slot_t *slots[2] = {slot_of(&allocs.live, HALF_LIVE, 100),
+                              slot_of(&allocs.dead, HALF_DEAD, 100)};
     half_writes_t h = {0};
     pthread_t readers[2];
     for (int r = 0; r < 2; r++)

@@ -26,7 +26,7 @@
  * for a missed free).
  */
 #define INFLIGHT_THREADS 1024u
-typedef struct inflight_free {         /* 32 bytes: its index is a shift */
+typedef struct inflight_free {           /* 32 bytes: its index is a shift */
     _Alignas(32) _Atomic uintptr_t base; /* 0: none; stored last (release) */
     _Atomic uint64_t created_call;       /* which allocation of that base */
     _Atomic uint64_t call;
@@ -50,7 +50,8 @@ int alloc_inflight_find(uintptr_t base, uint64_t created_call, uint64_t *call, u
 {
     uint32_t end = atomic_load_explicit(&inflight_end, memory_order_acquire);
     for (uint32_t t = 0; t < end; t++)
-        if (ALLOC_LOAD(inflight[t].base) == base && ALLOC_LOAD(inflight[t].created_call) == created_call) {
+        if (ALLOC_LOAD(inflight[t].base) == base &&
+            ALLOC_LOAD(inflight[t].created_call) == created_call) {
             *call = ALLOC_LOAD(inflight[t].call);
             *thread = t;
             return 1;
@@ -85,7 +86,8 @@ static inline ptrdiff_t live_probe_base(const alloc_table_t *t, unsigned k, uint
     for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
         if (!ALLOC_LOAD(t->slots[i].span))
             return -1;
-        if (ALLOC_LOAD(t->slots[i].base) == base && !(meta_flags(ALLOC_LOAD(t->slots[i].meta)) & F_SECOND))
+        if (ALLOC_LOAD(t->slots[i].base) == base &&
+            !(meta_flags(ALLOC_LOAD(t->slots[i].meta)) & F_SECOND))
             return (ptrdiff_t)i;
     }
     return -1;
@@ -96,8 +98,7 @@ static inline ptrdiff_t live_probe_base(const alloc_table_t *t, unsigned k, uint
  * context in *f, level in f->level, table in f->table), or -1. The level of
  * the newest allocation first: a program frees what it allocated, mostly
  * of the sizes it allocates most. */
-static __attribute__((noinline)) ptrdiff_t live_with_base_read(uintptr_t base,
-                                                               registry_free_t *f)
+static __attribute__((noinline)) ptrdiff_t live_with_base_read(uintptr_t base, registry_free_t *f)
 {
     for (unsigned attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
         uint64_t s = ALLOC_LOAD(allocs.seq);
@@ -162,8 +163,7 @@ static inline ptrdiff_t live_with_base_at_newest_level(uintptr_t base, registry_
     return at;
 }
 
-int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread,
-                        registry_free_t *freeing)
+int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread, registry_free_t *freeing)
 {
     uintptr_t base = (uintptr_t)ptr;
     ptrdiff_t at = live_with_base_at_newest_level(base, freeing);
@@ -257,8 +257,8 @@ static inline int end_free_usual(const registry_free_t *freeing)
     uintptr_t base = freeing->base, span = ALLOC_LOAD(s->span);
     uint64_t meta = ALLOC_LOAD(s->meta);
     unsigned shift = level_shift(k);
-    if (ALLOC_LOAD(s->base) != base || ALLOC_LOAD(s->created_call) != freeing->created_call || !span ||
-        (meta_flags(meta) & F_SECOND) || (base + span - 1) >> shift != base >> shift)
+    if (ALLOC_LOAD(s->base) != base || ALLOC_LOAD(s->created_call) != freeing->created_call ||
+        !span || (meta_flags(meta) & F_SECOND) || (base + span - 1) >> shift != base >> shift)
         return 0;
     alloc_table_t *dead = ALLOC_LOAD(allocs.dead.tables[k]);
     /* The usual of the usual, alloc_bury's way without its copy of the entry: the
@@ -268,7 +268,8 @@ static inline int end_free_usual(const registry_free_t *freeing)
     uint32_t place = allocs.fifo_next;
     ptrdiff_t d;
     if (dead && !allocs.fifo[place].span && !(ALLOC_LOAD(allocs.dead.levels) >> (k + 1)) &&
-        (d = table_find(dead, base >> shift, base, 0)) >= 0 && ALLOC_LOAD(dead->slots[d].span) == span) {
+        (d = table_find(dead, base >> shift, base, 0)) >= 0 &&
+        ALLOC_LOAD(dead->slots[d].span) == span) {
         alloc_slot_t *tomb = &dead->slots[d];
         write_begin();
         allocs.fifo[meta_place(ALLOC_LOAD(tomb->meta))].span = 0;
@@ -280,7 +281,7 @@ static inline int end_free_usual(const registry_free_t *freeing)
         ALLOC_STORE(tomb->created_call, freeing->created_call);
         ALLOC_STORE(tomb->freed_call, freeing->call);
         ALLOC_STORE(tomb->threads,
-              (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32);
+                    (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32);
         ALLOC_STORE(tomb->meta, meta_at_place(meta, place));
         table_del_at(t, shift, freeing->slot);
         if (!t->used)
@@ -292,13 +293,14 @@ static inline int end_free_usual(const registry_free_t *freeing)
     if (!dead || dead->used + 2 > dead->grow_at) /* table_reserve would replace it */
         return 0;
     alloc_entry_t e = {.base = base,
-                 .span = span,
-                 .context = ALLOC_LOAD(s->context),
-                 .device = ALLOC_LOAD(s->device),
-                 .created_call = freeing->created_call,
-                 .freed_call = freeing->call,
-                 .threads = (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32,
-                 .meta = meta};
+                       .span = span,
+                       .context = ALLOC_LOAD(s->context),
+                       .device = ALLOC_LOAD(s->device),
+                       .created_call = freeing->created_call,
+                       .freed_call = freeing->call,
+                       .threads = (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread
+                                                                               << 32,
+                       .meta = meta};
     write_begin();
     table_del_at(t, shift, freeing->slot);
     if (!t->used)

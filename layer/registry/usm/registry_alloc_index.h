@@ -23,14 +23,14 @@ typedef struct alloc_index_state {
     _Alignas(64) _Atomic uint64_t seq; /* odd while a writer changes the indexes */
     _Atomic uint32_t newest_level;     /* of the newest allocation: where frees look first */
     uint32_t fifo_next;
-    const char *last_creator;          /* the last creator_index asked for, and its index */
+    const char *last_creator; /* the last creator_index asked for, and its index */
     uint32_t last_creator_index;
     uint32_t creator_count;
-    uint32_t dead_shrunk;              /* levels of the dead index that lost entries */
+    uint32_t dead_shrunk; /* levels of the dead index that lost entries */
     _Alignas(64) alloc_index_t live;
     alloc_index_t dead;
     struct {
-        uintptr_t base, span;          /* span 0: none, or dropped early; the
+        uintptr_t base, span; /* span 0: none, or dropped early; the
                                           level is level_of(span) */
     } fifo[ZEIL_TOMBSTONES];
     /* created_by, interned: entries keep an index, 0 for null, i + 1 for

@@ -137,23 +137,27 @@ int registry_lookup_info(const void *ptr, zeil_alloc_info_t *info)
         uint64_t created_call = ALLOC_LOAD(hit->created_call), meta = ALLOC_LOAD(hit->meta);
         if (ALLOC_LOAD(allocs.seq) == s) {
             if (info)
-                *info = (zeil_alloc_info_t){
-                    .base = (void *)base,
-                    .size = (meta_flags(meta) & F_ZERO_SIZE) ? 0 : (size_t)span,
-                    .type = (ze_memory_type_t)(uint32_t)meta,
-                    .context = (ze_context_handle_t)context,
-                    .device = (ze_device_handle_t)device,
-                    .alive = 1,
-                    .created_call = created_call};
+                *info =
+                    (zeil_alloc_info_t){.base = (void *)base,
+                                        .size = (meta_flags(meta) & F_ZERO_SIZE) ? 0 : (size_t)span,
+                                        .type = (ze_memory_type_t)(uint32_t)meta,
+                                        .context = (ze_context_handle_t)context,
+                                        .device = (ze_device_handle_t)device,
+                                        .alive = 1,
+                                        .created_call = created_call};
             return 1;
         }
     }
     zeil_alloc_t a;
     int found = find_slow(p, &a);
     if (found && info)
-        *info = (zeil_alloc_info_t){.base = a.base, .size = a.size, .type = a.type,
-                                    .context = a.context, .device = a.device,
-                                    .alive = found == 1, .created_call = a.created_call,
+        *info = (zeil_alloc_info_t){.base = a.base,
+                                    .size = a.size,
+                                    .type = a.type,
+                                    .context = a.context,
+                                    .device = a.device,
+                                    .alive = found == 1,
+                                    .created_call = a.created_call,
                                     .freed_call = found == 1 ? 0 : a.freed_call};
     return found;
 }

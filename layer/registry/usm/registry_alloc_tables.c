@@ -35,8 +35,7 @@ static void *region_alloc(size_t *bytes)
     size_t page = 4096, align = *bytes < HUGE_BYTES ? page : HUGE_BYTES;
     size_t n = (*bytes + align - 1) & ~(align - 1);
     size_t extra = align > page ? align : 0;
-    char *raw = mmap(NULL, n + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-                     0);
+    char *raw = mmap(NULL, n + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED)
         return NULL;
     char *p = (char *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));

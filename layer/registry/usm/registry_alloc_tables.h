@@ -64,8 +64,8 @@
 #define LONG_RUN 64u /* slots between an entry and its home that call for mixing */
 
 /* meta: type | creator << 32 | flags << 40 | FIFO place << 48 */
-#define F_SECOND 1u     /* the copy under the block of the last byte */
-#define F_ZERO_SIZE 2u  /* size 0, looked up as 1 byte */
+#define F_SECOND 1u    /* the copy under the block of the last byte */
+#define F_ZERO_SIZE 2u /* size 0, looked up as 1 byte */
 _Static_assert(ALLOC_LEVELS <= 32u, "the levels in use are a 32-bit mask");
 
 #define ALLOC_LOAD(x) atomic_load_explicit(&(x), memory_order_acquire)
@@ -73,10 +73,10 @@ _Static_assert(ALLOC_LEVELS <= 32u, "the levels in use are a 32-bit mask");
 
 typedef struct slot {
     _Alignas(64) _Atomic uintptr_t base;
-    _Atomic uintptr_t span;          /* bytes looked up as the allocation's; 0: empty */
+    _Atomic uintptr_t span; /* bytes looked up as the allocation's; 0: empty */
     _Atomic uintptr_t context, device;
     _Atomic uint64_t created_call, freed_call;
-    _Atomic uint64_t threads;        /* created | freed << 32 */
+    _Atomic uint64_t threads; /* created | freed << 32 */
     _Atomic uint64_t meta;
 } alloc_slot_t;
 
@@ -87,21 +87,21 @@ typedef struct entry {
 } alloc_entry_t;
 
 typedef struct table {
-    size_t mask;                     /* slots - 1 */
-    unsigned hash_shift;             /* 64 - log2(slots) */
-    int mixed;                       /* block numbers mixed before hashing */
-    int long_run;                    /* an entry landed LONG_RUN slots from home */
-    size_t grow_at;                  /* entries it holds at most (70% full; 0: grow
+    size_t mask;             /* slots - 1 */
+    unsigned hash_shift;     /* 64 - log2(slots) */
+    int mixed;               /* block numbers mixed before hashing */
+    int long_run;            /* an entry landed LONG_RUN slots from home */
+    size_t grow_at;          /* entries it holds at most (70% full; 0: grow
                                         now, a long run without mixing) */
-    size_t used;                     /* entries (writers only) */
-    size_t bytes;                    /* as allocated */
-    retired_table_t retired;         /* once a newer table replaced it */
+    size_t used;             /* entries (writers only) */
+    size_t bytes;            /* as allocated */
+    retired_table_t retired; /* once a newer table replaced it */
     alloc_slot_t slots[];
 } alloc_table_t;
 
 typedef struct alloc_index {
     alloc_table_t *_Atomic tables[ALLOC_LEVELS]; /* null until the level's first entry */
-    _Atomic uint32_t levels;         /* bit k: tables[k] has entries */
+    _Atomic uint32_t levels;                     /* bit k: tables[k] has entries */
     /* Writers only: while level k has entries, each lies within [lo[k],
      * hi[k]] (its last byte). Set anew by the first entry after the level
      * emptied, never narrowed: a writer looking for entries that hold a
@@ -204,7 +204,8 @@ static inline void slot_store(alloc_slot_t *s, const alloc_entry_t *e)
 
 /* The slot of the entry of this base (the first copy, or the second), or
  * -1. Tables are never full, so a run always ends. */
-static inline ptrdiff_t table_find(const alloc_table_t *t, uintptr_t block, uintptr_t base, unsigned second)
+static inline ptrdiff_t table_find(const alloc_table_t *t, uintptr_t block, uintptr_t base,
+                                   unsigned second)
 {
     for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
         if (!ALLOC_LOAD(t->slots[i].span))

@@ -134,8 +134,8 @@ static void drop_all_dead_overlapping(uintptr_t lo, uintptr_t span)
  * allocation of this very base. One probe of the block of each byte at each
  * level in use: every entry holding a byte is filed there under one of its
  * copies. */
-static unsigned live_scan(uintptr_t base, uintptr_t last, alloc_entry_t *freeing, unsigned *same_level,
-                          alloc_entry_t *same)
+static unsigned live_scan(uintptr_t base, uintptr_t last, alloc_entry_t *freeing,
+                          unsigned *same_level, alloc_entry_t *same)
 {
     unsigned found = 0;
     uint32_t levels = ALLOC_LOAD(allocs.live.levels);
@@ -164,7 +164,8 @@ static unsigned live_scan(uintptr_t base, uintptr_t last, alloc_entry_t *freeing
                 }
                 uint64_t call;
                 uint32_t thread;
-                if (!(found & SCAN_FREEING) && alloc_inflight_find(b, e.created_call, &call, &thread)) {
+                if (!(found & SCAN_FREEING) &&
+                    alloc_inflight_find(b, e.created_call, &call, &thread)) {
                     /* alloc_bury the allocation, not the copy, in its free's name */
                     e.meta = meta_with(e.meta, flags & ~F_SECOND, 0);
                     e.freed_call = call;
@@ -229,13 +230,14 @@ static inline alloc_entry_t live_entry(const new_alloc_t *n)
 {
     unsigned flags = n->size ? 0 : F_ZERO_SIZE;
     return (alloc_entry_t){.base = n->base,
-                     .span = n->span,
-                     .context = (uintptr_t)n->context,
-                     .device = (uintptr_t)n->device,
-                     .created_call = n->created_call,
-                     .threads = n->created_thread,
-                     .meta = (uint32_t)n->type | (uint64_t)creator_index(n->created_by) << 32 |
-                             (uint64_t)flags << 40};
+                           .span = n->span,
+                           .context = (uintptr_t)n->context,
+                           .device = (uintptr_t)n->device,
+                           .created_call = n->created_call,
+                           .threads = n->created_thread,
+                           .meta = (uint32_t)n->type |
+                                   (uint64_t)creator_index(n->created_by) << 32 |
+                                   (uint64_t)flags << 40};
 }
 
 /* Under the lock: registry_add_alloc when the new allocation overlaps a live
@@ -297,10 +299,9 @@ int registry_add_alloc_fields(const void *ptr, size_t size, ze_memory_type_t typ
     unsigned k = level_of(span);
     int r = 0;
     spin_lock(&allocs_lock);
-    if (span && !live_holds_either(base, base + span - 1) &&
-        table_reserve(&allocs.live, k) == 0) {
+    if (span && !live_holds_either(base, base + span - 1) && table_reserve(&allocs.live, k) == 0) {
         alloc_entry_t e = live_entry(&(new_alloc_t){base, span, size, type, context, device,
-                                              created_by, created_call, created_thread});
+                                                    created_by, created_call, created_thread});
         write_begin();
         entries_put(&allocs.live, k, &e);
         write_end();

@@ -55,9 +55,9 @@ int registry_lookup_info(const void *ptr, zeil_alloc_info_t *info);
  * way at a time: thread is zeil's number of the calling thread. */
 typedef struct registry_free {
     uintptr_t base;
-    uint64_t created_call;            /* which allocation of that base */
-    uint64_t call;                    /* the free */
-    ze_context_handle_t context;      /* the allocation's */
+    uint64_t created_call;       /* which allocation of that base */
+    uint64_t call;               /* the free */
+    ze_context_handle_t context; /* the allocation's */
     uint32_t thread;
     /* Where registry_begin_free found it, so that registry_end_free need
      * not look again while it is still there. */
@@ -65,8 +65,7 @@ typedef struct registry_free {
     const void *table;
     size_t slot;
 } registry_free_t;
-int registry_begin_free(const void *base, uint64_t call, uint32_t thread,
-                        registry_free_t *freeing);
+int registry_begin_free(const void *base, uint64_t call, uint32_t thread, registry_free_t *freeing);
 int registry_end_free(const registry_free_t *freeing, int driver_freed);
 /* Both steps at once (no driver in between): 1, 2 or 0 as above. */
 int registry_free_alloc(const void *base, uint64_t call, uint32_t thread);

@@ -52,7 +52,8 @@ static void rd_pf_advance(rd_pf_out_t *o, int n)
 
 static int rd_pf_is_float(char c)
 {
-    return c == 'f' || c == 'F' || c == 'e' || c == 'E' || c == 'g' || c == 'G' || c == 'a' || c == 'A';
+    return c == 'f' || c == 'F' || c == 'e' || c == 'E' || c == 'g' || c == 'G' || c == 'a' ||
+           c == 'A';
 }
 
 /* One scalar conversion: spec is "%<flags,width,precision><host length><c>". */
@@ -60,11 +61,14 @@ static void rd_pf_scalar(rd_pf_out_t *o, const char *spec, char conv, int is_lon
 {
     int n;
     if (rd_pf_is_float(conv))
-        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, __builtin_va_arg(*ap, double));
+        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec,
+                     __builtin_va_arg(*ap, double));
     else if (conv == 's')
-        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, __builtin_va_arg(*ap, const char *));
+        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec,
+                     __builtin_va_arg(*ap, const char *));
     else if (conv == 'p')
-        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, __builtin_va_arg(*ap, void *));
+        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec,
+                     __builtin_va_arg(*ap, void *));
     else if (is_long)
         n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, __builtin_va_arg(*ap, long));
     else
@@ -73,22 +77,33 @@ static void rd_pf_scalar(rd_pf_out_t *o, const char *spec, char conv, int is_lon
 }
 
 /* One element of a vector, formatted with spec (the host's length already in it). */
-static void rd_pf_element(rd_pf_out_t *o, const char *spec, char conv, int lbytes, const void *v, int i)
+static void rd_pf_element(rd_pf_out_t *o, const char *spec, char conv, int lbytes, const void *v,
+                          int i)
 {
     int n;
     if (rd_pf_is_float(conv))
-        n = lbytes == 8 ? snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, ((const double *)v)[i])
-                        : snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, (double)((const float *)v)[i]);
+        n = lbytes == 8
+                ? snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, ((const double *)v)[i])
+                : snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec,
+                           (double)((const float *)v)[i]);
     else
-        n = lbytes == 8 ? snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, ((const long *)v)[i])
-                        : snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, ((const int *)v)[i]);
+        n = lbytes == 8
+                ? snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, ((const long *)v)[i])
+                : snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, ((const int *)v)[i]);
     rd_pf_advance(o, n);
 }
 
 /* A vector conversion of width elements of lbytes each (4 or 8). */
-static int rd_pf_vector(rd_pf_out_t *o, const char *spec, char conv, int width, int lbytes, rd_va_list *ap)
+static int rd_pf_vector(rd_pf_out_t *o, const char *spec, char conv, int width, int lbytes,
+                        rd_va_list *ap)
 {
-    union { rd_pf_f4 f; rd_pf_d2 d; rd_pf_i4 i; rd_pf_l2 l; char b[16]; } v;
+    union {
+        rd_pf_f4 f;
+        rd_pf_d2 d;
+        rd_pf_i4 i;
+        rd_pf_l2 l;
+        char b[16];
+    } v;
     if (width * lbytes > 16 || (lbytes != 4 && lbytes != 8))
         return -1;
     if (rd_pf_is_float(conv) && lbytes == 8)
@@ -120,10 +135,19 @@ static const char *rd_pf_conversion(rd_pf_out_t *o, const char *f, rd_va_list *a
         while (*f >= '0' && *f <= '9')
             width = width * 10 + (*f++ - '0');
     }
-    if (f[0] == 'h' && f[1] == 'h') { lbytes = 1; f += 2; }
-    else if (f[0] == 'h' && f[1] == 'l') { lbytes = 4; f += 2; }
-    else if (f[0] == 'h') { lbytes = 2; f++; }
-    else if (f[0] == 'l') { lbytes = 8; f++; }
+    if (f[0] == 'h' && f[1] == 'h') {
+        lbytes = 1;
+        f += 2;
+    } else if (f[0] == 'h' && f[1] == 'l') {
+        lbytes = 4;
+        f += 2;
+    } else if (f[0] == 'h') {
+        lbytes = 2;
+        f++;
+    } else if (f[0] == 'l') {
+        lbytes = 8;
+        f++;
+    }
     char conv = *f;
     if (!conv || !__builtin_strchr("diouxXfFeEgGaAcsp", conv))
         return 0;

@@ -99,12 +99,14 @@ int main(void)
         for (int k = 0; k < 3; k++)
             near("vstore3", i * 3 + k, x.dst[i * 3 + k], x.src[i * 3 + k] * 2.0f, 0);
         int l = i % 8, pair = l & ~1;
-        float sc[2] = {x.src[pair + (i - l) + 3] + x.src[pair + (i - l) + 15], x.src[pair + 1 + (i - l) + 3] + x.src[pair + 1 + (i - l) + 15]};
+        float sc[2] = {x.src[pair + (i - l) + 3] + x.src[pair + (i - l) + 15],
+                       x.src[pair + 1 + (i - l) + 3] + x.src[pair + 1 + (i - l) + 15]};
         near("local vload2", i, x.dst[64 + i], sc[0] + sc[1], 1e-6);
         float f = x.src[i] * 1.001f;
         if (x.h[i] != to_half(f, FE_TOWARDZERO) || x.h[i + 16] != to_half(f, FE_UPWARD))
-            zcl_fail("vstore_half_rtz/rtp(%.9g): %g %g, want %g %g", f, (double)x.h[i], (double)x.h[i + 16],
-                     (double)to_half(f, FE_TOWARDZERO), (double)to_half(f, FE_UPWARD));
+            zcl_fail("vstore_half_rtz/rtp(%.9g): %g %g, want %g %g", f, (double)x.h[i],
+                     (double)x.h[i + 16], (double)to_half(f, FE_TOWARDZERO),
+                     (double)to_half(f, FE_UPWARD));
         float hs = 0;
         for (int k = 0; k < 3; k++)
             hs += (float)to_half(x.src[i * 3 + k], FE_DOWNWARD);
