@@ -52,16 +52,21 @@ static LLVMValueRef load_arg(kc_program_t *p, LLVMBuilderRef b, LLVMValueRef fn,
 
 static LLVMValueRef call_kernel(LLVMBuilderRef b, const kc_kernel_t *k, LLVMValueRef *vals)
 {
-    LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(k->fn), k->fn, vals, k->num_args, "");
+    LLVMValueRef call =
+        LLVMBuildCall2(b, LLVMGlobalGetValueType(k->fn), k->fn, vals, k->num_args, "");
     for (unsigned i = 0; i < k->num_args; i++)
         if (k->args[i].byval) {
             unsigned kind = LLVMGetEnumAttributeKindForName("byval", 5);
-            LLVMAddCallSiteAttribute(call, i + 1, LLVMCreateTypeAttribute(LLVMGetModuleContext(LLVMGetGlobalParent(k->fn)), kind, k->args[i].byval));
+            LLVMAddCallSiteAttribute(
+                call, i + 1,
+                LLVMCreateTypeAttribute(LLVMGetModuleContext(LLVMGetGlobalParent(k->fn)), kind,
+                                        k->args[i].byval));
         }
     return call;
 }
 
-static LLVMValueRef new_entry(kc_program_t *p, const char *kernel, const char *suffix, LLVMTypeRef type)
+static LLVMValueRef new_entry(kc_program_t *p, const char *kernel, const char *suffix,
+                              LLVMTypeRef type)
 {
     char name[512];
     snprintf(name, sizeof name, "__zeil_%s_%s", suffix, kernel);
@@ -110,7 +115,8 @@ static int wrap_kernel(kc_program_t *p, kc_kernel_t *k, LLVMBuilderRef b)
     LLVMBasicBlockRef step = LLVMAppendBasicBlockInContext(c, d, "step");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, d, "done");
     LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, LLVMConstInt(i32, 0, 0), ""), done, start);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, LLVMConstInt(i32, 0, 0), ""), done,
+                    start);
     (void)before;
     LLVMPositionBuilderAtEnd(b, start);
     LLVMValueRef fargs[2] = {st, LLVMGetParam(d, 2)};
