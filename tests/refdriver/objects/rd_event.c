@@ -1,6 +1,7 @@
 /* Event pools and events: creation, host signal / wait / query / reset and
  * kernel timestamps. */
 #include "rd_api.h"
+#include "rd_arena.h"
 #include "rd_event.h"
 #include "rd_poll.h"
 #include "rd_sync.h"
@@ -145,6 +146,11 @@ ze_result_t ZE_APICALL rd_zeEventPoolDestroy(ze_event_pool_handle_t hEventPool)
     if (live > 0)
         return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
     pool->magic = RD_MAGIC_DEAD;
+    while (pool->retired) {
+        rd_event_t *next = pool->retired->next_retired;
+        rd_object_delete(pool->retired, RD_MAGIC_EVENT, sizeof *pool->retired);
+        pool->retired = next;
+    }
     pthread_cond_destroy(&pool->cond);
     pthread_mutex_destroy(&pool->lock);
     free(pool->slots);
@@ -189,8 +195,17 @@ ze_result_t ZE_APICALL rd_zeEventDestroy(ze_event_handle_t hEvent)
     pool->slots[event->index] = NULL;
     pool->live_events--;
     event->magic = RD_MAGIC_DEAD;
+    /* As on a GPU, where an event is memory of its pool, commands already
+     * appended may still signal or wait on it: its memory stays until the
+     * pool goes (in reuse mode it is handed out again at once, as asked). */
+    int keep = !rd_reuse_mode();
+    if (keep) {
+        event->next_retired = pool->retired;
+        pool->retired = event;
+    }
     pthread_mutex_unlock(&pool->lock);
-    rd_object_delete(event, RD_MAGIC_EVENT, sizeof *event);
+    if (!keep)
+        rd_object_delete(event, RD_MAGIC_EVENT, sizeof *event);
     return ZE_RESULT_SUCCESS;
 }
 

@@ -27,6 +27,7 @@ typedef struct rd_event_pool {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     rd_event_t **slots; /* index -> event created there, or null */
+    rd_event_t *retired; /* destroyed events, freed with the pool */
 } rd_event_pool_t;
 
 struct rd_event {
@@ -35,6 +36,7 @@ struct rd_event {
     uint32_t index;
     int signaled; /* atomic: 0, 1 or RD_EVENT_LOST; polled without the lock; its release publishes timestamp */
     ze_kernel_timestamp_result_t timestamp;
+    rd_event_t *next_retired;
 };
 
 /* The event behind a handle given to an append or a host call:
