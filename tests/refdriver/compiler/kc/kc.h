@@ -51,7 +51,7 @@ typedef struct kc_kernel {
     uint32_t local_bytes;
     uint32_t private_bytes;
     char *attributes;
-    LLVMValueRef item, direct; /* kc_wrap.c */
+    LLVMValueRef item, direct, d1; /* kc_wrap.c (d1: the 1-D direct loop) */
 } kc_kernel_t;
 
 typedef struct kc_global {
