@@ -4,9 +4,9 @@ file(MAKE_DIRECTORY ${ZEIL_GENERATED_DIR})
 
 add_custom_command(
   OUTPUT ${ZEIL_GENERATED_DIR}/zeil_ddi.h
-  COMMAND ${ZEIL_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/gen-ddi ${LEVEL_ZERO_DDI_DIR}
+  COMMAND ${ZEIL_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/codegen/gen-ddi ${LEVEL_ZERO_DDI_DIR}
           ${CMAKE_SOURCE_DIR}/compat/ze_compat.h ${ZEIL_GENERATED_DIR}/zeil_ddi.h
-  DEPENDS ${CMAKE_SOURCE_DIR}/scripts/gen-ddi ${CMAKE_SOURCE_DIR}/compat/ze_compat.h
+  DEPENDS ${CMAKE_SOURCE_DIR}/scripts/codegen/gen-ddi ${CMAKE_SOURCE_DIR}/compat/ze_compat.h
           ${LEVEL_ZERO_DDI_DIR}/ze_ddi.h
           ${LEVEL_ZERO_DDI_DIR}/zet_ddi.h ${LEVEL_ZERO_DDI_DIR}/zes_ddi.h
   COMMENT "Generating zeil_ddi.h from the installed Level Zero headers and compat/ze_compat.h")

@@ -6,7 +6,7 @@
  * tables the installed headers do not have. This one file says, per table and
  * per entry, which API version introduced it, and declares the few function
  * types zeil and the reference driver call, only where the installed headers
- * lack them. scripts/gen-ddi reads it together with the installed headers and
+ * lack them. scripts/codegen/gen-ddi reads it together with the installed headers and
  * generates tables that know every entry with its version (zeil_ddi.h).
  *
  * Versions are the specification's, checked against the loader's per-entry
@@ -15,13 +15,15 @@
  * order: a table of version v is the prefix of entries of version <= v.
  *
  * A result code newer than the installed headers goes here as
- * `#define ZE_RESULT_<NAME> ((ze_result_t)<value>)`: scripts/gen-result-names
+ * `#define ZE_RESULT_<NAME> ((ze_result_t)<value>)`: scripts/codegen/gen-result-names
  * names it in log lines too.
  *
  * Include zeil_ddi.h, not this file: it defines ZEIL_INSTALLED_API_VERSION
  * (the installed ze_api.h's ZE_API_VERSION_CURRENT, as gen-ddi read it).
  * Used by the layer and the reference driver alike; it knows nothing of zeil.
  */
+/* scripts/codegen/gen-ddi reads the tables below line by line: kept as written. */
+/* clang-format off */
 #ifndef ZEIL_ZE_COMPAT_H
 #define ZEIL_ZE_COMPAT_H
 
@@ -479,3 +481,4 @@ typedef ze_result_t (ZE_APICALL *ze_pfnCommandListAppendHostFunction_t)(
 #endif
 
 #endif
+/* clang-format on */

@@ -175,21 +175,20 @@ static void uuid_text(const uint8_t *uuid, char out[2 * CACHE_BLOB_UUID_SIZE + 1
 }
 
 cache_blob_mismatch_t cache_blob_id_compare(const cache_blob_id_t *blob,
-                                            const cache_blob_id_t *here, char *why,
-                                            size_t why_size)
+                                            const cache_blob_id_t *here, char *why, size_t why_size)
 {
     if (blob->format_version != here->format_version) {
         WHY("blob ID format version %u, this zeil writes version %u", blob->format_version,
             here->format_version);
         return CACHE_BLOB_OTHER_ZEIL;
     }
-    if (memcmp(blob->device_uuid, here->device_uuid, CACHE_BLOB_UUID_SIZE) != 0
-        || strcmp(blob->device_name, here->device_name) != 0) {
+    if (memcmp(blob->device_uuid, here->device_uuid, CACHE_BLOB_UUID_SIZE) != 0 ||
+        strcmp(blob->device_name, here->device_name) != 0) {
         char a[2 * CACHE_BLOB_UUID_SIZE + 1], b[2 * CACHE_BLOB_UUID_SIZE + 1];
         uuid_text(blob->device_uuid, a);
         uuid_text(here->device_uuid, b);
-        WHY("blob is for device '%s' (uuid %s), this device is '%s' (uuid %s)",
-            blob->device_name, a, here->device_name, b);
+        WHY("blob is for device '%s' (uuid %s), this device is '%s' (uuid %s)", blob->device_name,
+            a, here->device_name, b);
         return CACHE_BLOB_OTHER_DEVICE;
     }
     if (blob->driver_version != here->driver_version) {
@@ -197,11 +196,11 @@ cache_blob_mismatch_t cache_blob_id_compare(const cache_blob_id_t *blob,
             here->driver_version);
         return CACHE_BLOB_OTHER_DRIVER;
     }
-    if (blob->dnnl_major != here->dnnl_major || blob->dnnl_minor != here->dnnl_minor
-        || blob->dnnl_patch != here->dnnl_patch || strcmp(blob->dnnl_hash, here->dnnl_hash) != 0) {
+    if (blob->dnnl_major != here->dnnl_major || blob->dnnl_minor != here->dnnl_minor ||
+        blob->dnnl_patch != here->dnnl_patch || strcmp(blob->dnnl_hash, here->dnnl_hash) != 0) {
         WHY("blob is for oneDNN %u.%u.%u (hash %s), this is oneDNN %u.%u.%u (hash %s)",
-            blob->dnnl_major, blob->dnnl_minor, blob->dnnl_patch, blob->dnnl_hash,
-            here->dnnl_major, here->dnnl_minor, here->dnnl_patch, here->dnnl_hash);
+            blob->dnnl_major, blob->dnnl_minor, blob->dnnl_patch, blob->dnnl_hash, here->dnnl_major,
+            here->dnnl_minor, here->dnnl_patch, here->dnnl_hash);
         return CACHE_BLOB_OTHER_DNNL;
     }
     return CACHE_BLOB_MATCH;

@@ -19,7 +19,8 @@
 #define CACHE_BLOB_UUID_SIZE 16
 #define CACHE_BLOB_HASH_SIZE 64
 #define CACHE_BLOB_NAME_SIZE 256
-#define CACHE_BLOB_ID_SIZE (4 + CACHE_BLOB_UUID_SIZE + 4 + 12 + CACHE_BLOB_HASH_SIZE + CACHE_BLOB_NAME_SIZE)
+#define CACHE_BLOB_ID_SIZE \
+    (4 + CACHE_BLOB_UUID_SIZE + 4 + 12 + CACHE_BLOB_HASH_SIZE + CACHE_BLOB_NAME_SIZE)
 #define CACHE_BLOB_HEADER_SIZE (8 + 4 + 4 + 8)
 #define CACHE_BLOB_TRAILER_SIZE 8
 
@@ -46,10 +47,10 @@ void cache_blob_encode(const cache_blob_id_t *id, const uint8_t *binary, size_t 
 
 typedef enum cache_blob_status {
     CACHE_BLOB_OK = 0,
-    CACHE_BLOB_TRUNCATED,       /* shorter than its header or its sizes say */
+    CACHE_BLOB_TRUNCATED, /* shorter than its header or its sizes say */
     CACHE_BLOB_BAD_MAGIC,
-    CACHE_BLOB_OTHER_FORMAT,    /* another zeil blob format version */
-    CACHE_BLOB_BAD_LAYOUT,      /* sizes inconsistent or trailing bytes */
+    CACHE_BLOB_OTHER_FORMAT, /* another zeil blob format version */
+    CACHE_BLOB_BAD_LAYOUT,   /* sizes inconsistent or trailing bytes */
     CACHE_BLOB_BAD_CHECKSUM,
     CACHE_BLOB_BAD_ID,
 } cache_blob_status_t;
@@ -57,7 +58,7 @@ typedef enum cache_blob_status {
 typedef struct cache_blob_view {
     uint32_t format_version;
     cache_blob_id_t id;
-    const uint8_t *binary;      /* points into the parsed blob */
+    const uint8_t *binary; /* points into the parsed blob */
     size_t binary_size;
 } cache_blob_view_t;
 
@@ -68,7 +69,7 @@ cache_blob_status_t cache_blob_parse(const uint8_t *blob, size_t size, cache_blo
 
 typedef enum cache_blob_mismatch {
     CACHE_BLOB_MATCH = 0,
-    CACHE_BLOB_OTHER_ZEIL,      /* ID format version */
+    CACHE_BLOB_OTHER_ZEIL, /* ID format version */
     CACHE_BLOB_OTHER_DEVICE,
     CACHE_BLOB_OTHER_DRIVER,
     CACHE_BLOB_OTHER_DNNL,

@@ -10,6 +10,7 @@
 #include <level_zero/loader/ze_loader.h>
 #include <zeil/zeil.h>
 
+#include "../layer/common/host_readable.h"
 #include "handle_map.h"
 #include "rules.h"
 
@@ -47,13 +48,17 @@ int check_registry_available(const char *call)
 const void *below_loader(zel_handle_type_t type, const void *handle)
 {
     void *out = NULL;
-    if (handle && zelLoaderTranslateHandle(type, (void *)handle, &out) == ZE_RESULT_SUCCESS
-        && out)
+    if (handle && zelLoaderTranslateHandle(type, (void *)handle, &out) == ZE_RESULT_SUCCESS && out)
         return out;
     return handle;
 }
 
-typedef enum lookup_outcome { FOUND_ALIVE, FOUND_DEAD, WRONG_KIND, UNKNOWN } lookup_outcome_t;
+typedef enum lookup_outcome {
+    FOUND_ALIVE,
+    FOUND_DEAD,
+    WRONG_KIND,
+    UNKNOWN
+} lookup_outcome_t;
 
 static lookup_outcome_t registry_lookup(zel_handle_type_t type, const void *handle,
                                         zeil_kind_t kind, zeil_handle_info_t *info)
@@ -71,12 +76,15 @@ static lookup_outcome_t registry_lookup(zel_handle_type_t type, const void *hand
  * but is incomplete (zeil ran out of memory registering objects, ZEIL-W070),
  * so the handle may be valid: the call goes on, without the checks that need
  * the handle's record. */
-typedef enum verdict { USABLE, REFUSED, UNVERIFIED } verdict_t;
+typedef enum verdict {
+    USABLE,
+    REFUSED,
+    UNVERIFIED
+} verdict_t;
 
 /* Reports why a handle cannot be used (REFUSED). */
-static verdict_t judge(interop_rule_t rule, const char *call, const char *what,
-                       const void *handle, lookup_outcome_t outcome,
-                       const zeil_handle_info_t *info)
+static verdict_t judge(interop_rule_t rule, const char *call, const char *what, const void *handle,
+                       lookup_outcome_t outcome, const zeil_handle_info_t *info)
 {
     switch (outcome) {
     case FOUND_ALIVE:
@@ -92,8 +100,8 @@ static verdict_t judge(interop_rule_t rule, const char *call, const char *what,
         return REFUSED;
     case FOUND_DEAD:
         interop_report(rule, call,
-                       "%s %p was destroyed (created at call #%llu, destroyed at call #%llu)",
-                       what, handle, (unsigned long long)info->created_call,
+                       "%s %p was destroyed (created at call #%llu, destroyed at call #%llu)", what,
+                       handle, (unsigned long long)info->created_call,
                        (unsigned long long)info->destroyed_call);
         return REFUSED;
     }
@@ -125,8 +133,8 @@ static int driver_has_device(ze_driver_handle_t driver, ze_device_handle_t devic
     for (uint32_t i = 0; i < count && !found; i++) {
         found = devices[i] == device;
         uint32_t subs = 0;
-        if (found || zeDeviceGetSubDevices(devices[i], &subs, NULL) != ZE_RESULT_SUCCESS
-            || subs == 0)
+        if (found || zeDeviceGetSubDevices(devices[i], &subs, NULL) != ZE_RESULT_SUCCESS ||
+            subs == 0)
             continue;
         ze_device_handle_t *sub = calloc(subs, sizeof *sub);
         if (!sub) {
@@ -196,9 +204,8 @@ dnnl_status_t check_engine_objects(const char *call, ze_driver_handle_t driver,
         return verdict == REFUSED ? dnnl_invalid_arguments : dnnl_success;
     const void *drv_below = below_loader(ZEL_HANDLE_DRIVER, driver);
     if (ctx.driver != drv_below) {
-        interop_report(INTEROP_RULE_E102, call,
-                       "context %p belongs to driver %p, not to driver %p", (void *)context,
-                       (void *)ctx.driver, (void *)driver);
+        interop_report(INTEROP_RULE_E102, call, "context %p belongs to driver %p, not to driver %p",
+                       (void *)context, (void *)ctx.driver, (void *)driver);
         return dnnl_invalid_arguments;
     }
     return dnnl_success;
@@ -212,10 +219,10 @@ dnnl_status_t check_engine_objects_alive(const char *call, ze_device_handle_t de
     zeil_handle_info_t info;
     if (judge(INTEROP_RULE_E106, call, "the engine's context", context,
               registry_lookup(ZEL_HANDLE_CONTEXT, context, ZEIL_KIND_CONTEXT, &info),
-              &info) == REFUSED
-        || judge(INTEROP_RULE_E106, call, "the engine's device", device,
-                 registry_lookup(ZEL_HANDLE_DEVICE, device, ZEIL_KIND_DEVICE, &info),
-                 &info) == REFUSED)
+              &info) == REFUSED ||
+        judge(INTEROP_RULE_E106, call, "the engine's device", device,
+              registry_lookup(ZEL_HANDLE_DEVICE, device, ZEIL_KIND_DEVICE, &info),
+              &info) == REFUSED)
         return dnnl_invalid_arguments;
     return dnnl_success;
 }
@@ -229,10 +236,9 @@ dnnl_status_t check_stream_list(const char *call, ze_command_list_handle_t list,
     if (!check_registry_available(call))
         return dnnl_success;
     zeil_handle_info_t info;
-    verdict_t verdict = judge(INTEROP_RULE_E112, call, "command list", list,
-                              registry_lookup(ZEL_HANDLE_COMMAND_LIST, list,
-                                              ZEIL_KIND_COMMAND_LIST, &info),
-                              &info);
+    verdict_t verdict =
+        judge(INTEROP_RULE_E112, call, "command list", list,
+              registry_lookup(ZEL_HANDLE_COMMAND_LIST, list, ZEIL_KIND_COMMAND_LIST, &info), &info);
     if (verdict != USABLE)
         return verdict == REFUSED ? dnnl_invalid_arguments : dnnl_success;
     if (!info.is_immediate) {
@@ -244,8 +250,8 @@ dnnl_status_t check_stream_list(const char *call, ze_command_list_handle_t list,
     }
     if (info.context != below_loader(ZEL_HANDLE_CONTEXT, context)) {
         interop_report(INTEROP_RULE_E111, call,
-                       "list %p belongs to context %p, the engine's context is %p",
-                       (void *)list, (void *)info.context, (void *)context);
+                       "list %p belongs to context %p, the engine's context is %p", (void *)list,
+                       (void *)info.context, (void *)context);
         return dnnl_invalid_arguments;
     }
     if (info.device != below_loader(ZEL_HANDLE_DEVICE, device)) {
@@ -295,45 +301,32 @@ static dnnl_status_t check_usm_range(const char *call, const void *ptr, size_t n
     return dnnl_invalid_arguments;
 }
 
-/* 1 when a host mapping readable by this process covers ptr: the kernel
- * reads one byte for us and answers EFAULT, without a signal, when none
- * does. Any other failure (a sandbox forbids the call) counts as readable:
- * when in doubt, accept. */
-static int host_can_read(const void *ptr)
-{
-    char byte;
-    struct iovec local = {&byte, 1};
-    struct iovec remote = {(void *)ptr, 1};
-    if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1)
-        return 1;
-    return errno != EFAULT;
-}
-
 int check_device_uses_system_memory(ze_device_handle_t device)
 {
     ze_device_memory_access_properties_t props = {
         .stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES};
-    return zeDeviceGetMemoryAccessProperties(device, &props) == ZE_RESULT_SUCCESS
-           && props.sharedSystemAllocCapabilities != 0;
+    return zeDeviceGetMemoryAccessProperties(device, &props) == ZE_RESULT_SUCCESS &&
+           props.sharedSystemAllocCapabilities != 0;
 }
 
 static int driver_says_usm(ze_context_handle_t context, const void *ptr)
 {
-    ze_memory_allocation_properties_t props = {
-        .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
-    return zeMemGetAllocProperties(context, ptr, &props, NULL) == ZE_RESULT_SUCCESS
-           && props.type != ZE_MEMORY_TYPE_UNKNOWN;
+    ze_memory_allocation_properties_t props = {.stype =
+                                                   ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    return zeMemGetAllocProperties(context, ptr, &props, NULL) == ZE_RESULT_SUCCESS &&
+           props.type != ZE_MEMORY_TYPE_UNKNOWN;
 }
 
 static dnnl_status_t check_usm_by_query(const char *call, const void *ptr, size_t needed,
                                         ze_context_handle_t context, ze_device_handle_t device,
                                         int system_memory, const char *what)
 {
-    ze_memory_allocation_properties_t props = {.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_memory_allocation_properties_t props = {.stype =
+                                                   ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
     ze_device_handle_t owner = NULL;
-    if (zeMemGetAllocProperties(context, ptr, &props, &owner) != ZE_RESULT_SUCCESS
-        || props.type == ZE_MEMORY_TYPE_UNKNOWN) {
-        if (system_memory && host_can_read(ptr))
+    if (zeMemGetAllocProperties(context, ptr, &props, &owner) != ZE_RESULT_SUCCESS ||
+        props.type == ZE_MEMORY_TYPE_UNKNOWN) {
+        if (system_memory && host_readable(ptr))
             return dnnl_success; /* plain host memory the device accepts */
         interop_report(INTEROP_RULE_E120, call,
                        "%s %p is not a USM allocation of context %p (zeMemGetAllocProperties)",
@@ -391,13 +384,12 @@ int check_usm_passes(const void *ptr, size_t needed, ze_context_handle_t context
  * refused: W153 says where it lies. E122 holds only when nothing the driver
  * accepts can be there. */
 static int freed_range_accepted(const char *call, const void *ptr, ze_context_handle_t context,
-                                int system_memory, const zeil_alloc_info_t *freed,
-                                const char *what)
+                                int system_memory, const zeil_alloc_info_t *freed, const char *what)
 {
     const char *why = NULL;
     if (driver_says_usm(context, ptr))
         why = "the driver knows it as USM now";
-    else if (system_memory && host_can_read(ptr))
+    else if (system_memory && host_readable(ptr))
         why = "the device accepts system memory and the address is mapped host memory";
     if (!why)
         return 0;
@@ -410,8 +402,8 @@ static int freed_range_accepted(const char *call, const void *ptr, ze_context_ha
 }
 
 dnnl_status_t check_usm(const char *call, const void *ptr, size_t needed,
-                        ze_context_handle_t context, ze_device_handle_t device,
-                        int system_memory, const char *what)
+                        ze_context_handle_t context, ze_device_handle_t device, int system_memory,
+                        const char *what)
 {
     if (!check_registry_available(call))
         return check_usm_by_query(call, ptr, needed, context, device, system_memory, what);
@@ -419,10 +411,10 @@ dnnl_status_t check_usm(const char *call, const void *ptr, size_t needed,
     usm_verdict_t verdict = examine_usm(ptr, needed, context, device, &alloc);
     if (verdict == USM_UNKNOWN && zeil_registry_is_incomplete())
         return dnnl_success; /* possibly USM zeil failed to register */
-    if (verdict == USM_UNKNOWN && system_memory && host_can_read(ptr))
+    if (verdict == USM_UNKNOWN && system_memory && host_readable(ptr))
         return dnnl_success; /* plain host memory the device accepts */
-    if (verdict == USM_FREED
-        && freed_range_accepted(call, ptr, context, system_memory, &alloc, what))
+    if (verdict == USM_FREED &&
+        freed_range_accepted(call, ptr, context, system_memory, &alloc, what))
         return dnnl_success;
     switch (verdict) {
     case USM_FITS:
@@ -471,8 +463,8 @@ dnnl_status_t check_events(const char *call, int count, const ze_event_handle_t 
     const void *ctx_below = below_loader(ZEL_HANDLE_CONTEXT, context);
     for (int i = 0; i < count; i++) {
         zeil_handle_info_t info;
-        lookup_outcome_t outcome = registry_lookup(ZEL_HANDLE_EVENT, events[i], ZEIL_KIND_EVENT,
-                                                   &info);
+        lookup_outcome_t outcome =
+            registry_lookup(ZEL_HANDLE_EVENT, events[i], ZEIL_KIND_EVENT, &info);
         if (outcome != FOUND_ALIVE) {
             snprintf(what, sizeof what, "deps[%d]", i);
             verdict_t verdict = judge(INTEROP_RULE_E130, call, what, events[i], outcome, &info);

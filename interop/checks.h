@@ -6,7 +6,7 @@
  * the dnnl_status_t the call must return (dnnl_success when it passes).
  * Once zeil's registry is incomplete (zeil ran out of memory registering
  * objects, zeil_registry_is_incomplete), a handle or pointer it does not know
- * may be valid: the checks let it through (see layer/out_of_memory.c).
+ * may be valid: the checks let it through (see layer/common/out_of_memory.c).
  */
 #ifndef ZEIL_INTEROP_CHECKS_H
 #define ZEIL_INTEROP_CHECKS_H
@@ -63,8 +63,8 @@ dnnl_status_t check_list_alive(const char *call, ze_command_list_handle_t list);
  * range passes with W153. what names the pointer in messages ("handle",
  * "argument 1 (DNNL_ARG_SRC)"). */
 dnnl_status_t check_usm(const char *call, const void *ptr, size_t needed,
-                        ze_context_handle_t context, ze_device_handle_t device,
-                        int system_memory, const char *what);
+                        ze_context_handle_t context, ze_device_handle_t device, int system_memory,
+                        const char *what);
 
 /* sharedSystemAllocCapabilities != 0. */
 int check_device_uses_system_memory(ze_device_handle_t device);

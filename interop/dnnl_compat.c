@@ -8,8 +8,7 @@
 #include <string.h>
 #include <oneapi/dnnl/dnnl_debug.h>
 
-dnnl_status_t compat_primitive_info(const_dnnl_primitive_t primitive,
-                                    compat_primitive_info_t *info)
+dnnl_status_t compat_primitive_info(const_dnnl_primitive_t primitive, compat_primitive_info_t *info)
 {
     const_dnnl_primitive_desc_t pd = NULL;
     dnnl_status_t status = dnnl_primitive_get_primitive_desc(primitive, &pd);
@@ -23,8 +22,8 @@ dnnl_status_t compat_primitive_info(const_dnnl_primitive_t primitive,
     if (status != dnnl_success)
         return status;
     info->impl = NULL;
-    if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &info->impl) != dnnl_success
-        || !info->impl)
+    if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &info->impl) != dnnl_success ||
+        !info->impl)
         info->impl = "unknown";
     info->kind = dnnl_prim_kind2str(kind);
     return dnnl_success;
@@ -47,9 +46,9 @@ int compat_is_forward_training(const_dnnl_primitive_t primitive)
 {
     const_dnnl_primitive_desc_t pd = NULL;
     dnnl_prop_kind_t prop = dnnl_prop_kind_undef;
-    return dnnl_primitive_get_primitive_desc(primitive, &pd) == dnnl_success
-           && dnnl_primitive_desc_query(pd, dnnl_query_prop_kind, 0, &prop) == dnnl_success
-           && prop == dnnl_forward_training;
+    return dnnl_primitive_get_primitive_desc(primitive, &pd) == dnnl_success &&
+           dnnl_primitive_desc_query(pd, dnnl_query_prop_kind, 0, &prop) == dnnl_success &&
+           prop == dnnl_forward_training;
 }
 
 void compat_dnnl_version(compat_version_t *version)
@@ -64,17 +63,28 @@ void compat_dnnl_version(compat_version_t *version)
 const char *compat_arg_name(int arg)
 {
     switch (arg) {
-    case DNNL_ARG_SRC: return "DNNL_ARG_SRC";
-    case DNNL_ARG_SRC_1: return "DNNL_ARG_SRC_1";
-    case DNNL_ARG_DST: return "DNNL_ARG_DST";
-    case DNNL_ARG_WEIGHTS: return "DNNL_ARG_WEIGHTS";
-    case DNNL_ARG_BIAS: return "DNNL_ARG_BIAS";
-    case DNNL_ARG_SCRATCHPAD: return "DNNL_ARG_SCRATCHPAD";
-    case DNNL_ARG_WORKSPACE: return "DNNL_ARG_WORKSPACE";
-    case DNNL_ARG_DIFF_SRC: return "DNNL_ARG_DIFF_SRC";
-    case DNNL_ARG_DIFF_DST: return "DNNL_ARG_DIFF_DST";
-    case DNNL_ARG_DIFF_WEIGHTS: return "DNNL_ARG_DIFF_WEIGHTS";
-    default: return "argument";
+    case DNNL_ARG_SRC:
+        return "DNNL_ARG_SRC";
+    case DNNL_ARG_SRC_1:
+        return "DNNL_ARG_SRC_1";
+    case DNNL_ARG_DST:
+        return "DNNL_ARG_DST";
+    case DNNL_ARG_WEIGHTS:
+        return "DNNL_ARG_WEIGHTS";
+    case DNNL_ARG_BIAS:
+        return "DNNL_ARG_BIAS";
+    case DNNL_ARG_SCRATCHPAD:
+        return "DNNL_ARG_SCRATCHPAD";
+    case DNNL_ARG_WORKSPACE:
+        return "DNNL_ARG_WORKSPACE";
+    case DNNL_ARG_DIFF_SRC:
+        return "DNNL_ARG_DIFF_SRC";
+    case DNNL_ARG_DIFF_DST:
+        return "DNNL_ARG_DIFF_DST";
+    case DNNL_ARG_DIFF_WEIGHTS:
+        return "DNNL_ARG_DIFF_WEIGHTS";
+    default:
+        return "argument";
     }
 }
 
@@ -86,8 +96,8 @@ void compat_describe_args(int nargs, const dnnl_exec_arg_t *args, char *out, siz
         dnnl_data_type_t data_type;
         int ndims = 0;
         dnnl_dim_t dims[DNNL_MAX_NDIMS];
-        if (args[i].arg == DNNL_ARG_SCRATCHPAD
-            || !compat_memory_shape(args[i].memory, &data_type, &ndims, dims))
+        if (args[i].arg == DNNL_ARG_SCRATCHPAD ||
+            !compat_memory_shape(args[i].memory, &data_type, &ndims, dims))
             continue;
         const char *name = compat_arg_name(args[i].arg);
         char lower[32];
@@ -97,8 +107,8 @@ void compat_describe_args(int nargs, const dnnl_exec_arg_t *args, char *out, siz
              *p && k < sizeof lower - 1; p++)
             lower[k++] = (char)tolower((unsigned char)*p);
         lower[k] = 0;
-        int w = snprintf(out + n, cap - n, "%s%s %s ", n ? ", " : "", lower,
-                         dnnl_dt2str(data_type));
+        int w =
+            snprintf(out + n, cap - n, "%s%s %s ", n ? ", " : "", lower, dnnl_dt2str(data_type));
         for (int d = 0; w > 0 && (size_t)w < cap - n && d < ndims; d++) {
             n += (size_t)w;
             w = snprintf(out + n, cap - n, d ? "x%lld" : "%lld", (long long)dims[d]);
@@ -109,7 +119,6 @@ void compat_describe_args(int nargs, const dnnl_exec_arg_t *args, char *out, siz
     if (n >= cap)
         out[cap - 1] = 0;
 }
-
 
 dnnl_status_t compat_instance_for_this_thread(const_dnnl_primitive_t primitive,
                                               dnnl_primitive_t *instance)
@@ -127,9 +136,9 @@ dnnl_status_t compat_instance_for_this_thread(const_dnnl_primitive_t primitive,
         return dnnl_success;
     /* In library mode this is the scratchpad's size (oneDNN 2.6). */
     int64_t scratchpad = -1;
-    if (dnnl_primitive_desc_query(pd, dnnl_query_memory_consumption_s64, 0, &scratchpad)
-            == dnnl_success
-        && scratchpad == 0)
+    if (dnnl_primitive_desc_query(pd, dnnl_query_memory_consumption_s64, 0, &scratchpad) ==
+            dnnl_success &&
+        scratchpad == 0)
         return dnnl_success;
     return dnnl_primitive_create(instance, pd);
 }

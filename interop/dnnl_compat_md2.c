@@ -15,8 +15,8 @@ const char *compat_md_unfit_for_memory(dnnl_ze_interop_memory_desc_t md)
     for (int i = 0; i < md->ndims && i < DNNL_MAX_NDIMS; i++) {
         if (md->dims[i] == DNNL_RUNTIME_DIM_VAL)
             return "has runtime dimensions";
-        if (md->format_kind == dnnl_blocked
-            && md->format_desc.blocking.strides[i] == DNNL_RUNTIME_DIM_VAL)
+        if (md->format_kind == dnnl_blocked &&
+            md->format_desc.blocking.strides[i] == DNNL_RUNTIME_DIM_VAL)
             return "has runtime strides";
     }
     return NULL;

@@ -14,13 +14,14 @@ const char *compat_md_unfit_for_memory(dnnl_ze_interop_memory_desc_t md)
     dnnl_format_kind_t kind = dnnl_format_kind_undef;
     int ndims = 0;
     const dnnl_dims_t *dims = NULL, *strides = NULL;
-    if (dnnl_memory_desc_query(md, dnnl_query_format_kind, &kind) != dnnl_success
-        || dnnl_memory_desc_query(md, dnnl_query_ndims_s32, &ndims) != dnnl_success
-        || dnnl_memory_desc_query(md, dnnl_query_dims, &dims) != dnnl_success)
+    if (dnnl_memory_desc_query(md, dnnl_query_format_kind, &kind) != dnnl_success ||
+        dnnl_memory_desc_query(md, dnnl_query_ndims_s32, &ndims) != dnnl_success ||
+        dnnl_memory_desc_query(md, dnnl_query_dims, &dims) != dnnl_success)
         return "cannot be queried";
     if (kind == dnnl_format_kind_any)
         return "has format_kind any: query the primitive for its layout first";
-    if (kind == dnnl_blocked && dnnl_memory_desc_query(md, dnnl_query_strides, &strides) != dnnl_success)
+    if (kind == dnnl_blocked &&
+        dnnl_memory_desc_query(md, dnnl_query_strides, &strides) != dnnl_success)
         strides = NULL;
     for (int i = 0; i < ndims && i < DNNL_MAX_NDIMS; i++) {
         if ((*dims)[i] == DNNL_RUNTIME_DIM_VAL)
@@ -44,10 +45,10 @@ int compat_memory_shape(const_dnnl_memory_t memory, dnnl_data_type_t *data_type,
 {
     const_dnnl_memory_desc_t md = NULL;
     const dnnl_dims_t *md_dims = NULL;
-    if (!memory || dnnl_memory_get_memory_desc(memory, &md) != dnnl_success || !md
-        || dnnl_memory_desc_query(md, dnnl_query_data_type, data_type) != dnnl_success
-        || dnnl_memory_desc_query(md, dnnl_query_ndims_s32, ndims) != dnnl_success
-        || dnnl_memory_desc_query(md, dnnl_query_dims, &md_dims) != dnnl_success)
+    if (!memory || dnnl_memory_get_memory_desc(memory, &md) != dnnl_success || !md ||
+        dnnl_memory_desc_query(md, dnnl_query_data_type, data_type) != dnnl_success ||
+        dnnl_memory_desc_query(md, dnnl_query_ndims_s32, ndims) != dnnl_success ||
+        dnnl_memory_desc_query(md, dnnl_query_dims, &md_dims) != dnnl_success)
         return 0;
     if (*ndims > DNNL_MAX_NDIMS)
         *ndims = DNNL_MAX_NDIMS;

@@ -11,7 +11,7 @@
 #include "export.h"
 #include "forward.h"
 #include "handle_map.h"
-#include "interpose.h"
+#include "real_dnnl.h"
 #include "kernel/launch_abi.h"
 #include "kernel_image.h"
 #include "rules.h"
@@ -58,8 +58,8 @@ interop_backend_t interop_engine_backend_for(ze_device_handle_t device)
     if (request == BACKEND_HOST_ONLY || !forward_table())
         return INTEROP_BACKEND_HOST;
     ze_device_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
-    if (zeDeviceGetProperties(device, &props) == ZE_RESULT_SUCCESS
-        && props.type == ZE_DEVICE_TYPE_CPU)
+    if (zeDeviceGetProperties(device, &props) == ZE_RESULT_SUCCESS &&
+        props.type == ZE_DEVICE_TYPE_CPU)
         return INTEROP_BACKEND_HOST;
     return INTEROP_BACKEND_FORWARD;
 }
@@ -69,8 +69,8 @@ interop_backend_t interop_engine_backend_for(ze_device_handle_t device)
 static ze_result_t build_native_module(const interop_engine_t *engine, const uint8_t *binary,
                                        size_t size, ze_module_handle_t *module)
 {
-    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
-                             size, binary, NULL, NULL};
+    ze_module_desc_t desc = {
+        ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE, size, binary, NULL, NULL};
     ze_module_build_log_handle_t log = NULL;
     ze_result_t result = zeModuleCreate(engine->context, engine->device, &desc, module, &log);
     if (log)
@@ -108,9 +108,8 @@ static dnnl_status_t publish(interop_engine_t *record, dnnl_engine_t engine, dnn
     return dnnl_success;
 }
 
-static dnnl_status_t create_forward(const char *call, dnnl_engine_t *out,
-                                    interop_engine_t *record, const uint8_t *blob,
-                                    size_t blob_size)
+static dnnl_status_t create_forward(const char *call, dnnl_engine_t *out, interop_engine_t *record,
+                                    const uint8_t *blob, size_t blob_size)
 {
     const forward_table_t *next = forward_table();
     if (!next) {
@@ -133,9 +132,8 @@ static dnnl_status_t create_forward(const char *call, dnnl_engine_t *out,
     return publish(record, engine, out);
 }
 
-static dnnl_status_t create_host(const char *call, dnnl_engine_t *out,
-                                 interop_engine_t *record, const uint8_t *binary,
-                                 size_t binary_size, ze_result_t *probe)
+static dnnl_status_t create_host(const char *call, dnnl_engine_t *out, interop_engine_t *record,
+                                 const uint8_t *binary, size_t binary_size, ze_result_t *probe)
 {
     *probe = build_native_module(record, binary, binary_size, &record->module);
     if (*probe != ZE_RESULT_SUCCESS) {
@@ -162,10 +160,9 @@ static dnnl_status_t create_host(const char *call, dnnl_engine_t *out,
     return publish(record, engine, out);
 }
 
-dnnl_status_t interop_engine_create(const char *call, dnnl_engine_t *out,
-                                    ze_driver_handle_t driver, ze_device_handle_t device,
-                                    ze_context_handle_t context, const uint8_t *binary,
-                                    size_t binary_size)
+dnnl_status_t interop_engine_create(const char *call, dnnl_engine_t *out, ze_driver_handle_t driver,
+                                    ze_device_handle_t device, ze_context_handle_t context,
+                                    const uint8_t *binary, size_t binary_size)
 {
     if (check_not_null(call, out, "engine output"))
         return dnnl_invalid_arguments;
@@ -203,8 +200,8 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_engine_create(dnnl_engine_t *engine
                                                            ze_device_handle_t device,
                                                            ze_context_handle_t context)
 {
-    return interop_engine_create("dnnl_ze_interop_engine_create", engine, driver, device,
-                                 context, NULL, 0);
+    return interop_engine_create("dnnl_ze_interop_engine_create", engine, driver, device, context,
+                                 NULL, 0);
 }
 
 /* The getters return what the engine was created with and retain nothing;

@@ -18,9 +18,9 @@ typedef struct interop_engine {
     ze_driver_handle_t driver;
     ze_device_handle_t device;
     ze_context_handle_t context;
-    ze_module_handle_t module;   /* host: zeil's native module in the context */
-    int system_memory;           /* device reports sharedSystemAllocCapabilities */
-    atomic_int refs;             /* the engine itself + its streams */
+    ze_module_handle_t module; /* host: zeil's native module in the context */
+    int system_memory;         /* device reports sharedSystemAllocCapabilities */
+    atomic_int refs;           /* the engine itself + its streams */
 } interop_engine_t;
 
 /* The record of an interop engine, or null for any other engine. */
@@ -33,10 +33,9 @@ void interop_engine_release(interop_engine_t *engine);
 
 /* Creates a host or forward engine; binary (may be null: the embedded
  * module) is the native module to build. Validates the handles first. */
-dnnl_status_t interop_engine_create(const char *call, dnnl_engine_t *out,
-                                    ze_driver_handle_t driver, ze_device_handle_t device,
-                                    ze_context_handle_t context, const uint8_t *binary,
-                                    size_t binary_size);
+dnnl_status_t interop_engine_create(const char *call, dnnl_engine_t *out, ze_driver_handle_t driver,
+                                    ze_device_handle_t device, ze_context_handle_t context,
+                                    const uint8_t *binary, size_t binary_size);
 
 /* Which backend serves a device (without creating anything). */
 interop_backend_t interop_engine_backend_for(ze_device_handle_t device);

@@ -22,8 +22,7 @@ static dnnl_status_t current_id(const char *call, ze_driver_handle_t driver,
         result = zeDriverGetProperties(driver, &drv);
     if (result != ZE_RESULT_SUCCESS) {
         interop_report(INTEROP_RULE_E107, call,
-                       "querying the device and driver properties returned 0x%x",
-                       (unsigned)result);
+                       "querying the device and driver properties returned 0x%x", (unsigned)result);
         return dnnl_runtime_error;
     }
     memset(id, 0, sizeof *id);
@@ -50,8 +49,8 @@ static dnnl_status_t deliver(const char *call, const char *what, size_t needed, 
         return dnnl_success;
     }
     if (*size < needed) {
-        interop_report(INTEROP_RULE_E145, call, "*size is %zu, the %s needs %zu bytes", *size,
-                       what, needed);
+        interop_report(INTEROP_RULE_E145, call, "*size is %zu, the %s needs %zu bytes", *size, what,
+                       needed);
         return dnnl_invalid_arguments;
     }
     *size = needed;
@@ -131,10 +130,14 @@ static interop_rule_t parse_rule(cache_blob_status_t status)
 static interop_rule_t mismatch_rule(cache_blob_mismatch_t mismatch)
 {
     switch (mismatch) {
-    case CACHE_BLOB_OTHER_ZEIL: return INTEROP_RULE_E144;
-    case CACHE_BLOB_OTHER_DEVICE: return INTEROP_RULE_E141;
-    case CACHE_BLOB_OTHER_DRIVER: return INTEROP_RULE_E142;
-    default: return INTEROP_RULE_E143;
+    case CACHE_BLOB_OTHER_ZEIL:
+        return INTEROP_RULE_E144;
+    case CACHE_BLOB_OTHER_DEVICE:
+        return INTEROP_RULE_E141;
+    case CACHE_BLOB_OTHER_DRIVER:
+        return INTEROP_RULE_E142;
+    default:
+        return INTEROP_RULE_E143;
     }
 }
 
@@ -143,7 +146,8 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_engine_create_from_cache_blob(
     ze_context_handle_t context, size_t size, const uint8_t *cache_blob)
 {
     const char *call = "dnnl_ze_interop_engine_create_from_cache_blob";
-    if (check_not_null(call, engine, "engine output") || check_not_null(call, cache_blob, "cache blob"))
+    if (check_not_null(call, engine, "engine output") ||
+        check_not_null(call, cache_blob, "cache blob"))
         return dnnl_invalid_arguments;
     dnnl_status_t status = check_engine_objects(call, driver, device, context);
     if (status != dnnl_success)

@@ -8,7 +8,7 @@
 
 #include "env.h"
 #include "handle_map.h"
-#include "interpose.h"
+#include "real_dnnl.h"
 #include "rules.h"
 
 /* event -> its slot, for the events of every stream; consulted only once a
@@ -88,12 +88,12 @@ static ze_result_t create_event(event_ring_t *ring, event_slot_t **out)
             return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
         ze_event_pool_desc_t desc = {
             ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
-            ZE_EVENT_POOL_FLAG_HOST_VISIBLE
-                | (ring->timestamps ? ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP : 0),
+            ZE_EVENT_POOL_FLAG_HOST_VISIBLE |
+                (ring->timestamps ? ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP : 0),
             EVENT_RING_POOL_SIZE};
         ze_device_handle_t device = ring->device;
-        ze_result_t result = zeEventPoolCreate(ring->context, &desc, 1, &device,
-                                               &ring->pools[pool]);
+        ze_result_t result =
+            zeEventPoolCreate(ring->context, &desc, 1, &device, &ring->pools[pool]);
         if (result != ZE_RESULT_SUCCESS) {
             free(ring->slots[pool]);
             ring->slots[pool] = NULL;
@@ -122,8 +122,8 @@ static ze_result_t create_event(event_ring_t *ring, event_slot_t **out)
  * that named it is still queued, and its own execute has signalled it. */
 static int reusable(const event_slot_t *slot)
 {
-    return atomic_load_explicit(&slot->waiters, memory_order_acquire) == 0
-        && zeEventQueryStatus(slot->event) == ZE_RESULT_SUCCESS;
+    return atomic_load_explicit(&slot->waiters, memory_order_acquire) == 0 &&
+           zeEventQueryStatus(slot->event) == ZE_RESULT_SUCCESS;
 }
 
 /* The oldest slot when it may be reused (moved to the newest place), else
@@ -208,9 +208,8 @@ void event_ring_check_reuse(const char *call, const char *what, int indexed, int
         return;
     for (int i = 0; i < count; i++) {
         event_slot_t *slot = events[i] ? handle_map_get(&slots_by_event, events[i]) : NULL;
-        uint64_t before = slot ? atomic_load_explicit(&slot->previous_execute,
-                                                      memory_order_relaxed)
-                               : 0;
+        uint64_t before =
+            slot ? atomic_load_explicit(&slot->previous_execute, memory_order_relaxed) : 0;
         if (!before || atomic_load_explicit(&slot->handed, memory_order_acquire))
             continue; /* the event the program was given last: its own */
         char name[48];
@@ -218,17 +217,15 @@ void event_ring_check_reuse(const char *call, const char *what, int indexed, int
             snprintf(name, sizeof name, "%s[%d]", what, i);
         else
             snprintf(name, sizeof name, "%s", what);
-        interop_report(INTEROP_RULE_W154, call,
-                       "%s %p was returned by execute #%llu (%s) of stream %p, and its slot has "
-                       "since been reused: it now signals execute #%llu (%s), which did not "
-                       "return it. oneDNN keeps at most %u events per stream valid; wait "
-                       "sooner or keep fewer",
-                       name, (void *)events[i], (unsigned long long)before,
-                       atomic_load_explicit(&slot->previous_kind, memory_order_relaxed),
-                       slot->stream,
-                       (unsigned long long)atomic_load_explicit(&slot->execute,
-                                                                memory_order_relaxed),
-                       atomic_load_explicit(&slot->kind, memory_order_relaxed),
-                       EVENT_RING_SIZE);
+        interop_report(
+            INTEROP_RULE_W154, call,
+            "%s %p was returned by execute #%llu (%s) of stream %p, and its slot has "
+            "since been reused: it now signals execute #%llu (%s), which did not "
+            "return it. oneDNN keeps at most %u events per stream valid; wait "
+            "sooner or keep fewer",
+            name, (void *)events[i], (unsigned long long)before,
+            atomic_load_explicit(&slot->previous_kind, memory_order_relaxed), slot->stream,
+            (unsigned long long)atomic_load_explicit(&slot->execute, memory_order_relaxed),
+            atomic_load_explicit(&slot->kind, memory_order_relaxed), EVENT_RING_SIZE);
     }
 }

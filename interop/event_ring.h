@@ -29,13 +29,13 @@
  * thread's dependency check: atomics. */
 typedef struct event_slot {
     ze_event_handle_t event;
-    const void *stream;                   /* the dnnl_stream_t, for messages */
-    _Atomic uint64_t execute;             /* the execute it signals now (1, 2, ... per stream) */
-    _Atomic(const char *) kind;           /* its primitive kind */
-    _Atomic uint64_t previous_execute;    /* the execute it signalled before, 0 if none */
+    const void *stream;                /* the dnnl_stream_t, for messages */
+    _Atomic uint64_t execute;          /* the execute it signals now (1, 2, ... per stream) */
+    _Atomic(const char *) kind;        /* its primitive kind */
+    _Atomic uint64_t previous_execute; /* the execute it signalled before, 0 if none */
     _Atomic(const char *) previous_kind;
-    _Atomic int handed;                   /* the program was given the event of execute */
-    _Atomic uint32_t waiters;             /* appended launches naming it that have not run */
+    _Atomic int handed;       /* the program was given the event of execute */
+    _Atomic uint32_t waiters; /* appended launches naming it that have not run */
 } event_slot_t;
 
 typedef struct event_ring {
@@ -43,12 +43,12 @@ typedef struct event_ring {
     ze_device_handle_t device;
     int timestamps;
     const void *stream;
-    uint32_t size;                      /* executes served before a reuse (EVENT_RING_SIZE) */
-    uint32_t count;                     /* events created */
-    uint32_t pool_capacity;             /* entries of pools and slots */
+    uint32_t size;          /* executes served before a reuse (EVENT_RING_SIZE) */
+    uint32_t count;         /* events created */
+    uint32_t pool_capacity; /* entries of pools and slots */
     ze_event_pool_handle_t *pools;
-    event_slot_t **slots;               /* one chunk per pool, stable */
-    uint32_t *order;                    /* slot indices, oldest execute first (a deque) */
+    event_slot_t **slots; /* one chunk per pool, stable */
+    uint32_t *order;      /* slot indices, oldest execute first (a deque) */
     uint32_t order_head, order_capacity;
 } event_ring_t;
 

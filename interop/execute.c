@@ -12,10 +12,9 @@
 #include "export.h"
 #include "forward.h"
 #include "hazard_accesses.h"
-#include "interpose.h"
+#include "real_dnnl.h"
 #include "rules.h"
 #include "stream.h"
-
 
 /* Runs on a driver worker thread when the launch executes. The worker CPU
  * stream is in order and only this stream's launches use it, which run one
@@ -50,8 +49,8 @@ static void arg_label(char *out, size_t cap, int arg)
     snprintf(out, cap, "argument %d (%s)", arg, compat_arg_name(arg));
 }
 
-static dnnl_status_t check_args(const char *execute_call, const interop_stream_t *stream,
-                                int nargs, const dnnl_exec_arg_t *args)
+static dnnl_status_t check_args(const char *execute_call, const interop_stream_t *stream, int nargs,
+                                const dnnl_exec_arg_t *args)
 {
     if (nargs < 0 || (nargs > 0 && !args)) {
         interop_report(INTEROP_RULE_E101, execute_call, "nargs is %d with args %p", nargs,
@@ -66,8 +65,8 @@ static dnnl_status_t check_args(const char *execute_call, const interop_stream_t
             return check_not_null(execute_call, args[i].memory, what);
         }
         dnnl_engine_t owner = NULL;
-        if (dnnl_memory_get_engine(args[i].memory, &owner) != dnnl_success
-            || owner != engine->engine) {
+        if (dnnl_memory_get_engine(args[i].memory, &owner) != dnnl_success ||
+            owner != engine->engine) {
             arg_label(what, sizeof what, args[i].arg);
             interop_report(INTEROP_RULE_E125, execute_call,
                            "%s is memory of engine %p, the stream's engine is %p", what,
@@ -121,17 +120,16 @@ static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *s
     pthread_mutex_lock(&stream->lock);
     ze_result_t result = ZE_RESULT_SUCCESS;
     launch_packet_t *packet = packet_ring_acquire(&stream->ring);
-    event_slot_t *slot = packet ? event_ring_take(&stream->events, stream->executes + 1,
-                                                  info->kind, &result)
-                                : NULL;
+    event_slot_t *slot =
+        packet ? event_ring_take(&stream->events, stream->executes + 1, info->kind, &result) : NULL;
     if (!slot) {
         if (packet)
             packet_ring_unused(&stream->ring, packet);
         pthread_mutex_unlock(&stream->lock);
         if (!packet || result == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
             return dnnl_out_of_memory;
-        interop_report(INTEROP_RULE_E133, execute_call,
-                       "creating the launch's event returned 0x%x", (unsigned)result);
+        interop_report(INTEROP_RULE_E133, execute_call, "creating the launch's event returned 0x%x",
+                       (unsigned)result);
         return dnnl_runtime_error;
     }
     if (launch_packet_set_args(packet, nargs, args) != 0) {
@@ -178,9 +176,9 @@ static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *s
         hazard_accesses_declare(primitive, nargs, args);
         /* Counted before the launch can run (and uncount itself). */
         event_ring_waiters(ndeps, deps, 1);
-        result = zeCommandListAppendLaunchKernel(stream->list, stream->kernel, &one_group,
-                                                 packet->event, (uint32_t)ndeps,
-                                                 (ze_event_handle_t *)deps);
+        result =
+            zeCommandListAppendLaunchKernel(stream->list, stream->kernel, &one_group, packet->event,
+                                            (uint32_t)ndeps, (ze_event_handle_t *)deps);
         if (result != ZE_RESULT_SUCCESS)
             event_ring_waiters(ndeps, deps, -1);
         zeil_attribution_pop();
@@ -190,8 +188,8 @@ static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *s
         event_slot_unused(slot);
         packet_ring_unused(&stream->ring, packet);
         pthread_mutex_unlock(&stream->lock);
-        interop_report(INTEROP_RULE_E133, execute_call,
-                       "appending the launch of %s returned 0x%x", info->kind, (unsigned)result);
+        interop_report(INTEROP_RULE_E133, execute_call, "appending the launch of %s returned 0x%x",
+                       info->kind, (unsigned)result);
         return result == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY ? dnnl_out_of_memory
                                                             : dnnl_runtime_error;
     }
@@ -205,14 +203,13 @@ static dnnl_status_t append_launch(const char *execute_call, interop_stream_t *s
 }
 
 static dnnl_status_t forward_execute(const char *execute_call, const_dnnl_primitive_t primitive,
-                                     interop_stream_t *stream,
-                                     const compat_primitive_info_t *info, int nargs,
-                                     const dnnl_exec_arg_t *args, int ndeps,
+                                     interop_stream_t *stream, const compat_primitive_info_t *info,
+                                     int nargs, const dnnl_exec_arg_t *args, int ndeps,
                                      const ze_event_handle_t *deps, ze_event_handle_t *done)
 {
     /* oneDNN's own kernels are appended inside this call: attribute them. */
-    zeil_attribution_t attribution = {(uint64_t)(uintptr_t)stream->stream, info->kind,
-                                      info->impl, info->memory_args};
+    zeil_attribution_t attribution = {(uint64_t)(uintptr_t)stream->stream, info->kind, info->impl,
+                                      info->memory_args};
     zeil_attribution_push(&attribution);
     dnnl_status_t status = forward_table()->primitive_execute(primitive, stream->stream, nargs,
                                                               args, ndeps, deps, done);
@@ -244,10 +241,10 @@ static dnnl_status_t execute_on(const char *execute_call, const_dnnl_primitive_t
         interop_report(INTEROP_RULE_E101, execute_call, "ndeps is %d", ndeps);
         return dnnl_invalid_arguments;
     }
-    if ((status = check_list_alive(execute_call, record->list)) != dnnl_success
-        || (status = check_events(execute_call, ndeps, deps, record->engine->context))
-               != dnnl_success
-        || (status = check_args(execute_call, record, nargs, args)) != dnnl_success)
+    if ((status = check_list_alive(execute_call, record->list)) != dnnl_success ||
+        (status = check_events(execute_call, ndeps, deps, record->engine->context)) !=
+            dnnl_success ||
+        (status = check_args(execute_call, record, nargs, args)) != dnnl_success)
         return status;
     event_ring_check_reuse(execute_call, "deps", 1, ndeps, deps);
     /* Shapes for the trace and the records: only zeil's layer reads them. */
@@ -260,16 +257,13 @@ static dnnl_status_t execute_on(const char *execute_call, const_dnnl_primitive_t
     if (record->engine->backend == INTEROP_BACKEND_FORWARD)
         return forward_execute(execute_call, primitive, record, &info, nargs, args, ndeps, deps,
                                done);
-    return append_launch(execute_call, record, primitive, &info, nargs, args, ndeps, deps,
-                         handed, done);
+    return append_launch(execute_call, record, primitive, &info, nargs, args, ndeps, deps, handed,
+                         done);
 }
 
-INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive,
-                                                               dnnl_stream_t stream, int nargs,
-                                                               const dnnl_exec_arg_t *args,
-                                                               int ndeps,
-                                                               const ze_event_handle_t *deps,
-                                                               ze_event_handle_t *return_event)
+INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(
+    const_dnnl_primitive_t primitive, dnnl_stream_t stream, int nargs, const dnnl_exec_arg_t *args,
+    int ndeps, const ze_event_handle_t *deps, ze_event_handle_t *return_event)
 {
     const char *call = "dnnl_ze_interop_primitive_execute";
     if (check_not_null(call, primitive, "primitive"))
@@ -278,8 +272,8 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primit
     if (!record)
         return dnnl_invalid_arguments;
     ze_event_handle_t done = NULL;
-    dnnl_status_t status = execute_on(call, primitive, record, nargs, args, ndeps, deps,
-                                      return_event != NULL, &done);
+    dnnl_status_t status =
+        execute_on(call, primitive, record, nargs, args, ndeps, deps, return_event != NULL, &done);
     if (status == dnnl_success && return_event)
         *return_event = done;
     return status;

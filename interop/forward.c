@@ -12,9 +12,9 @@ static pthread_once_t next_once = PTHREAD_ONCE_INIT;
 static void resolve_next(void)
 {
     int found = 0, wanted = 0;
-#define FORWARD_RESOLVE(name)                                                                  \
-    wanted++;                                                                                  \
-    *(void **)&next_table.name = dlsym(RTLD_NEXT, "dnnl_ze_interop_" #name);                   \
+#define FORWARD_RESOLVE(name) \
+    wanted++; \
+    *(void **)&next_table.name = dlsym(RTLD_NEXT, "dnnl_ze_interop_" #name); \
     found += next_table.name != NULL;
     FORWARD_FUNCTIONS(FORWARD_RESOLVE)
 #undef FORWARD_RESOLVE

@@ -8,17 +8,17 @@
 
 #include <zeil/dnnl_ze.h>
 
-#define FORWARD_FUNCTIONS(X)                                                                   \
-    X(engine_get_cache_blob_id)                                                                \
-    X(engine_get_cache_blob)                                                                   \
-    X(engine_create_from_cache_blob)                                                           \
-    X(engine_create)                                                                           \
-    X(engine_get_context)                                                                      \
-    X(engine_get_device)                                                                       \
-    X(engine_get_driver)                                                                       \
-    X(stream_create)                                                                           \
-    X(stream_get_list)                                                                         \
-    X(memory_create)                                                                           \
+#define FORWARD_FUNCTIONS(X) \
+    X(engine_get_cache_blob_id) \
+    X(engine_get_cache_blob) \
+    X(engine_create_from_cache_blob) \
+    X(engine_create) \
+    X(engine_get_context) \
+    X(engine_get_device) \
+    X(engine_get_driver) \
+    X(stream_create) \
+    X(stream_get_list) \
+    X(memory_create) \
     X(primitive_execute)
 
 typedef struct forward_table {

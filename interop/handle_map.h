@@ -14,7 +14,10 @@ typedef struct handle_map {
     atomic_size_t count; /* lets a lookup in an empty map skip the lock */
 } handle_map_t;
 
-#define HANDLE_MAP_INIT {PTHREAD_MUTEX_INITIALIZER, NULL, 0}
+#define HANDLE_MAP_INIT \
+    { \
+        PTHREAD_MUTEX_INITIALIZER, NULL, 0 \
+    }
 
 /* Returns 0, or -1 when out of memory. A key already present is replaced. */
 int handle_map_put(handle_map_t *map, const void *key, void *value);

@@ -17,8 +17,8 @@ void hazard_accesses_declare(const_dnnl_primitive_t primitive, int nargs,
     size_t count = 0;
     for (int i = 0; i < nargs && count < MAX_DECLARED; i++) {
         void *handle = NULL;
-        if (!args[i].memory || dnnl_memory_get_data_handle(args[i].memory, &handle)
-                                   != dnnl_success || !handle)
+        if (!args[i].memory ||
+            dnnl_memory_get_data_handle(args[i].memory, &handle) != dnnl_success || !handle)
             continue;
         accesses[count++] = (zeil_access_t){handle, compat_memory_size(args[i].memory),
                                             compat_arg_is_written(args[i].arg, training)};

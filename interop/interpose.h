@@ -19,33 +19,16 @@
  *
  * It works when libzeil_interop precedes libdnnl in symbol lookup order
  * (the zeil_interop CMake target and pkg-config file put it first). When
- * it does not, interpose_check refuses the interop calls that create
+ * it does not, interpose_check (real_dnnl.h) refuses the interop calls that create
  * engines (E126), so a program linked the wrong way round fails at its
  * first interop call instead of running in the wrong order.
  * Inside libzeil_interop (linked -Bsymbolic) a call to one of these names
- * binds to zeil's definition: the library itself calls real_*.
+ * binds to zeil's definition: the library itself calls real_* (real_dnnl.h),
+ * which find oneDNN's own; interpose.c defines the names and nothing else.
  */
 #ifndef ZEIL_INTEROP_INTERPOSE_H
 #define ZEIL_INTEROP_INTERPOSE_H
 
 #include <zeil/dnnl_ze.h>
-
-/* dnnl_success, or E126 and dnnl_runtime_error when oneDNN's definitions
- * come first for the application. */
-dnnl_status_t interpose_check(const char *call);
-
-/* oneDNN's own functions (the next definitions behind zeil's). */
-dnnl_status_t real_dnnl_memory_destroy(dnnl_memory_t memory);
-dnnl_status_t real_dnnl_stream_destroy(dnnl_stream_t stream);
-dnnl_status_t real_dnnl_stream_wait(dnnl_stream_t stream);
-dnnl_status_t real_dnnl_engine_destroy(dnnl_engine_t engine);
-dnnl_status_t real_dnnl_stream_create(dnnl_stream_t *stream, dnnl_engine_t engine,
-                                      unsigned flags);
-dnnl_status_t real_dnnl_primitive_execute(const_dnnl_primitive_t primitive, dnnl_stream_t stream,
-                                          int nargs, const dnnl_exec_arg_t *args);
-ze_result_t real_zeEventHostSynchronize(ze_event_handle_t event, uint64_t timeout);
-dnnl_status_t real_dnnl_memory_create(dnnl_memory_t *memory,
-                                      dnnl_ze_interop_memory_desc_t md, dnnl_engine_t engine,
-                                      void *handle);
 
 #endif

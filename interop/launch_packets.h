@@ -22,14 +22,14 @@ typedef struct launch_packet {
     zeil_interop_launch_t launch; /* first: the kernel's argument points here */
     struct launch_packet *next;
     struct interop_stream *stream;
-    ze_event_handle_t event;      /* the event this launch signals */
-    atomic_int done;              /* the kernel no longer reads the packet */
+    ze_event_handle_t event; /* the event this launch signals */
+    atomic_int done;         /* the kernel no longer reads the packet */
     const_dnnl_primitive_t primitive;
     const char *kind;
     int nargs;
     int capacity;
     dnnl_exec_arg_t *args;
-    int nwaits;                   /* the dependencies it waits on (event_ring_waiters) */
+    int nwaits; /* the dependencies it waits on (event_ring_waiters) */
     int waits_capacity;
     ze_event_handle_t *waits;
 } launch_packet_t;

@@ -10,7 +10,7 @@
 #include "export.h"
 #include "forward.h"
 #include "handle_map.h"
-#include "interpose.h"
+#include "real_dnnl.h"
 #include "rules.h"
 
 /* memory -> the USM it owns */
@@ -36,8 +36,8 @@ static dnnl_status_t allocate_device_usm(const char *call, const interop_engine_
 }
 
 static dnnl_status_t create_owning(const char *call, dnnl_memory_t *memory,
-                                   dnnl_ze_interop_memory_desc_t md,
-                                   const interop_engine_t *engine, size_t size)
+                                   dnnl_ze_interop_memory_desc_t md, const interop_engine_t *engine,
+                                   size_t size)
 {
     if (size == 0) /* nothing to own: a zero-size memory has no buffer */
         return real_dnnl_memory_create(memory, md, engine->engine, DNNL_MEMORY_NONE);
@@ -99,8 +99,8 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory
     void *handle = handles[0];
     size_t size = compat_md_size(md);
     if (handle != DNNL_MEMORY_ALLOCATE && handle != DNNL_MEMORY_NONE) {
-        status = check_usm(call, handle, size, owner->context, owner->device,
-                           owner->system_memory, "handle");
+        status = check_usm(call, handle, size, owner->context, owner->device, owner->system_memory,
+                           "handle");
         if (status != dnnl_success)
             return status;
     }
@@ -113,8 +113,7 @@ INTEROP_EXPORT dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory
     return real_dnnl_memory_create(memory, md, owner->engine, handle);
 }
 
-dnnl_status_t interop_memory_create_plain(dnnl_memory_t *memory,
-                                          dnnl_ze_interop_memory_desc_t md,
+dnnl_status_t interop_memory_create_plain(dnnl_memory_t *memory, dnnl_ze_interop_memory_desc_t md,
                                           interop_engine_t *engine, void *handle)
 {
     const char *call = "dnnl_memory_create";

@@ -12,8 +12,7 @@ struct owned_usm;
  * engine: DNNL_MEMORY_ALLOCATE allocates USM of the engine (owned by the
  * memory object), DNNL_MEMORY_NONE has no buffer, any other handle is
  * checked like a dnnl_ze_interop_memory_create handle. */
-dnnl_status_t interop_memory_create_plain(dnnl_memory_t *memory,
-                                          dnnl_ze_interop_memory_desc_t md,
+dnnl_status_t interop_memory_create_plain(dnnl_memory_t *memory, dnnl_ze_interop_memory_desc_t md,
                                           interop_engine_t *engine, void *handle);
 
 /* dnnl_memory_destroy, before oneDNN destroys the object: takes the device

@@ -9,7 +9,7 @@
 #include "export.h"
 #include "forward.h"
 #include "handle_map.h"
-#include "interpose.h"
+#include "real_dnnl.h"
 #include "kernel/launch_abi.h"
 #include "rules.h"
 
@@ -57,8 +57,8 @@ static void free_record(interop_stream_t *record)
 static dnnl_status_t setup_host(const char *call, interop_stream_t *record)
 {
     interop_engine_t *engine = record->engine;
-    dnnl_status_t status = real_dnnl_stream_create(&record->stream, engine->engine,
-                                                   dnnl_stream_default_flags);
+    dnnl_status_t status =
+        real_dnnl_stream_create(&record->stream, engine->engine, dnnl_stream_default_flags);
     if (status == dnnl_success)
         status = real_dnnl_stream_create(&record->worker, engine->engine, dnnl_stream_in_order);
     if (status != dnnl_success)
@@ -68,8 +68,8 @@ static dnnl_status_t setup_host(const char *call, interop_stream_t *record)
     if (result == ZE_RESULT_SUCCESS)
         result = zeKernelSetGroupSize(record->kernel, 1, 1, 1);
     if (result != ZE_RESULT_SUCCESS) {
-        interop_report(INTEROP_RULE_E107, call,
-                       "creating the stream's kernel object returned 0x%x", (unsigned)result);
+        interop_report(INTEROP_RULE_E107, call, "creating the stream's kernel object returned 0x%x",
+                       (unsigned)result);
         return dnnl_runtime_error;
     }
     packet_ring_init(&record->ring);
@@ -112,9 +112,8 @@ static dnnl_status_t register_stream(const char *call, dnnl_stream_t *stream,
         return status;
     }
     /* Submissions on the list are reported under this stream from now on. */
-    zeil_bind_list_to_stream(
-        (ze_command_list_handle_t)below_loader(ZEL_HANDLE_COMMAND_LIST, list),
-        (uint64_t)(uintptr_t)record->stream, NULL);
+    zeil_bind_list_to_stream((ze_command_list_handle_t)below_loader(ZEL_HANDLE_COMMAND_LIST, list),
+                             (uint64_t)(uintptr_t)record->stream, NULL);
     *stream = record->stream;
     return dnnl_success;
 }
@@ -150,13 +149,16 @@ dnnl_status_t interop_stream_create_owning_list(dnnl_stream_t *stream, interop_e
     if (status != dnnl_success)
         return status;
     /* As oneDNN: the first queue group, queue 0, in order. */
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    NULL,
+                                    0,
+                                    0,
                                     ZE_COMMAND_QUEUE_FLAG_IN_ORDER,
                                     ZE_COMMAND_QUEUE_MODE_DEFAULT,
                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list = NULL;
-    ze_result_t result = zeCommandListCreateImmediate(engine->context, engine->device, &desc,
-                                                      &list);
+    ze_result_t result =
+        zeCommandListCreateImmediate(engine->context, engine->device, &desc, &list);
     if (result != ZE_RESULT_SUCCESS) {
         interop_report(INTEROP_RULE_E107, call,
                        "zeCommandListCreateImmediate for the stream's own list returned 0x%x",
@@ -191,13 +193,13 @@ static ze_event_handle_t wait_event(interop_stream_t *record)
     ze_event_pool_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
                                  ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
     ze_device_handle_t device = record->engine->device;
-    if (zeEventPoolCreate(record->engine->context, &desc, 1, &device, &record->wait_pool)
-        != ZE_RESULT_SUCCESS) {
+    if (zeEventPoolCreate(record->engine->context, &desc, 1, &device, &record->wait_pool) !=
+        ZE_RESULT_SUCCESS) {
         record->wait_pool = NULL;
         return NULL;
     }
-    ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
-                                  ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0, ZE_EVENT_SCOPE_FLAG_HOST,
+                                  ZE_EVENT_SCOPE_FLAG_HOST};
     if (zeEventCreate(record->wait_pool, &event_desc, &record->wait_event) != ZE_RESULT_SUCCESS)
         record->wait_event = NULL;
     return record->wait_event;
@@ -213,8 +215,8 @@ void interop_stream_wait(interop_stream_t *record)
      * so no execute reuses an event while we wait. */
     pthread_mutex_lock(&record->lock);
     ze_event_handle_t event = wait_event(record);
-    if (event && zeEventHostReset(event) == ZE_RESULT_SUCCESS
-        && zeCommandListAppendBarrier(record->list, event, 0, NULL) == ZE_RESULT_SUCCESS) {
+    if (event && zeEventHostReset(event) == ZE_RESULT_SUCCESS &&
+        zeCommandListAppendBarrier(record->list, event, 0, NULL) == ZE_RESULT_SUCCESS) {
         real_zeEventHostSynchronize(event, UINT64_MAX);
     } else {
         ze_event_handle_t newest = packet_ring_newest_event(&record->ring);

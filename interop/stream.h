@@ -16,12 +16,12 @@ typedef struct interop_stream {
     int owns_list;                 /* created by dnnl_stream_create (the library) */
     int profiling;
     /* host backend */
-    dnnl_stream_t worker;          /* the CPU stream launches run primitives on */
-    ze_kernel_handle_t kernel;     /* this stream's own kernel object */
-    pthread_mutex_t lock;          /* kernel arguments + append + rings */
+    dnnl_stream_t worker;      /* the CPU stream launches run primitives on */
+    ze_kernel_handle_t kernel; /* this stream's own kernel object */
+    pthread_mutex_t lock;      /* kernel arguments + append + rings */
     packet_ring_t ring;
     event_ring_t events;
-    uint64_t executes;             /* appended so far: execute numbers in messages */
+    uint64_t executes;                /* appended so far: execute numbers in messages */
     ze_event_pool_handle_t wait_pool; /* dnnl_stream_wait's barrier event */
     ze_event_handle_t wait_event;
 } interop_stream_t;

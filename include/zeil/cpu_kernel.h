@@ -53,8 +53,7 @@ typedef struct zeil_cpu_group {
     uint64_t global_size[3]; /* group_count * group_size */
 } zeil_cpu_group_t;
 
-typedef void (*zeil_cpu_kernel_fn)(const zeil_cpu_group_t *group,
-                                   const void *const *args);
+typedef void (*zeil_cpu_kernel_fn)(const zeil_cpu_group_t *group, const void *const *args);
 
 typedef struct zeil_cpu_kernel {
     const char *name;          /* zeKernelCreate's pKernelName */

@@ -48,30 +48,28 @@ typedef const dnnl_memory_desc_t *dnnl_ze_interop_memory_desc_t;
 /* Size queries: with a null id/blob, *size receives the size in bytes. With a
  * buffer, *size must be at least that size. */
 dnnl_status_t dnnl_ze_interop_engine_get_cache_blob_id(ze_driver_handle_t driver,
-                                                       ze_device_handle_t device,
-                                                       size_t *size, uint8_t *cache_blob_id);
+                                                       ze_device_handle_t device, size_t *size,
+                                                       uint8_t *cache_blob_id);
 dnnl_status_t dnnl_ze_interop_engine_get_cache_blob(dnnl_engine_t engine, size_t *size,
                                                     uint8_t *cache_blob);
-dnnl_status_t dnnl_ze_interop_engine_create_from_cache_blob(
-    dnnl_engine_t *engine, ze_driver_handle_t driver, ze_device_handle_t device,
-    ze_context_handle_t context, size_t size, const uint8_t *cache_blob);
+dnnl_status_t dnnl_ze_interop_engine_create_from_cache_blob(dnnl_engine_t *engine,
+                                                            ze_driver_handle_t driver,
+                                                            ze_device_handle_t device,
+                                                            ze_context_handle_t context,
+                                                            size_t size, const uint8_t *cache_blob);
 dnnl_status_t dnnl_ze_interop_engine_create(dnnl_engine_t *engine, ze_driver_handle_t driver,
-                                            ze_device_handle_t device,
-                                            ze_context_handle_t context);
+                                            ze_device_handle_t device, ze_context_handle_t context);
 dnnl_status_t dnnl_ze_interop_engine_get_context(dnnl_engine_t engine,
                                                  ze_context_handle_t *context);
-dnnl_status_t dnnl_ze_interop_engine_get_device(dnnl_engine_t engine,
-                                                ze_device_handle_t *device);
-dnnl_status_t dnnl_ze_interop_engine_get_driver(dnnl_engine_t engine,
-                                                ze_driver_handle_t *driver);
+dnnl_status_t dnnl_ze_interop_engine_get_device(dnnl_engine_t engine, ze_device_handle_t *device);
+dnnl_status_t dnnl_ze_interop_engine_get_driver(dnnl_engine_t engine, ze_driver_handle_t *driver);
 
 /* The list must be an in-order immediate command list of the engine's
  * context and device. profiling != 0 gives every execute's event kernel
  * timestamps (zeEventQueryKernelTimestamp). */
 dnnl_status_t dnnl_ze_interop_stream_create(dnnl_stream_t *stream, dnnl_engine_t engine,
                                             ze_command_list_handle_t list, int profiling);
-dnnl_status_t dnnl_ze_interop_stream_get_list(dnnl_stream_t stream,
-                                              ze_command_list_handle_t *list);
+dnnl_status_t dnnl_ze_interop_stream_get_list(dnnl_stream_t stream, ze_command_list_handle_t *list);
 
 /* handles[0]: a USM pointer of the engine's context (not owned), plain host
  * memory when the device reports sharedSystemAllocCapabilities,

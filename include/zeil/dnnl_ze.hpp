@@ -15,8 +15,10 @@
 
 #include "zeil/dnnl_ze.h"
 
-namespace dnnl {
-namespace ze_interop {
+namespace dnnl
+{
+namespace ze_interop
+{
 
 inline std::vector<uint8_t> get_engine_cache_blob_id(ze_driver_handle_t driver,
                                                      ze_device_handle_t device)
@@ -39,9 +41,8 @@ inline std::vector<uint8_t> get_engine_cache_blob(const engine &aengine)
                       "could not get the size of an engine cache blob");
     std::vector<uint8_t> blob(size);
     if (size != 0)
-        error::wrap_c_api(
-            dnnl_ze_interop_engine_get_cache_blob(aengine.get(), &size, blob.data()),
-            "could not get an engine cache blob");
+        error::wrap_c_api(dnnl_ze_interop_engine_get_cache_blob(aengine.get(), &size, blob.data()),
+                          "could not get an engine cache blob");
     return blob;
 }
 
@@ -50,8 +51,7 @@ inline engine make_engine(ze_driver_handle_t driver, ze_device_handle_t device,
 {
     dnnl_engine_t c_engine = nullptr;
     error::wrap_c_api(dnnl_ze_interop_engine_create_from_cache_blob(
-                          &c_engine, driver, device, context, cache_blob.size(),
-                          cache_blob.data()),
+                          &c_engine, driver, device, context, cache_blob.size(), cache_blob.data()),
                       "could not create an engine from a cache blob");
     return engine(c_engine);
 }

@@ -49,21 +49,21 @@ const char *zeil_kind_name(zeil_kind_t kind);
 
 typedef struct zeil_handle_info {
     zeil_kind_t kind;
-    int alive;                   /* 0: a tombstone of a destroyed object */
-    ze_driver_handle_t driver;   /* parents, where the kind has them */
+    int alive;                 /* 0: a tombstone of a destroyed object */
+    ze_driver_handle_t driver; /* parents, where the kind has them */
     ze_device_handle_t device;
     ze_context_handle_t context;
-    void *parent;                /* pool of an event, module of a kernel */
-    uint64_t created_call;       /* zeil call sequence numbers */
-    uint64_t destroyed_call;     /* 0 while alive */
-    uint32_t created_thread;     /* zeil's small thread numbers */
+    void *parent;            /* pool of an event, module of a kernel */
+    uint64_t created_call;   /* zeil call sequence numbers */
+    uint64_t destroyed_call; /* 0 while alive */
+    uint32_t created_thread; /* zeil's small thread numbers */
     uint32_t destroyed_thread;
     /* command lists */
     int is_immediate;
     int is_in_order;
-    int is_closed;               /* regular lists: closed and not reset */
-    uint32_t ordinal;            /* command queue group ordinal */
-    uint64_t stream_id;          /* bound oneDNN stream, 0 when none */
+    int is_closed;      /* regular lists: closed and not reset */
+    uint32_t ordinal;   /* command queue group ordinal */
+    uint64_t stream_id; /* bound oneDNN stream, 0 when none */
 } zeil_handle_info_t;
 
 /* Fills *info and returns 1 when zeil knows the handle (alive or tombstone),
@@ -83,10 +83,10 @@ int zeil_adopt_handle(const void *handle, zeil_kind_t kind, zeil_handle_info_t *
 typedef struct zeil_alloc_info {
     void *base;
     size_t size;
-    ze_memory_type_t type;       /* HOST, DEVICE or SHARED */
+    ze_memory_type_t type; /* HOST, DEVICE or SHARED */
     ze_context_handle_t context;
-    ze_device_handle_t device;   /* null for host allocations */
-    int alive;                   /* 0: freed (a tombstone) */
+    ze_device_handle_t device; /* null for host allocations */
+    int alive;                 /* 0: freed (a tombstone) */
     uint64_t created_call;
     uint64_t freed_call;
 } zeil_alloc_info_t;
@@ -103,8 +103,7 @@ int zeil_lookup_pointer(const void *ptr, zeil_alloc_info_t *info);
  * reported under the stream. stream_id is any non-zero number unique in the
  * process (the interop library uses the dnnl_stream_t value); name may be
  * null. Returns 0 on success, -1 when the list is unknown. */
-int zeil_bind_list_to_stream(ze_command_list_handle_t list, uint64_t stream_id,
-                             const char *name);
+int zeil_bind_list_to_stream(ze_command_list_handle_t list, uint64_t stream_id, const char *name);
 int zeil_unbind_stream(uint64_t stream_id);
 
 /* Names a command list or a oneDNN stream (the dnnl_stream_t, i.e. the
@@ -122,14 +121,13 @@ int zeil_set_name(const void *list_or_stream, const char *name);
  * (streams numbered in the order they were bound, lists in the order they
  * were created). Writes at most size bytes with the terminating zero into
  * buf and returns the label's length; 0 when zeil knows neither. */
-size_t zeil_track_label(uint64_t stream_id, ze_command_list_handle_t list, char *buf,
-                        size_t size);
+size_t zeil_track_label(uint64_t stream_id, ze_command_list_handle_t list, char *buf, size_t size);
 
 typedef struct zeil_attribution {
-    uint64_t stream_id;       /* the oneDNN stream executing */
-    const char *primitive;    /* primitive kind, e.g. "convolution" */
-    const char *impl;         /* implementation, e.g. "jit:avx2" */
-    const char *memory_args;  /* shapes and data types of the memory arguments,
+    uint64_t stream_id;      /* the oneDNN stream executing */
+    const char *primitive;   /* primitive kind, e.g. "convolution" */
+    const char *impl;        /* implementation, e.g. "jit:avx2" */
+    const char *memory_args; /* shapes and data types of the memory arguments,
                                  e.g. "src f32 4x3x16x16, dst f32 4x8x16x16";
                                  null when unknown */
 } zeil_attribution_t;
@@ -146,9 +144,9 @@ void zeil_attribution_pop(void);
 int zeil_hazards_enabled(void);
 
 typedef struct zeil_access {
-    const void *ptr;          /* into a USM allocation; other pointers are ignored */
-    size_t size;              /* bytes from ptr */
-    int written;              /* 0: read; 1: written (read too, in place) */
+    const void *ptr; /* into a USM allocation; other pointers are ignored */
+    size_t size;     /* bytes from ptr */
+    int written;     /* 0: read; 1: written (read too, in place) */
 } zeil_access_t;
 
 /* Thread-local: the next kernel launch this thread appends at the current
@@ -172,7 +170,7 @@ typedef enum zeil_record_kind {
 #define ZEIL_RECORD_SEQ_SHIFT 20
 
 typedef struct zeil_record {
-    uint64_t seq;               /* the append's place in the process's order: unique,
+    uint64_t seq; /* the append's place in the process's order: unique,
                                    increasing with time. seq >> ZEIL_RECORD_SEQ_SHIFT
                                    is the append's zeil call number (zeil_call_number),
                                    as in the calls log; for a launch on the fast path,
@@ -180,34 +178,33 @@ typedef struct zeil_record {
                                    taken before it, and the low bits order it after
                                    that call */
     zeil_record_kind_t kind;
-    const char *call;           /* e.g. "zeCommandListAppendLaunchKernel" */
+    const char *call; /* e.g. "zeCommandListAppendLaunchKernel" */
     ze_command_list_handle_t list;
-    uint64_t stream_id;         /* 0 when no stream is bound or attributed */
-    const char *kernel;         /* kernel name (launches), else null */
-    const char *module_origin;  /* library that created the module */
-    const char *primitive;      /* from attribution, else null */
+    uint64_t stream_id;        /* 0 when no stream is bound or attributed */
+    const char *kernel;        /* kernel name (launches), else null */
+    const char *module_origin; /* library that created the module */
+    const char *primitive;     /* from attribution, else null */
     const char *impl;
     uint32_t group_count[3];
     uint32_t group_size[3];
-    size_t bytes;               /* copies and fills */
+    size_t bytes; /* copies and fills */
     ze_event_handle_t signal_event;
     uint32_t num_wait_events;
     const ze_event_handle_t *wait_events;
-    uint32_t thread;            /* zeil's small thread number */
-    uint64_t host_ns;           /* CLOCK_MONOTONIC at submission; to the kernel
+    uint32_t thread;          /* zeil's small thread number */
+    uint64_t host_ns;         /* CLOCK_MONOTONIC at submission; to the kernel
                                    tick (CLOCK_MONOTONIC_COARSE) unless ZEIL_TRACE
                                    or ZEIL_LOG=calls times every call */
-    uint64_t device_start_ns;   /* ZEIL_TIMING=1 and completed, else 0 */
+    uint64_t device_start_ns; /* ZEIL_TIMING=1 and completed, else 0 */
     uint64_t device_end_ns;
-    const char *memory_args;    /* from attribution, else null */
+    const char *memory_args; /* from attribution, else null */
 } zeil_record_t;
 
 /* Calls fn for every retained record of the list (or stream), oldest first,
  * until fn returns non-zero. Returns the number of records visited. The
  * record and its strings are valid only during the call. */
 typedef int (*zeil_record_fn)(const zeil_record_t *record, void *user);
-size_t zeil_records_of_list(ze_command_list_handle_t list, zeil_record_fn fn,
-                            void *user);
+size_t zeil_records_of_list(ze_command_list_handle_t list, zeil_record_fn fn, void *user);
 size_t zeil_records_of_stream(uint64_t stream_id, zeil_record_fn fn, void *user);
 /* Total submissions ever recorded on a list, retained or folded. */
 uint64_t zeil_submission_count(ze_command_list_handle_t list);
@@ -217,13 +214,13 @@ uint64_t zeil_submission_count(ze_command_list_handle_t list);
 /* Per stream (or list, when no stream is bound) and kernel: every launch ever
  * recorded, including those folded out of the retained window. */
 typedef struct zeil_kernel_stats {
-    uint64_t stream_id;             /* 0 when the list has no stream */
+    uint64_t stream_id; /* 0 when the list has no stream */
     ze_command_list_handle_t list;
     const char *kernel;
-    const char *primitive;          /* null when not attributed */
+    const char *primitive; /* null when not attributed */
     const char *impl;
     uint64_t launches;
-    uint64_t timed_launches;        /* launches with device times */
+    uint64_t timed_launches; /* launches with device times */
     uint64_t total_device_ns;
     uint64_t max_device_ns;
 } zeil_kernel_stats_t;
@@ -245,11 +242,11 @@ void zeil_get_live_counts(zeil_live_counts_t *counts);
  * zeil never refuses a call or changes its result for that: it drops what it
  * cannot track and counts it here. */
 typedef struct zeil_dropped_counts {
-    uint64_t objects;       /* handles zeil could not register */
-    uint64_t allocations;   /* USM allocations zeil could not register */
-    uint64_t records;       /* submissions missing from the records or counters */
-    uint64_t other;         /* names, freed-allocation history, timing state, ... */
-    uint64_t unchecked;     /* calls let through that only a complete registry
+    uint64_t objects;     /* handles zeil could not register */
+    uint64_t allocations; /* USM allocations zeil could not register */
+    uint64_t records;     /* submissions missing from the records or counters */
+    uint64_t other;       /* names, freed-allocation history, timing state, ... */
+    uint64_t unchecked;   /* calls let through that only a complete registry
                                could have refused */
 } zeil_dropped_counts_t;
 
@@ -285,8 +282,8 @@ typedef enum zeil_severity {
 /* Emits one diagnostic line "zeil: error [RULE] CALL: message" through
  * zeil's log (honouring ZEIL_LOG, ZEIL_LOG_FILE, ZEIL_ON_ERROR) and counts it
  * for the report. Works when zeil is inactive too (then to stderr). */
-void zeil_diagnostic(zeil_severity_t severity, const char *rule, const char *call,
-                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void zeil_diagnostic(zeil_severity_t severity, const char *rule, const char *call, const char *fmt,
+                     ...) __attribute__((format(printf, 4, 5)));
 
 /* Makes a rule of another zeil library (the interop library's ZEIL-E1xx /
  * ZEIL-W1xx) known to zeil_foreach_rule before it first fires. */
@@ -298,10 +295,10 @@ uint64_t zeil_warning_count(void);
 uint64_t zeil_rule_count(const char *rule);
 
 typedef struct zeil_rule_stats {
-    const char *rule;               /* "ZEIL-E012" */
+    const char *rule; /* "ZEIL-E012" */
     zeil_severity_t severity;
-    const char *summary;            /* what the rule catches, one line */
-    uint64_t count;                 /* times it fired in this process */
+    const char *summary; /* what the rule catches, one line */
+    uint64_t count;      /* times it fired in this process */
 } zeil_rule_stats_t;
 
 typedef int (*zeil_rule_stats_fn)(const zeil_rule_stats_t *stats, void *user);

@@ -22,5 +22,7 @@ static const zeil_cpu_kernel_t kernels[] = {
 };
 
 ZEIL_CPU_MODULE_EXPORT const zeil_cpu_module_t zeil_cpu_module = {
-    ZEIL_CPU_KERNEL_ABI_VERSION, 1, kernels,
+    ZEIL_CPU_KERNEL_ABI_VERSION,
+    1,
+    kernels,
 };

@@ -27,23 +27,23 @@ typedef enum hazards_append_kind {
     HAZARDS_COPY,       /* dst written, src read, size bytes each */
     HAZARDS_FILL,       /* dst written */
     HAZARDS_BARRIER,
-    HAZARDS_SIGNAL,     /* zeCommandListAppendSignalEvent: signal only */
-    HAZARDS_WAIT,       /* zeCommandListAppendWaitOnEvents: waits only */
-    HAZARDS_RESET,      /* zeCommandListAppendEventReset: signal is the event reset */
-    HAZARDS_OPAQUE      /* work whose accesses zeil cannot know: ordered, signals, waits */
+    HAZARDS_SIGNAL, /* zeCommandListAppendSignalEvent: signal only */
+    HAZARDS_WAIT,   /* zeCommandListAppendWaitOnEvents: waits only */
+    HAZARDS_RESET,  /* zeCommandListAppendEventReset: signal is the event reset */
+    HAZARDS_OPAQUE  /* work whose accesses zeil cannot know: ordered, signals, waits */
 } hazards_append_kind_t;
 
 typedef struct hazards_append {
     const zeil_call_t *call;
-    zeil_obj_t *list;              /* the intercept's (null: zeil does not know it) */
+    zeil_obj_t *list; /* the intercept's (null: zeil does not know it) */
     hazards_append_kind_t kind;
     const zeil_obj_t *kernel;
-    uint32_t num_kernels;          /* HAZARDS_LAUNCH of several: their handles */
+    uint32_t num_kernels; /* HAZARDS_LAUNCH of several: their handles */
     const ze_kernel_handle_t *kernels;
     void *dst;
     const void *src;
     size_t size;
-    size_t src_size;               /* HAZARDS_COPY: when not size (region copies) */
+    size_t src_size; /* HAZARDS_COPY: when not size (region copies) */
     ze_event_handle_t signal;
     uint32_t num_waits;
     const ze_event_handle_t *waits;
@@ -54,10 +54,10 @@ typedef struct hazards_append {
  * refused (E090, W091); a wait cycle it closes is E093. */
 void hazards_appended(const hazards_append_t *append);
 /* The one line an intercept adds: HAZARDS_APPENDED(.call = &call, ...). */
-#define HAZARDS_APPENDED(...)                                              \
-    do {                                                                   \
-        if (hazards_active())                                              \
-            hazards_appended(&(hazards_append_t){__VA_ARGS__});            \
+#define HAZARDS_APPENDED(...) \
+    do { \
+        if (hazards_active()) \
+            hazards_appended(&(hazards_append_t){__VA_ARGS__}); \
     } while (0)
 
 /* ---- command lists, queues, fences ------------------------------------ */
@@ -102,8 +102,7 @@ void hazards_event_external(zeil_obj_t *event);
 /* zeMemFree: E092 (refused) when a submission not known to be complete uses
  * the allocation; otherwise its history is forgotten. */
 ze_result_t hazards_free_before(const zeil_call_t *call, const void *ptr);
-void hazards_kernel_argument(zeil_obj_t *kernel, uint32_t index, size_t size,
-                             const void *value);
+void hazards_kernel_argument(zeil_obj_t *kernel, uint32_t index, size_t size, const void *value);
 
 /* Any object zeil retires (intercept_retire): its hazard state goes. */
 void hazards_retired(zeil_obj_t *obj);

@@ -85,7 +85,7 @@ static void report_race(const hz_who_t *who, const hz_access_t *a, const hz_entr
     out->rule[out->count++] = guess ? ZEIL_RULE_W091 : ZEIL_RULE_E090;
 }
 
-static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_clock_t *clock,
+static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
                                   const hz_who_t *who, const hz_access_t *a, hz_findings_t *out)
 {
     hz_history_t *h = history_of(a->base, 1);
@@ -116,12 +116,17 @@ static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_clock_
             h->entry[i - 1] = h->entry[i];
         kept--;
     }
-    h->entry[kept] = (hz_entry_t){.lo = a->lo, .hi = a->hi, .slot = slot, .write = a->write,
-                                  .guess = a->guess, .epoch = epoch, .who = *who};
+    h->entry[kept] = (hz_entry_t){.lo = a->lo,
+                                  .hi = a->hi,
+                                  .slot = slot,
+                                  .write = a->write,
+                                  .guess = a->guess,
+                                  .epoch = epoch,
+                                  .who = *who};
     h->count = kept + 1;
 }
 
-void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_clock_t *clock,
+void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
                         const hz_op_t *op, hz_findings_t *out)
 {
     for (uint32_t i = 0; i < op->naccess; i++)

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void copy_clock(hz_clock_t *to, const hz_clock_t *from)
+static void copy_clock(hz_vector_clock_t *to, const hz_vector_clock_t *from)
 {
     /* Entries at and past hz_width are zero in every clock kept. */
     memcpy(to->at, from->at, hz_width * sizeof to->at[0]);
@@ -20,8 +20,7 @@ static void copy_clock(hz_clock_t *to, const hz_clock_t *from)
 void hz_who_text(const hz_who_t *who, char *out, size_t size)
 {
     if (who->is_primitive && who->what)
-        snprintf(out, size, "%s on stream %#llx", who->what,
-                 (unsigned long long)who->stream_id);
+        snprintf(out, size, "%s on stream %#llx", who->what, (unsigned long long)who->stream_id);
     else if (who->what && who->stream_id)
         snprintf(out, size, "kernel '%s' on stream %#llx", who->what,
                  (unsigned long long)who->stream_id);
@@ -80,7 +79,7 @@ static void add_finding(hz_findings_t *out, int rule, const char *text)
 }
 
 static void signal_event(hz_timeline_t *t, const hz_op_t *op, uint64_t epoch,
-                         const hz_clock_t *clock, hz_findings_t *out)
+                         const hz_vector_clock_t *clock, hz_findings_t *out)
 {
     hz_event_t *e = hz_event_of(op->signal);
     if (!e)
@@ -127,7 +126,7 @@ void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
     const uint32_t slot = t->slot;
     const uint64_t epoch = hz_next_epoch(slot);
     t->last_epoch = epoch;
-    hz_clock_t clock;
+    hz_vector_clock_t clock;
     copy_clock(&clock, &t->clock);
     const void *const *waits = op->many_waits ? (const void *const *)op->many_waits : op->waits;
     for (uint32_t i = 0; i < op->nwaits; i++) {

@@ -18,13 +18,13 @@
 #define WALK_SEEN 32
 
 typedef struct walk {
-    const void *target;        /* cycle walks: the event the start op signals */
+    const void *target; /* cycle walks: the event the start op signals */
     char *path;
     size_t size, len;
     int depth, nseen;
     uint32_t seen_slot[WALK_SEEN];
     uint64_t seen_epoch[WALK_SEEN];
-    uint32_t path_slot[WALK_DEPTH];  /* the ops the walk is inside of */
+    uint32_t path_slot[WALK_DEPTH]; /* the ops the walk is inside of */
     uint64_t path_epoch[WALK_DEPTH];
 } walk_t;
 
@@ -59,8 +59,7 @@ static int walk_event(walk_t *w, const void *handle, const hz_wait_t *wait)
     if (wait && wait->sig_slot != HZ_NO_SLOT) {
         if (hz_done(wait->sig_slot, wait->sig_epoch))
             return 0;
-        say(w, "event %p (signalled by call #%llu), ", handle,
-            (unsigned long long)wait->sig_call);
+        say(w, "event %p (signalled by call #%llu), ", handle, (unsigned long long)wait->sig_call);
         return walk_op(w, wait->sig_slot, wait->sig_epoch);
     }
     if (w->target) {
@@ -74,8 +73,7 @@ static int walk_event(walk_t *w, const void *handle, const hz_wait_t *wait)
     if (e->state == HZ_EV_HOST)
         return 0;
     if (e->state == HZ_EV_NONE) {
-        say(w, "event %p, which nothing pending signals and the host has not signalled",
-            handle);
+        say(w, "event %p, which nothing pending signals and the host has not signalled", handle);
         return HZ_HANG_DEAD_END;
     }
     if (hz_done(e->slot, e->epoch))
@@ -97,14 +95,14 @@ static int walk_op(walk_t *w, uint32_t slot, uint64_t epoch)
     /* Back at an op the walk is inside of (in order: at or after it): that
      * op waits on itself, a hang no signal of the program's order ends. */
     for (int i = 0; !w->target && i < w->depth; i++)
-        if (w->path_slot[i] == slot && (t->in_order ? epoch >= w->path_epoch[i]
-                                                    : epoch == w->path_epoch[i])) {
+        if (w->path_slot[i] == slot &&
+            (t->in_order ? epoch >= w->path_epoch[i] : epoch == w->path_epoch[i])) {
             say(w, "work queued behind the wait on list %p (a cycle)", t->handle);
             return HZ_HANG_CYCLE;
         }
     for (int i = 0; i < w->nseen; i++)
-        if (w->seen_slot[i] == slot && (t->in_order ? w->seen_epoch[i] >= epoch
-                                                    : w->seen_epoch[i] == epoch))
+        if (w->seen_slot[i] == slot &&
+            (t->in_order ? w->seen_epoch[i] >= epoch : w->seen_epoch[i] == epoch))
             return 0; /* explored from there already */
     if (w->nseen < WALK_SEEN) {
         w->seen_slot[w->nseen] = slot;

@@ -29,8 +29,8 @@ int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t
     uintptr_t base = (uintptr_t)a.base, end = base + a.size;
     uintptr_t lo = guess ? base : (uintptr_t)ptr;
     uintptr_t hi = guess || size > end - (uintptr_t)ptr ? end : (uintptr_t)ptr + size;
-    *out = (hz_access_t){.base = base, .lo = lo, .hi = hi, .write = (uint8_t)!!write,
-                         .guess = (uint8_t)guess};
+    *out = (hz_access_t){
+        .base = base, .lo = lo, .hi = hi, .write = (uint8_t) !!write, .guess = (uint8_t)guess};
     return 1;
 }
 
@@ -72,10 +72,12 @@ static void who_of(hz_who_t *who, const zeil_call_t *call, const zeil_obj_t *lis
                    const zeil_obj_t *kernel)
 {
     const zeil_attribution_t *attr = records_current_attribution();
-    *who = (hz_who_t){.call = call->number, .call_name = call->name, .list = list->handle,
-                      .stream_id = atomic_load_explicit(&((zeil_obj_t *)list)->stream_id,
-                                                        memory_order_relaxed),
-                      .what = kernel ? kernel->name : NULL};
+    *who = (hz_who_t){
+        .call = call->number,
+        .call_name = call->name,
+        .list = list->handle,
+        .stream_id = atomic_load_explicit(&((zeil_obj_t *)list)->stream_id, memory_order_relaxed),
+        .what = kernel ? kernel->name : NULL};
     if (attr && attr->primitive) {
         who->what = attr->primitive;
         who->is_primitive = 1;
@@ -110,7 +112,7 @@ void hazards_appended(const hazards_append_t *a)
     if (!list || list->kind != ZEIL_KIND_COMMAND_LIST)
         return;
     hz_op_t op;
-    op.kind = a->kind == HAZARDS_BARRIER ? HZ_OP_BARRIER
+    op.kind = a->kind == HAZARDS_BARRIER  ? HZ_OP_BARRIER
               : a->kind == HAZARDS_SIGNAL ? HZ_OP_SIGNAL
               : a->kind == HAZARDS_WAIT   ? HZ_OP_WAIT
               : a->kind == HAZARDS_RESET  ? HZ_OP_RESET
@@ -254,15 +256,17 @@ static int walk_wait(zeil_obj_t *obj, int once, char *path, size_t size)
 static void check_wait(const zeil_call_t *call, zeil_obj_t *obj, int rule, uint64_t blocked_ms)
 {
     char path[512];
-    const char *what = obj->kind == ZEIL_KIND_EVENT ? "event"
-                       : obj->kind == ZEIL_KIND_FENCE ? "fence"
-                       : obj->kind == ZEIL_KIND_COMMAND_QUEUE ? "command queue" : "command list";
+    const char *what = obj->kind == ZEIL_KIND_EVENT           ? "event"
+                       : obj->kind == ZEIL_KIND_FENCE         ? "fence"
+                       : obj->kind == ZEIL_KIND_COMMAND_QUEUE ? "command queue"
+                                                              : "command list";
     if (!hz_enter())
         return;
     int found = walk_wait(obj, rule == ZEIL_RULE_W095, path, sizeof path);
     hz_unlock();
-    if (rule == ZEIL_RULE_E094 ? found == HZ_HANG_CYCLE
-        : rule == ZEIL_RULE_W097 ? found == HZ_HANG_DEAD_END : found != 0)
+    if (rule == ZEIL_RULE_E094   ? found == HZ_HANG_CYCLE
+        : rule == ZEIL_RULE_W097 ? found == HZ_HANG_DEAD_END
+                                 : found != 0)
         say_dead_wait(call, rule, what, obj->handle, path, blocked_ms);
 }
 
@@ -281,7 +285,7 @@ static void host_learns_from(zeil_obj_t *obj)
     } else if (obj->hazard) {
         hz_timeline_t *t = obj->hazard;
         if (!t->is_regular) {
-            hz_clock_t done = t->clock;
+            hz_vector_clock_t done = t->clock;
             hz_join(&done, &t->all);
             if (t->slot < HZ_SLOTS)
                 done.at[t->slot] = t->last_epoch;

@@ -1,6 +1,6 @@
 /*
  * hz_state.h: the hazard checker's state, shared by the hz_*.c files only.
- * Everything here is guarded by hz_lock (hz_clock.c): the checker is off by
+ * Everything here is guarded by hz_lock (hz_vector_clock.c): the checker is off by
  * default, and when on it trades the layer's lock-free launch path for one
  * uncontended lock per append (see README.md in this folder).
  */
@@ -20,31 +20,37 @@
  * that was not: a race missed, never one invented). */
 #define HZ_SLOTS 64u
 #define HZ_NO_SLOT UINT32_MAX
-#define HZ_WAITS 16u        /* pending waits kept per timeline (hang walks) */
-#define HZ_HISTORY 8u       /* accesses kept per allocation */
-#define HZ_OP_ACCESSES 16u  /* accesses one op is checked with */
-#define HZ_OP_WAITS 16u     /* wait events one op is ordered by */
+#define HZ_WAITS 16u       /* pending waits kept per timeline (hang walks) */
+#define HZ_HISTORY 8u      /* accesses kept per allocation */
+#define HZ_OP_ACCESSES 16u /* accesses one op is checked with */
+#define HZ_OP_WAITS 16u    /* wait events one op is ordered by */
 
-typedef struct hz_clock {
+typedef struct hz_vector_clock {
     uint64_t at[HZ_SLOTS];
-} hz_clock_t;
+} hz_vector_clock_t;
 
 /* Who made an access or a signal, for messages. */
 typedef struct hz_who {
     uint64_t call;
     const char *call_name;
-    const char *what;          /* primitive kind or kernel name (interned), or null */
+    const char *what; /* primitive kind or kernel name (interned), or null */
     int is_primitive;
     uint64_t stream_id;
-    const void *list;          /* the list (or queue) handle */
+    const void *list; /* the list (or queue) handle */
 } hz_who_t;
 
 typedef struct hz_access {
-    uintptr_t base, lo, hi;    /* the allocation, and [lo, hi) in it */
+    uintptr_t base, lo, hi; /* the allocation, and [lo, hi) in it */
     uint8_t write, guess;
 } hz_access_t;
 
-enum hz_op_kind { HZ_OP_WORK = 1, HZ_OP_BARRIER, HZ_OP_SIGNAL, HZ_OP_WAIT, HZ_OP_RESET };
+enum hz_op_kind {
+    HZ_OP_WORK = 1,
+    HZ_OP_BARRIER,
+    HZ_OP_SIGNAL,
+    HZ_OP_WAIT,
+    HZ_OP_RESET
+};
 
 /* One append, as it is applied to a timeline (now for immediate lists, at
  * execution for regular ones). */
@@ -58,29 +64,29 @@ typedef struct hz_op {
     /* More waits than waits[] holds: the caller's array, valid only during
      * the append (immediate lists; a regular list's op is not kept). */
     const ze_event_handle_t *many_waits;
-    const void *signal;        /* event handles */
+    const void *signal; /* event handles */
     const void *reset;
 } hz_op_t;
 
 /* A wait of a pending op, kept for hang walks until the op is known done. */
 typedef struct hz_wait {
-    uint64_t epoch;            /* of the waiting op */
+    uint64_t epoch; /* of the waiting op */
     uint64_t call;
     const void *event;
-    uint32_t sig_slot;         /* the signal it waits for, HZ_NO_SLOT: none yet */
+    uint32_t sig_slot; /* the signal it waits for, HZ_NO_SLOT: none yet */
     uint64_t sig_epoch;
     uint64_t sig_call;
 } hz_wait_t;
 
 typedef struct hz_timeline {
-    uint32_t slot;             /* HZ_NO_SLOT until it first executes */
+    uint32_t slot; /* HZ_NO_SLOT until it first executes */
     int in_order, synchronous, is_regular;
     const void *handle;
-    hz_clock_t clock;          /* in order: the last op's; else the last barrier's */
-    hz_clock_t all;            /* out of order: every op's since, for barriers */
-    uint64_t host_version;     /* of the host clock last joined */
+    hz_vector_clock_t clock; /* in order: the last op's; else the last barrier's */
+    hz_vector_clock_t all;   /* out of order: every op's since, for barriers */
+    uint64_t host_version;   /* of the host clock last joined */
     uint64_t last_epoch;
-    int timeout_warned;        /* W095 said once */
+    int timeout_warned; /* W095 said once */
     uint32_t nwaits;
     hz_wait_t waits[HZ_WAITS];
     /* regular lists: the ops recorded, applied by each execution */
@@ -88,31 +94,35 @@ typedef struct hz_timeline {
     size_t count, capacity;
 } hz_timeline_t;
 
-enum hz_event_state { HZ_EV_NONE = 0, HZ_EV_PENDING, HZ_EV_HOST };
+enum hz_event_state {
+    HZ_EV_NONE = 0,
+    HZ_EV_PENDING,
+    HZ_EV_HOST
+};
 
 typedef struct hz_event {
     int state;
-    uint32_t slot;             /* PENDING: the signalling op */
+    uint32_t slot; /* PENDING: the signalling op */
     uint64_t epoch;
     hz_who_t who;
-    uint32_t unresolved;       /* waits recorded before any signal */
-    int timeout_warned;        /* W095 said once */
-    int external;              /* IPC pool: another process may signal it */
-    hz_clock_t clock;          /* what the signal carries */
+    uint32_t unresolved;     /* waits recorded before any signal */
+    int timeout_warned;      /* W095 said once */
+    int external;            /* IPC pool: another process may signal it */
+    hz_vector_clock_t clock; /* what the signal carries */
 } hz_event_t;
 
 typedef struct hz_fence {
     hz_timeline_t *queue;
     uint32_t slot;
     uint64_t epoch;
-    hz_clock_t clock;
+    hz_vector_clock_t clock;
     int valid;
-    int timeout_warned;        /* W095 said once per execution */
+    int timeout_warned; /* W095 said once per execution */
 } hz_fence_t;
 
 typedef struct hz_kernel {
-    uint64_t pointer_args;     /* bit i: argument i points into USM */
-    hz_access_t arg[64];       /* its guessed access, found when the argument was set */
+    uint64_t pointer_args; /* bit i: argument i points into USM */
+    hz_access_t arg[64];   /* its guessed access, found when the argument was set */
 } hz_kernel_t;
 
 /* The accesses to one allocation not yet passed by every timeline. */
@@ -135,7 +145,7 @@ typedef struct hz_history {
  * allocation, read and written): 1, or 0 when ptr is no USM (hz_hooks.c). */
 int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out);
 
-/* ---- hz_clock.c: the lock, slots, the host's clock ---- */
+/* ---- hz_vector_clock.c: the lock, slots, the host's clock ---- */
 /* The checker's one lock: taken once per hooked call, by one thread per
  * stream in the usual program, so an exchange takes it (a pthread mutex
  * cost two read-modify-writes and two calls per append); a waiter yields,
@@ -151,28 +161,28 @@ static inline void hz_unlock(void)
 {
     atomic_store_explicit(&hz_lock, 0, memory_order_release);
 }
-extern uint32_t hz_width;                     /* slots ever handed out */
-extern hz_clock_t hz_host;                    /* what the host knows is done */
+extern uint32_t hz_width;         /* slots ever handed out */
+extern hz_vector_clock_t hz_host; /* what the host knows is done */
 extern uint64_t hz_host_version;
 extern hz_timeline_t *hz_slot_owner[HZ_SLOTS];
 /* Set when zeil lost track of something the checks depend on (its memory
  * ran out, the registry is incomplete, more timelines than slots): from then
  * on the checks stay silent rather than judge from half the facts. */
 extern int hz_degraded;
-void hz_lost(const char *doing);              /* out of memory: degrade, count */
+void hz_lost(const char *doing); /* out of memory: degrade, count */
 /* Takes hz_lock; 0 (and the lock given back) when the checks are degraded. */
 int hz_enter(void);
 
-void hz_join(hz_clock_t *into, const hz_clock_t *from);
-int hz_slot_take(hz_timeline_t *timeline);    /* 0, or -1 when none is free */
+void hz_join(hz_vector_clock_t *into, const hz_vector_clock_t *from);
+int hz_slot_take(hz_timeline_t *timeline); /* 0, or -1 when none is free */
 uint64_t hz_next_epoch(uint32_t slot);
-void hz_host_learns(const hz_clock_t *clock);
+void hz_host_learns(const hz_vector_clock_t *clock);
 static inline int hz_done(uint32_t slot, uint64_t epoch)
 {
     return slot < HZ_SLOTS && hz_host.at[slot] >= epoch;
 }
-hz_timeline_t *hz_timeline_of(zeil_obj_t *obj);   /* list or queue, created */
-hz_event_t *hz_event_of(const void *handle);      /* null: not a live event */
+hz_timeline_t *hz_timeline_of(zeil_obj_t *obj); /* list or queue, created */
+hz_event_t *hz_event_of(const void *handle);    /* null: not a live event */
 hz_event_t *hz_event_obj(zeil_obj_t *obj);
 
 /* ---- hz_apply.c: one op on a timeline ---- */
@@ -188,7 +198,7 @@ void hz_who_text(const hz_who_t *who, char *out, size_t size);
 
 /* ---- hz_access.c: histories, races, frees ---- */
 /* Checks each access of op against its allocation's history, then keeps it. */
-void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_clock_t *clock,
+void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
                         const hz_op_t *op, hz_findings_t *out);
 /* 0 when nothing in flight uses [base, ...), else fills text. */
 int hz_access_in_flight(uintptr_t base, char *text, size_t size);

@@ -22,17 +22,34 @@ typedef enum zo_log_level {
     ZO_LOG_CALLS = 3
 } zo_log_level_t;
 
+/* ---- what the report shows ---- */
+/* A snapshot of the runtime's counters, in the report's terms
+ * (zo_report_format.h): the runtime fills it when the output side asks, so
+ * that nothing here calls back into the runtime. */
+typedef struct zo_report_data zo_report_data_t;
+typedef struct zo_snapshot_source {
+    /* Fills *data (every field but pid, rank and dropped_records, which the
+     * output side knows; *data is zeroed before): 0, or -1 when memory ran
+     * out (what was filled is shown, marked incomplete). Called once a
+     * second on the flusher thread (the crash copy) and at exit: safe on any
+     * thread, calls no driver. Null: a report of zeros. */
+    int (*fill)(zo_report_data_t *data);
+    /* Frees what fill allocated in *data (may be null). */
+    void (*release)(zo_report_data_t *data);
+} zo_snapshot_source_t;
+
 typedef struct zo_config {
-    zo_log_level_t log_level;  /* ZEIL_LOG */
-    const char *log_file;      /* ZEIL_LOG_FILE, null: stderr */
-    const char *trace_file;    /* ZEIL_TRACE, null: no trace */
-    int report;                /* ZEIL_REPORT: 0 off, 1 on (default) */
-    const char *report_file;   /* ZEIL_REPORT=path, null: stderr */
-    const char *summary_file;  /* ZEIL_SUMMARY, null: none */
-    int timing;                /* ZEIL_TIMING */
-    int defer_background;      /* start the flusher only at zo_start_background() */
-    int rank;                  /* the process's rank in a parallel job, -1: none;
+    zo_log_level_t log_level;      /* ZEIL_LOG */
+    const char *log_file;          /* ZEIL_LOG_FILE, null: stderr */
+    const char *trace_file;        /* ZEIL_TRACE, null: no trace */
+    int report;                    /* ZEIL_REPORT: 0 off, 1 on (default) */
+    const char *report_file;       /* ZEIL_REPORT=path, null: stderr */
+    const char *summary_file;      /* ZEIL_SUMMARY, null: none */
+    int timing;                    /* ZEIL_TIMING */
+    int defer_background;          /* start the flusher only at zo_start_background() */
+    int rank;                      /* the process's rank in a parallel job, -1: none;
                                   in the trace and summary, for zeil-report merge */
+    zo_snapshot_source_t snapshot; /* the runtime's counters for the report */
 } zo_config_t;
 
 /* Once, from the runtime's bootstrap when zeil is enabled, before anything
@@ -40,9 +57,8 @@ typedef struct zo_config {
  * defer_background), installs the
  * fatal-signal handlers (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL: they call
  * zo_finish_from_signal themselves). Copies what it needs of *config. From
- * then on the flusher calls zeil_foreach_kernel_stats, zeil_foreach_rule,
- * zeil_get_live_counts, zeil_error_count and zeil_warning_count once a
- * second (the crash copy of the report): they must be safe on any thread. */
+ * then on the flusher asks config->snapshot once a second (the crash copy of
+ * the report). */
 void zo_init(const zo_config_t *config);
 /* Starts the flusher thread if zo_init deferred it; idempotent. The layer
  * calls it when a driver is first wrapped, so a process that forks before it
@@ -62,8 +78,8 @@ int zo_log_enabled(zo_log_level_t level);
 void zo_log_call(uint32_t thread, const char *call, const char *args, ze_result_t result,
                  uint64_t start_ns, uint64_t end_ns);
 /* zo_now_ns(): CLOCK_MONOTONIC in ns, the clock of every *_ns argument
- * below (inline, from the TSC where it is invariant: zo_clock.h). */
-#include "zo_clock.h"
+ * below (inline, from the TSC where it is invariant: zo_now.h). */
+#include "zo_now.h"
 
 /* ---- trace ---- */
 /* Inline: every intercepted call asks (one relaxed load, no call). */
@@ -95,7 +111,7 @@ void zo_flush(void);
 
 /* ---- end of run ---- */
 /* Writes the exit report (per-stream kernel tables, rule counts, leaks, from
- * the zeil.h counters), the summary and completes the trace. Called once at
+ * the snapshot zo_config_t.snapshot fills), the summary and completes the trace. Called once at
  * exit; must not call into any driver. */
 void zo_finish(void);
 /* Best-effort completion from a fatal signal handler: async-signal-safe

@@ -163,7 +163,8 @@ void zo_buf_json_str(zo_buf_t *b, const char *s)
     zo_buf_char(b, '"');
     for (size_t i = 0; i < n;) {
         size_t plain = i;
-        while (plain < n && u[plain] >= 0x20 && u[plain] < 0x7f && u[plain] != '"' && u[plain] != '\\')
+        while (plain < n && u[plain] >= 0x20 && u[plain] < 0x7f && u[plain] != '"' &&
+               u[plain] != '\\')
             plain++;
         if (plain > i) {
             zo_buf_mem(b, s + i, plain - i);

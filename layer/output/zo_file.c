@@ -27,16 +27,26 @@ void zo_warn(const char *a, const char *b, const char *c)
 static const char *open_failure(int err)
 {
     switch (err) {
-    case ELOOP: return "it is a symbolic link (refused)";
-    case EACCES: return "permission denied";
-    case EPERM: return "operation not permitted";
-    case ENOENT: return "its directory does not exist";
-    case ENOTDIR: return "a component of the path is not a directory";
-    case EISDIR: return "it is a directory";
-    case EROFS: return "read-only file system";
-    case ENOSPC: return "no space left on device";
-    case ENAMETOOLONG: return "the path is too long";
-    default: return "it cannot be opened";
+    case ELOOP:
+        return "it is a symbolic link (refused)";
+    case EACCES:
+        return "permission denied";
+    case EPERM:
+        return "operation not permitted";
+    case ENOENT:
+        return "its directory does not exist";
+    case ENOTDIR:
+        return "a component of the path is not a directory";
+    case EISDIR:
+        return "it is a directory";
+    case EROFS:
+        return "read-only file system";
+    case ENOSPC:
+        return "no space left on device";
+    case ENAMETOOLONG:
+        return "the path is too long";
+    default:
+        return "it cannot be opened";
     }
 }
 

@@ -12,8 +12,8 @@
 #include <stddef.h>
 
 typedef enum zo_open_mode {
-    ZO_OPEN_APPEND,   /* logs: lines from several processes may share a file */
-    ZO_OPEN_TRUNCATE  /* traces, reports, summaries: one run per file */
+    ZO_OPEN_APPEND,  /* logs: lines from several processes may share a file */
+    ZO_OPEN_TRUNCATE /* traces, reports, summaries: one run per file */
 } zo_open_mode_t;
 
 /* Returns the descriptor, or -1 after warning once on stderr naming what

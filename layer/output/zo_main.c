@@ -61,6 +61,7 @@ void zo_init(const zo_config_t *config)
                         : STDERR_FILENO;
     int summary_fd = open_if(config->summary_file, "ZEIL_SUMMARY");
     zo_report_set_outputs(report_fd, summary_fd);
+    zo_report_set_source(&config->snapshot);
     zo_report_set_process((uint64_t)getpid(), config->rank);
     int want_report_or_summary = report_fd >= 0 || summary_fd >= 0;
 
@@ -80,7 +81,9 @@ void zo_start_background(void)
         (!background_drain && !background_snapshot) || atomic_exchange(&background_started, 1))
         return;
     if (zo_flusher_start(background_drain, background_snapshot) != 0)
-        zo_warn("cannot start the output thread: trace records beyond the buffers are dropped, a crash leaves no report", 0, 0);
+        zo_warn("cannot start the output thread: trace records beyond the buffers are dropped, a "
+                "crash leaves no report",
+                0, 0);
 }
 
 void zo_flush(void)

@@ -1,4 +1,4 @@
-/* zo_report.c: collecting the counters and writing the report and summary
+/* zo_report.c: asking for the counters and writing the report and summary
  * (see zo_report.h). */
 #include "zo_report.h"
 #include "zo_buf.h"
@@ -14,111 +14,30 @@
 static uint64_t process_pid;
 static int process_rank = -1;
 
-/* ---- collecting (strings are copied: they belong to the layer) ---- */
+/* ---- collecting: the runtime fills a snapshot ---- */
 
-static char *copy_string(zo_collected_t *c, const char *s)
+static zo_snapshot_source_t source;
+
+void zo_report_set_source(const zo_snapshot_source_t *from)
 {
-    if (!s)
-        return 0;
-    char *copy = strndup(s, ZO_MAX_FOREIGN_STRING);
-    if (!copy)
-        c->out_of_memory = 1;
-    return copy;
+    source = *from;
 }
 
-static int grow(void **array, size_t *cap, size_t need, size_t item)
+int zo_report_collect(zo_report_data_t *d, uint64_t dropped_records)
 {
-    if (need <= *cap)
-        return 0;
-    size_t cap2 = *cap ? *cap * 2 : 64;
-    if (cap2 < *cap || cap2 > SIZE_MAX / item)
-        return -1;
-    void *p = realloc(*array, cap2 * item);
-    if (!p)
-        return -1;
-    *array = p;
-    *cap = cap2;
-    return 0;
+    memset(d, 0, sizeof *d);
+    int incomplete = source.fill && source.fill(d) != 0;
+    d->dropped_records = dropped_records;
+    d->pid = process_pid;
+    d->rank = process_rank;
+    return incomplete ? -1 : 0;
 }
 
-static int add_kernel(const zeil_kernel_stats_t *s, void *user)
+void zo_report_release(zo_report_data_t *d)
 {
-    zo_collected_t *c = user;
-    size_t n = c->data.num_kernels;
-    if (grow((void **)&c->kernels, &c->kernel_cap, n + 1, sizeof *c->kernels) != 0) {
-        c->out_of_memory = 1;
-        return 1;
-    }
-    if (grow((void **)&c->labels, &c->label_cap, n + 1, sizeof *c->labels) != 0) {
-        c->out_of_memory = 1;
-        return 1;
-    }
-    char label[ZO_MAX_FOREIGN_STRING];
-    c->labels[n] = zeil_track_label(s->stream_id, s->list, label, sizeof label)
-                       ? copy_string(c, label)
-                       : NULL;
-    zeil_kernel_stats_t *k = &c->kernels[n];
-    *k = *s;
-    k->kernel = copy_string(c, s->kernel);
-    k->primitive = copy_string(c, s->primitive);
-    k->impl = copy_string(c, s->impl);
-    c->data.num_kernels = n + 1;
-    return 0;
-}
-
-static int add_rule(const zeil_rule_stats_t *s, void *user)
-{
-    zo_collected_t *c = user;
-    if (!s->count)
-        return 0;
-    size_t n = c->data.num_rules;
-    if (grow((void **)&c->rules, &c->rule_cap, n + 1, sizeof *c->rules) != 0) {
-        c->out_of_memory = 1;
-        return 1;
-    }
-    zeil_rule_stats_t *r = &c->rules[n];
-    *r = *s;
-    r->rule = copy_string(c, s->rule);
-    r->summary = copy_string(c, s->summary);
-    c->data.num_rules = n + 1;
-    return 0;
-}
-
-int zo_report_collect(zo_collected_t *c, uint64_t dropped_records)
-{
-    memset(c, 0, sizeof *c);
-    zeil_foreach_kernel_stats(add_kernel, c);
-    zeil_foreach_rule(add_rule, c);
-    zeil_get_live_counts(&c->data.live);
-    c->data.errors = zeil_error_count();
-    c->data.warnings = zeil_warning_count();
-    c->data.dropped_records = dropped_records;
-    zeil_get_dropped_counts(&c->data.out_of_memory);
-    c->data.pid = process_pid;
-    c->data.rank = process_rank;
-    zeil_get_coverage(&c->data.coverage);
-    c->data.kernels = c->kernels;
-    c->data.labels = (const char *const *)c->labels;
-    c->data.rules = c->rules;
-    return c->out_of_memory ? -1 : 0;
-}
-
-void zo_report_free(zo_collected_t *c)
-{
-    for (size_t i = 0; i < c->data.num_kernels; i++) {
-        free((char *)c->kernels[i].kernel);
-        free((char *)c->kernels[i].primitive);
-        free((char *)c->kernels[i].impl);
-        free(c->labels[i]);
-    }
-    for (size_t i = 0; i < c->data.num_rules; i++) {
-        free((char *)c->rules[i].rule);
-        free((char *)c->rules[i].summary);
-    }
-    free(c->kernels);
-    free(c->labels);
-    free(c->rules);
-    memset(c, 0, sizeof *c);
+    if (source.release)
+        source.release(d);
+    memset(d, 0, sizeof *d);
 }
 
 /* ---- writing ---- */
@@ -203,13 +122,13 @@ void zo_report_write(uint64_t dropped_records)
 {
     if (report_fd < 0 && summary_fd < 0)
         return;
-    zo_collected_t c;
+    zo_report_data_t d;
     char *report, *summary;
     size_t report_len = 0, summary_len = 0;
-    int incomplete = zo_report_collect(&c, dropped_records) != 0;
-    if (render(&c.data, &report, &report_len, &summary, &summary_len) != 0) {
+    int incomplete = zo_report_collect(&d, dropped_records) != 0;
+    if (render(&d, &report, &report_len, &summary, &summary_len) != 0) {
         zo_warn("out of memory writing the report", 0, 0);
-        write_minimal_outputs(&c.data);
+        write_minimal_outputs(&d);
     } else {
         write_outputs(incomplete ? "zeil report (incomplete: out of memory while collecting)\n"
                                  : "zeil report\n",
@@ -217,7 +136,7 @@ void zo_report_write(uint64_t dropped_records)
     }
     free(report);
     free(summary);
-    zo_report_free(&c);
+    zo_report_release(&d);
     close_outputs();
 }
 
@@ -252,11 +171,11 @@ void zo_report_snapshot(uint64_t dropped_records)
 {
     if ((report_fd < 0 && summary_fd < 0) || atomic_load(&signal_writing))
         return;
-    zo_collected_t c;
+    zo_report_data_t d;
     char *report = 0, *summary = 0;
     size_t report_len = 0, summary_len = 0;
-    int ok = zo_report_collect(&c, dropped_records) == 0 &&
-             render(&c.data, &report, &report_len, &summary, &summary_len) == 0;
+    int ok = zo_report_collect(&d, dropped_records) == 0 &&
+             render(&d, &report, &report_len, &summary, &summary_len) == 0;
     /* A snapshot that does not fit whole is not kept: a cut JSON is no use. */
     if (ok && report_len <= SNAPSHOT_BYTES && summary_len <= SNAPSHOT_BYTES) {
         int next = atomic_load(&current_snapshot) == 0 ? 1 : 0;
@@ -270,7 +189,7 @@ void zo_report_snapshot(uint64_t dropped_records)
     }
     free(report);
     free(summary);
-    zo_report_free(&c);
+    zo_report_release(&d);
 }
 
 void zo_report_write_from_signal(int signo)

@@ -35,9 +35,12 @@ const char *zo_kind_key(zeil_kind_t kind)
 static const char *severity_name(zeil_severity_t s)
 {
     switch (s) {
-    case ZEIL_SEVERITY_ERROR: return "error";
-    case ZEIL_SEVERITY_WARNING: return "warning";
-    default: return "info";
+    case ZEIL_SEVERITY_ERROR:
+        return "error";
+    case ZEIL_SEVERITY_WARNING:
+        return "warning";
+    default:
+        return "info";
     }
 }
 
@@ -157,15 +160,14 @@ static void print_table(FILE *out, const char *const head[], cell_t (*cells)[KER
 static const char *label_of(const zo_report_data_t *d, const zeil_kernel_stats_t *k)
 {
     size_t i = (size_t)(k - d->kernels);
-    return d->labels && i < d->num_kernels && d->labels[i] && d->labels[i][0] ? d->labels[i]
-                                                                              : NULL;
+    return d->labels && i < d->num_kernels && d->labels[i] && d->labels[i][0] ? d->labels[i] : NULL;
 }
 
 static void print_track(FILE *out, const zo_report_data_t *d,
                         const zeil_kernel_stats_t *const *rows, size_t n)
 {
-    static const char *const head[KERNEL_COLUMNS] = {
-        "kernel", "primitive", "implementation", "launches", "total ms", "mean us"};
+    static const char *const head[KERNEL_COLUMNS] = {"kernel",   "primitive", "implementation",
+                                                     "launches", "total ms",  "mean us"};
     static const int right[KERNEL_COLUMNS] = {0, 0, 0, 1, 1, 1};
     const char *label = label_of(d, rows[0]);
     if (label) {
@@ -181,7 +183,7 @@ static void print_track(FILE *out, const zo_report_data_t *d,
     } else {
         fprintf(out, "\nlist 0x%llx (no stream)\n", list_value(rows[0]));
     }
-    cell_t (*cells)[KERNEL_COLUMNS] = calloc(n, sizeof *cells);
+    cell_t(*cells)[KERNEL_COLUMNS] = calloc(n, sizeof *cells);
     if (!cells)
         return;
     for (size_t r = 0; r < n; r++) {
@@ -231,7 +233,7 @@ static void print_rules(FILE *out, const zo_report_data_t *d)
     size_t n = fired_rules(d);
     if (n == 0)
         return;
-    cell_t (*cells)[KERNEL_COLUMNS] = calloc(n, sizeof *cells);
+    cell_t(*cells)[KERNEL_COLUMNS] = calloc(n, sizeof *cells);
     if (!cells)
         return;
     size_t r = 0;
@@ -262,7 +264,8 @@ static void print_leaks(FILE *out, const zo_report_data_t *d)
         for (char *p = name; *p; p++)
             if (*p == '_')
                 *p = ' ';
-        fprintf(out, "%s %llu %s%s", any ? "," : "", (unsigned long long)n, name, n == 1 ? "" : "s");
+        fprintf(out, "%s %llu %s%s", any ? "," : "", (unsigned long long)n, name,
+                n == 1 ? "" : "s");
         any = 1;
     }
     if (d->live.allocations) {
@@ -355,8 +358,9 @@ static void json_kernel(FILE *out, const zeil_kernel_stats_t *k, int last)
     json_str(out, k->primitive);
     fputs(", \"impl\": ", out);
     json_str(out, k->impl);
-    fprintf(out, ", \"launches\": %llu, \"total_device_ns\": %llu, \"max_device_ns\": %llu, "
-                 "\"timed_launches\": %llu}%s\n",
+    fprintf(out,
+            ", \"launches\": %llu, \"total_device_ns\": %llu, \"max_device_ns\": %llu, "
+            "\"timed_launches\": %llu}%s\n",
             (unsigned long long)k->launches, (unsigned long long)k->total_device_ns,
             (unsigned long long)k->max_device_ns, (unsigned long long)k->timed_launches,
             last ? "" : ",");

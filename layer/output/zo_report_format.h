@@ -11,18 +11,18 @@
 #include <zeil/zeil.h>
 
 typedef struct zo_report_data {
-    uint64_t pid;                     /* the process (summary only) */
-    int rank;                         /* its rank in a parallel job, -1: none */
+    uint64_t pid; /* the process (summary only) */
+    int rank;     /* its rank in a parallel job, -1: none */
     const zeil_kernel_stats_t *kernels;
     size_t num_kernels;
-    const char *const *labels;        /* per kernel row: its track's label
+    const char *const *labels;      /* per kernel row: its track's label
                                          (zeil_track_label), null: none */
-    const zeil_rule_stats_t *rules;   /* rules that never fired are skipped */
+    const zeil_rule_stats_t *rules; /* rules that never fired are skipped */
     size_t num_rules;
     zeil_live_counts_t live;
     uint64_t errors;
     uint64_t warnings;
-    uint64_t dropped_records;         /* trace records lost to full buffers */
+    uint64_t dropped_records;            /* trace records lost to full buffers */
     zeil_dropped_counts_t out_of_memory; /* what zeil lost to failed allocations */
     zeil_coverage_t coverage;            /* the API version in use and what zeil checks of it */
 } zo_report_data_t;

@@ -1,5 +1,5 @@
 /* zo_result_name.h: names of Level Zero result codes for log lines
- * (zo_result_name.c is generated at build time by scripts/gen-result-names). */
+ * (zo_result_name.c is generated at build time by scripts/codegen/gen-result-names). */
 #ifndef ZO_RESULT_NAME_H
 #define ZO_RESULT_NAME_H
 

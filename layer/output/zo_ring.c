@@ -6,7 +6,7 @@
 #include <string.h>
 
 static _Atomic(zo_ring_t *) all_rings;
-static _Atomic uint64_t ringless_drops;   /* entries of threads without a ring */
+static _Atomic uint64_t ringless_drops; /* entries of threads without a ring */
 static __thread zo_ring_t *my_ring;
 static pthread_key_t release_key;
 static pthread_once_t release_key_once = PTHREAD_ONCE_INIT;
@@ -42,8 +42,8 @@ static zo_ring_t *new_ring(void)
     zo_ring_t *head = atomic_load_explicit(&all_rings, memory_order_relaxed);
     do {
         r->next = head;
-    } while (!atomic_compare_exchange_weak_explicit(&all_rings, &head, r,
-                                                    memory_order_release, memory_order_relaxed));
+    } while (!atomic_compare_exchange_weak_explicit(&all_rings, &head, r, memory_order_release,
+                                                    memory_order_relaxed));
     return r;
 }
 

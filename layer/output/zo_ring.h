@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ZO_RING_ENTRIES 2048u      /* power of two */
-#define ZO_ENTRY_MAX_WAITS 6       /* wait events kept per submission */
+#define ZO_RING_ENTRIES 2048u /* power of two */
+#define ZO_ENTRY_MAX_WAITS 6  /* wait events kept per submission */
 
 typedef enum zo_entry_kind {
     ZO_ENTRY_API_CALL = 1,
@@ -31,14 +31,14 @@ typedef enum zo_entry_kind {
  * lines a submission and one an API call. The writer bounds and escapes them
  * when it formats. */
 typedef struct zo_entry {
-    uint8_t kind;          /* zo_entry_kind_t */
-    uint8_t record_kind;   /* zeil_record_kind_t of submissions */
-    uint8_t num_waits;     /* kept in waits[] */
-    uint8_t waits_cut;     /* the record had more than ZO_ENTRY_MAX_WAITS */
+    uint8_t kind;        /* zo_entry_kind_t */
+    uint8_t record_kind; /* zeil_record_kind_t of submissions */
+    uint8_t num_waits;   /* kept in waits[] */
+    uint8_t waits_cut;   /* the record had more than ZO_ENTRY_MAX_WAITS */
     uint32_t thread;
-    uint64_t seq;          /* call number; a track's sort key */
-    uint64_t start_ns;     /* API call start; submission host time */
-    uint64_t end_ns;       /* API call end */
+    uint64_t seq;      /* call number; a track's sort key */
+    uint64_t start_ns; /* API call start; submission host time */
+    uint64_t end_ns;   /* API call end */
     uint64_t device_start_ns;
     uint64_t device_end_ns;
     uint64_t list;
@@ -49,19 +49,19 @@ typedef struct zo_entry {
     uint32_t group_size[3];
     uint64_t waits[ZO_ENTRY_MAX_WAITS];
     const char *call;
-    const char *name;      /* kernel name; track name */
+    const char *name; /* kernel name; track name */
     const char *primitive;
     const char *impl;
     const char *memory_args;
 } zo_entry_t;
 
 typedef struct zo_ring {
-    _Atomic uint64_t head;     /* written by the owning thread */
-    _Atomic uint64_t tail;     /* written by the consumer */
-    _Atomic uint64_t dropped;  /* entries lost because the ring was full */
-    _Atomic int owned;         /* 1 while a live thread produces into it */
-    struct zo_ring *next;      /* immutable once published */
-    uint64_t drain_limit;      /* consumer only: head seen when a drain began */
+    _Atomic uint64_t head;    /* written by the owning thread */
+    _Atomic uint64_t tail;    /* written by the consumer */
+    _Atomic uint64_t dropped; /* entries lost because the ring was full */
+    _Atomic int owned;        /* 1 while a live thread produces into it */
+    struct zo_ring *next;     /* immutable once published */
+    uint64_t drain_limit;     /* consumer only: head seen when a drain began */
     zo_entry_t entries[ZO_RING_ENTRIES];
 } zo_ring_t;
 

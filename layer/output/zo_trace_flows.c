@@ -9,10 +9,10 @@
 #define PROBES 8
 
 typedef struct signaller {
-    uint64_t seq;          /* 0: empty */
-    int written;           /* its span is in the trace, at span */
+    uint64_t seq; /* 0: empty */
+    int written;  /* its span is in the trace, at span */
     zo_flow_span_t span;
-    uint64_t waiter_flow;  /* a waiter written before it, 0: none */
+    uint64_t waiter_flow; /* a waiter written before it, 0: none */
     zo_flow_span_t waiter;
 } signaller_t;
 

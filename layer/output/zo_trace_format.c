@@ -89,8 +89,8 @@ static void track_label(zo_buf_t *t, uint64_t stream_id, uint64_t list, const ch
         zo_buf_char(t, ')');
 }
 
-void zo_format_device_track_name(zo_buf_t *b, uint32_t tid, uint64_t stream_id,
-                                 uint64_t list, const char *label)
+void zo_format_device_track_name(zo_buf_t *b, uint32_t tid, uint64_t stream_id, uint64_t list,
+                                 const char *label)
 {
     char text[ZO_MAX_FOREIGN_STRING + 64];
     zo_buf_t t;
@@ -117,8 +117,7 @@ void zo_format_stream_bound(zo_buf_t *b, const zo_trace_clock_t *c, uint32_t tid
     zo_buf_char(b, '}');
 }
 
-void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
-                        int submission)
+void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e, int submission)
 {
     begin_event(b, "X", ZO_PID_HOST, e->thread);
     zo_buf_str(b, submission ? ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":"
@@ -136,11 +135,16 @@ void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t
 static const char *record_kind_name(uint8_t kind)
 {
     switch (kind) {
-    case ZEIL_RECORD_LAUNCH: return "launch";
-    case ZEIL_RECORD_COPY: return "copy";
-    case ZEIL_RECORD_FILL: return "fill";
-    case ZEIL_RECORD_BARRIER: return "barrier";
-    default: return "other";
+    case ZEIL_RECORD_LAUNCH:
+        return "launch";
+    case ZEIL_RECORD_COPY:
+        return "copy";
+    case ZEIL_RECORD_FILL:
+        return "fill";
+    case ZEIL_RECORD_BARRIER:
+        return "barrier";
+    default:
+        return "other";
     }
 }
 
@@ -188,8 +192,7 @@ static void field_u32x3(zo_buf_t *b, const char *key, const uint32_t v[3])
 
 void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
                            uint32_t tid, uint64_t start_ns, uint64_t end_ns,
-                           zo_span_timing_t timing, const uint64_t *waits_on,
-                           uint32_t num_waits_on)
+                           zo_span_timing_t timing, const uint64_t *waits_on, uint32_t num_waits_on)
 {
     begin_event(b, "X", ZO_PID_DEVICE, tid);
     zo_buf_str(b, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");

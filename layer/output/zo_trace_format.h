@@ -49,7 +49,7 @@ typedef enum zo_span_timing {
 #define ZO_NOMINAL_DURATION_NS 10000u
 
 typedef struct zo_trace_clock {
-    uint64_t base_ns;  /* CLOCK_MONOTONIC at zo_init: ts 0 */
+    uint64_t base_ns; /* CLOCK_MONOTONIC at zo_init: ts 0 */
 } zo_trace_clock_t;
 
 /* "[" and the metadata naming both processes: the start of every trace. */
@@ -60,14 +60,13 @@ void zo_format_process_info(zo_buf_t *b, uint64_t pid, int rank, uint64_t realti
 void zo_format_host_thread_name(zo_buf_t *b, uint32_t thread);
 /* "LABEL (stream 0x.., list 0x..)" / "LABEL (list 0x..)"; without a label
  * (null or empty) "stream 0x.. (list 0x..)" / "list 0x..". */
-void zo_format_device_track_name(zo_buf_t *b, uint32_t tid, uint64_t stream_id,
-                                 uint64_t list, const char *label);
+void zo_format_device_track_name(zo_buf_t *b, uint32_t tid, uint64_t stream_id, uint64_t list,
+                                 const char *label);
 /* thread_sort_index of a device track (Perfetto orders tracks by it). */
 void zo_format_device_track_order(zo_buf_t *b, uint32_t tid, uint64_t sort_key);
 /* An instant on a stream's track when it was bound ("stream bound"): DevTools
  * lists tracks in the order of their first event, so streams come first. */
-void zo_format_stream_bound(zo_buf_t *b, const zo_trace_clock_t *c, uint32_t tid,
-                            uint64_t ns);
+void zo_format_stream_bound(zo_buf_t *b, const zo_trace_clock_t *c, uint32_t tid, uint64_t ns);
 /* submission: the call appended a submission (cat "submission"). */
 void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
                         int submission);

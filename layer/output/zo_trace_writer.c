@@ -1,6 +1,6 @@
 /* zo_trace_writer.c: ring → trace file (see zo_trace_writer.h). */
 #include "zo_trace_writer.h"
-#include "zo_clock.h"
+#include "zo_now.h"
 #include "zo_file.h"
 #include "zo_hash.h"
 #include "zo_ring.h"
@@ -27,15 +27,15 @@
 
 typedef struct track {
     uint64_t stream_id, list;
-    uint32_t tid;          /* 0: slot unused */
+    uint32_t tid; /* 0: slot unused */
     int name_written;
     uint64_t free_from_ns; /* nominal layout: where the next span may start */
     int32_t park_head;     /* parked entries of this track, oldest first; -1: none */
     int32_t park_tail;
-    int clock_aligned;     /* device_offset_ns is set */
+    int clock_aligned; /* device_offset_ns is set */
     int64_t device_offset_ns;
-    uint64_t sort_key;     /* 0: none given */
-    char name[240];        /* copied: the track outlives no string, but names change */
+    uint64_t sort_key; /* 0: none given */
+    char name[240];    /* copied: the track outlives no string, but names change */
 } track_t;
 
 typedef struct held_span {
@@ -62,7 +62,7 @@ static uint64_t last_submission_seq[MAX_NAMED_THREADS];
 /* Parked: nominal spans waiting for their signaller's span (see lay_out). */
 typedef struct parked {
     zo_entry_t entry;
-    uint64_t drain;   /* the drain that parked it */
+    uint64_t drain; /* the drain that parked it */
     int32_t next;
 } parked_t;
 static parked_t parked[PARK_SLOTS];
@@ -72,8 +72,8 @@ static int signaller_written; /* since the parked entries were last tried */
 static uint64_t drain_number;
 #define FORCE_NONE 0
 #define FORCE_ALL UINT64_MAX
-static held_span_t *held;          /* HOLD_SLOTS, allocated at open in timing mode */
-static uint64_t held_oldest;       /* FIFO positions: held[pos % HOLD_SLOTS] */
+static held_span_t *held;    /* HOLD_SLOTS, allocated at open in timing mode */
+static uint64_t held_oldest; /* FIFO positions: held[pos % HOLD_SLOTS] */
 static uint64_t held_next;
 
 /* ---- output chunk ---- */
@@ -210,8 +210,8 @@ static void write_span(const zo_entry_t *e, uint64_t start, uint64_t end, zo_spa
         zo_flow_span_t signaller;
         uint64_t flow_id = ZO_FLOW_EVENT(e->seq, i);
         if (zo_flows_span_of(e->waits[i], from[i], &signaller))
-            write_arrow("event", flow_id, ZO_PID_DEVICE, signaller.tid, signaller.start_ns,
-                        t->tid, start);
+            write_arrow("event", flow_id, ZO_PID_DEVICE, signaller.tid, signaller.start_ns, t->tid,
+                        start);
         else
             zo_flows_note_waiter(e->waits[i], from[i], &(zo_flow_span_t){t->tid, start, end},
                                  flow_id);
@@ -446,14 +446,16 @@ static void drain_locked(int force_all)
 {
     for (zo_ring_t *r = zo_ring_first(); r; r = r->next) {
         r->drain_limit = atomic_load_explicit(&r->head, memory_order_acquire);
-        for (uint64_t i = atomic_load_explicit(&r->tail, memory_order_relaxed); i < r->drain_limit; i++) {
+        for (uint64_t i = atomic_load_explicit(&r->tail, memory_order_relaxed); i < r->drain_limit;
+             i++) {
             const zo_entry_t *e = &r->entries[i & (ZO_RING_ENTRIES - 1)];
             if (e->kind == ZO_ENTRY_SUBMISSION && e->signal_event)
                 zo_flows_note_signal(e->signal_event, e->seq);
         }
     }
     for (zo_ring_t *r = zo_ring_first(); r; r = r->next) {
-        for (uint64_t i = atomic_load_explicit(&r->tail, memory_order_relaxed); i < r->drain_limit; i++) {
+        for (uint64_t i = atomic_load_explicit(&r->tail, memory_order_relaxed); i < r->drain_limit;
+             i++) {
             write_entry(&r->entries[i & (ZO_RING_ENTRIES - 1)]);
             atomic_store_explicit(&r->tail, i + 1, memory_order_release);
             if (signaller_written && parked_count)

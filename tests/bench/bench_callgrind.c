@@ -51,9 +51,17 @@ static int run_one(const bench_paths_t *paths, const char *valgrind, const char 
     snprintf(out_file, sizeof out_file, "%s/%s.out", paths->tmpdir, tag);
     snprintf(out_arg, sizeof out_arg, "--callgrind-out-file=%s", out_file);
     snprintf(count, sizeof count, "%" PRIu64, launches);
-    char *argv[] = {(char *)valgrind, "--tool=callgrind", out_arg, (char *)paths->self,
-                    "--child", (char *)mode, "--config", (char *)config->name,
-                    "--launches", count, NULL};
+    char *argv[] = {(char *)valgrind,
+                    "--tool=callgrind",
+                    out_arg,
+                    (char *)paths->self,
+                    "--child",
+                    (char *)mode,
+                    "--config",
+                    (char *)config->name,
+                    "--launches",
+                    count,
+                    NULL};
     static bench_results_t scratch;
     memset(&scratch, 0, sizeof scratch);
     if (bench_run_child(paths, config, tag, argv, CALLGRIND_TIMEOUT_S, &scratch) != 0)
@@ -104,9 +112,8 @@ void bench_callgrind_measure(const bench_paths_t *paths, bench_callgrind_t *out)
     out->measured = 1;
     for (int i = 0; i < 2; i++)
         out->pairs[i] = launch_counts[i];
-    out->alloc_free_measured = measure_pairs(paths, valgrind, "alloc_frees",
-                                             out->alloc_free_totals, out->per_alloc_free,
-                                             &out->added_per_alloc_free);
+    out->alloc_free_measured = measure_pairs(paths, valgrind, "alloc_frees", out->alloc_free_totals,
+                                             out->per_alloc_free, &out->added_per_alloc_free);
     out->events_measured = measure_pairs(paths, valgrind, "events", out->event_totals,
                                          out->per_event_pair, &out->added_per_event_pair);
 }

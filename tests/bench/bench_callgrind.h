@@ -16,22 +16,22 @@
 #include <stdint.h>
 
 typedef struct bench_callgrind {
-    int measured;                                /* 0: valgrind missing or a run failed */
-    uint64_t launches[2];                        /* the two launch counts */
-    uint64_t totals[BENCH_CALL_CONFIGS][2];      /* instructions, bench_call_configs order */
-    double per_launch[BENCH_CALL_CONFIGS];       /* instructions per launch */
-    double added_per_launch;                     /* zeil minus driver */
+    int measured;                           /* 0: valgrind missing or a run failed */
+    uint64_t launches[2];                   /* the two launch counts */
+    uint64_t totals[BENCH_CALL_CONFIGS][2]; /* instructions, bench_call_configs order */
+    double per_launch[BENCH_CALL_CONFIGS];  /* instructions per launch */
+    double added_per_launch;                /* zeil minus driver */
     /* Allocation and free pairs: driver [0] and zeil [1]. */
     int alloc_free_measured;
-    uint64_t pairs[2];                           /* the two pair counts */
+    uint64_t pairs[2]; /* the two pair counts */
     uint64_t alloc_free_totals[2][2];
     double per_alloc_free[2];
-    double added_per_alloc_free;                 /* zeil minus driver */
+    double added_per_alloc_free; /* zeil minus driver */
     /* Event signal and reset pairs, as many as pairs[]: driver [0], zeil [1]. */
     int events_measured;
     uint64_t event_totals[2][2];
     double per_event_pair[2];
-    double added_per_event_pair;                 /* zeil minus driver */
+    double added_per_event_pair; /* zeil minus driver */
 } bench_callgrind_t;
 
 void bench_callgrind_measure(const bench_paths_t *paths, bench_callgrind_t *out);

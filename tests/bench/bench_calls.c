@@ -27,7 +27,10 @@
 #define BATCH 1000u
 #define WARMUP_PAIRS 10u
 
-enum { API, DIRECT };
+enum {
+    API,
+    DIRECT
+};
 
 typedef struct subject {
     const bench_ze_t *ze;
@@ -110,8 +113,7 @@ static double alloc_free_batch(const subject_t *s, int side)
     else
         for (unsigned k = 0; k < BATCH; k++) {
             void *p = NULL;
-            failed |= mem->pfnAllocDevice(ze->context, &desc, BENCH_ALLOC_BYTES, 0, ze->device,
-                                          &p);
+            failed |= mem->pfnAllocDevice(ze->context, &desc, BENCH_ALLOC_BYTES, 0, ze->device, &p);
             failed |= mem->pfnFree(ze->context, p);
         }
     uint64_t end = bench_now_ns();
@@ -166,8 +168,7 @@ static void verify_configuration(const char *config)
     if (zeil_is_active() != zeil_expected)
         bench_fail("configuration %s: zeil is %s", config,
                    zeil_expected ? "not active" : "active although it should be off");
-    if (strcmp(config, "stock_validation") == 0 &&
-        !library_loaded("libze_validation_layer.so.1"))
+    if (strcmp(config, "stock_validation") == 0 && !library_loaded("libze_validation_layer.so.1"))
         bench_fail("configuration %s: the loader did not load its validation layer", config);
     if (strcmp(config, "stock_tracing") == 0 && !library_loaded("libze_tracing_layer.so.1"))
         bench_fail("configuration %s: the loader did not load its tracing layer", config);

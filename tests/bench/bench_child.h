@@ -14,15 +14,15 @@
 #include <stdint.h>
 
 typedef struct bench_child_args {
-    const char *mode;     /* "calls", "lookup", "rss", "launches", "alloc_frees",
+    const char *mode;   /* "calls", "lookup", "rss", "launches", "alloc_frees",
                              "events", "hazards" or "scaling" */
-    const char *config;   /* the configuration's name, the COLUMN of "calls" */
-    double scale;         /* iteration counts are multiplied by this (--quick: < 1) */
-    uint64_t launches;    /* rss and launches: how many launches in total;
+    const char *config; /* the configuration's name, the COLUMN of "calls" */
+    double scale;       /* iteration counts are multiplied by this (--quick: < 1) */
+    uint64_t launches;  /* rss and launches: how many launches in total;
                              alloc_frees: how many allocation and free pairs;
                              events: how many signal and reset pairs */
-    uint64_t rss_after;   /* rss: the first measurement, after this many */
-    unsigned threads;     /* scaling: how many threads append at once */
+    uint64_t rss_after; /* rss: the first measurement, after this many */
+    unsigned threads;   /* scaling: how many threads append at once */
 } bench_child_args_t;
 
 /* Prints one result line. */

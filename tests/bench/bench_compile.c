@@ -28,13 +28,15 @@ static const char program[] =
     "    }\n"
     "}\n"
     "\n"
-    "static float load_or_zero(__global const float *p, int row, int col, int rows, int cols, int ld)\n"
+    "static float load_or_zero(__global const float *p, int row, int col, int rows, int cols, int "
+    "ld)\n"
     "{\n"
     "    return row < rows && col < cols ? p[row * ld + col] : 0.0f;\n"
     "}\n"
     "\n"
     "__kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))\n"
-    "void gemm_bias_act(__global const float *a, __global const float *b, __global const float *bias,\n"
+    "void gemm_bias_act(__global const float *a, __global const float *b, __global const float "
+    "*bias,\n"
     "                   __global float *c, dims_t d, int act)\n"
     "{\n"
     "    __local float ta[TILE][TILE + 1];\n"
@@ -56,7 +58,8 @@ static const char program[] =
     "    }\n"
     "}\n"
     "\n"
-    "__kernel void reduce_rows(__global const float *in, __global float *out, int cols, __local float *scratch)\n"
+    "__kernel void reduce_rows(__global const float *in, __global float *out, int cols, __local "
+    "float *scratch)\n"
     "{\n"
     "    int row = get_group_id(0), lid = get_local_id(0), n = get_local_size(0);\n"
     "    float s = 0.0f;\n"
@@ -80,7 +83,8 @@ static const char program[] =
     "        x[row * cols + col] = exp(x[row * cols + col]) / sums[row];\n"
     "}\n"
     "\n"
-    "__kernel void convert_u8(__global const float *in, __global uchar *out, float scale, float shift)\n"
+    "__kernel void convert_u8(__global const float *in, __global uchar *out, float scale, float "
+    "shift)\n"
     "{\n"
     "    size_t i = get_global_id(0);\n"
     "    float v = in[i] * scale + shift;\n"
@@ -93,7 +97,8 @@ static const char program[] =
     "    y[i] = alpha * x[i] + beta * y[i];\n"
     "}\n"
     "\n"
-    "__kernel void transpose_pad(__global const float *in, __global float *out, int w, int h, float pad)\n"
+    "__kernel void transpose_pad(__global const float *in, __global float *out, int w, int h, "
+    "float pad)\n"
     "{\n"
     "    int x = get_global_id(0), y = get_global_id(1);\n"
     "    int pw = get_global_size(0);\n"
@@ -111,8 +116,13 @@ static double now_s(void)
 /* One zeModuleCreate of the program, timed in seconds. */
 static double build_once(const bench_ze_t *ze)
 {
-    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, (ze_module_format_t)3, sizeof program - 1,
-                             (const uint8_t *)program, "-cl-std=CL2.0", NULL};
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC,
+                             NULL,
+                             (ze_module_format_t)3,
+                             sizeof program - 1,
+                             (const uint8_t *)program,
+                             "-cl-std=CL2.0",
+                             NULL};
     ze_module_handle_t module = NULL;
     ze_module_build_log_handle_t log = NULL;
     double start = now_s();

@@ -7,9 +7,9 @@
 
 extern char **environ;
 
-static const char *const validation_env[] = {
-    "ZE_ENABLE_VALIDATION_LAYER=1", "ZE_ENABLE_PARAMETER_VALIDATION=1",
-    "ZE_ENABLE_HANDLE_LIFETIME=1", NULL};
+static const char *const validation_env[] = {"ZE_ENABLE_VALIDATION_LAYER=1",
+                                             "ZE_ENABLE_PARAMETER_VALIDATION=1",
+                                             "ZE_ENABLE_HANDLE_LIFETIME=1", NULL};
 static const char *const tracing_env[] = {"ZE_ENABLE_TRACING_LAYER=1", NULL};
 
 const bench_config_t bench_call_configs[BENCH_CALL_CONFIGS] = {
@@ -27,8 +27,7 @@ const bench_config_t bench_config_zeil_hazards = {"zeil_hazards", 1, 0, hazards_
 /* Settings of the caller's shell that would change what a child measures. */
 static int inherited_setting(const char *entry)
 {
-    static const char *const prefixes[] = {"ZE_", "ZEL_", "ZES_", "ZET_", "ZEIL_",
-                                           "LD_PRELOAD="};
+    static const char *const prefixes[] = {"ZE_", "ZEL_", "ZES_", "ZET_", "ZEIL_", "LD_PRELOAD="};
     for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
         if (strncmp(entry, prefixes[i], strlen(prefixes[i])) == 0)
             return 1;

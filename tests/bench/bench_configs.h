@@ -19,9 +19,9 @@ typedef struct bench_paths {
 
 typedef struct bench_config {
     const char *name;
-    int zeil;                   /* ZE_ENABLE_LAYERS=zeil, libzeil.so preloaded */
-    int trace;                  /* plus ZEIL_TRACE to a file, ZEIL_TIMING=0 */
-    const char *const *extra;   /* further NAME=value, null-terminated */
+    int zeil;                 /* ZE_ENABLE_LAYERS=zeil, libzeil.so preloaded */
+    int trace;                /* plus ZEIL_TRACE to a file, ZEIL_TIMING=0 */
+    const char *const *extra; /* further NAME=value, null-terminated */
 } bench_config_t;
 
 /* The five configurations of the per-call figures, "driver" first. */

@@ -41,7 +41,10 @@ static uint64_t thread_cpu_ns(void)
 
 static ze_command_list_handle_t stream_list(const bench_ze_t *ze)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    NULL,
+                                    0,
+                                    0,
                                     ZE_COMMAND_QUEUE_FLAG_IN_ORDER,
                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
@@ -98,8 +101,8 @@ int bench_child_hazards(const bench_child_args_t *args)
             uint64_t start = thread_cpu_ns();
             if (straight)
                 for (unsigned k = 0; k < BATCH; k++)
-                    failed |= direct.list.pfnAppendLaunchKernel(lists[k & 1], ze.kernel,
-                                                                &one_group, NULL, 0, NULL);
+                    failed |= direct.list.pfnAppendLaunchKernel(lists[k & 1], ze.kernel, &one_group,
+                                                                NULL, 0, NULL);
             else
                 for (unsigned k = 0; k < BATCH; k++)
                     failed |= bench_ze_launch(&ze, lists[k & 1]);

@@ -42,7 +42,7 @@ typedef struct side {
     ze_context_handle_t context;
     ze_command_list_handle_t list;
     ze_event_pool_handle_t pool;
-    ze_event_handle_t filled;    /* signalled by the fills of filled_memory */
+    ze_event_handle_t filled; /* signalled by the fills of filled_memory */
 } side_t;
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -57,17 +57,17 @@ static void fail(const char *fmt, ...)
     exit(2);
 }
 
-#define DNNL_OK(call)                                                                  \
-    do {                                                                               \
-        dnnl_status_t s_ = (call);                                                     \
-        if (s_ != dnnl_success)                                                        \
-            fail("%s:%d: %s returned %d", __FILE__, __LINE__, #call, (int)s_);         \
+#define DNNL_OK(call) \
+    do { \
+        dnnl_status_t s_ = (call); \
+        if (s_ != dnnl_success) \
+            fail("%s:%d: %s returned %d", __FILE__, __LINE__, #call, (int)s_); \
     } while (0)
-#define ZE_OK(call)                                                                    \
-    do {                                                                               \
-        ze_result_t r_ = (call);                                                       \
-        if (r_ != ZE_RESULT_SUCCESS)                                                   \
-            fail("%s:%d: %s returned 0x%x", __FILE__, __LINE__, #call, (unsigned)r_);  \
+#define ZE_OK(call) \
+    do { \
+        ze_result_t r_ = (call); \
+        if (r_ != ZE_RESULT_SUCCESS) \
+            fail("%s:%d: %s returned 0x%x", __FILE__, __LINE__, #call, (unsigned)r_); \
     } while (0)
 
 static double now_us(void)
@@ -99,9 +99,9 @@ static void open_interop(side_t *s)
     /* Without ZE_COMMAND_QUEUE_FLAG_IN_ORDER, which Debian's API 1.4 headers
      * and the reference driver do not know: the driver runs every list in
      * order, and the interop library accepts such a list with a warning. */
-    ze_command_queue_desc_t queue = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t queue = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ZE_OK(zeCommandListCreateImmediate(s->context, device, &queue, &s->list));
     ze_event_pool_desc_t pool = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
                                  ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
@@ -130,8 +130,8 @@ static dnnl_memory_t filled_memory(const side_t *s, const dnnl_memory_desc_t *md
     }
     DNNL_OK(dnnl_ze_interop_memory_create(&memory, md, s->engine, 1, &allocate));
     DNNL_OK(dnnl_memory_get_data_handle(memory, &data));
-    ZE_OK(zeCommandListAppendMemoryFill(s->list, data, &one, sizeof one, bytes, s->filled, 0,
-                                        NULL));
+    ZE_OK(
+        zeCommandListAppendMemoryFill(s->list, data, &one, sizeof one, bytes, s->filled, 0, NULL));
     ZE_OK(zeEventHostSynchronize(s->filled, UINT64_MAX));
     ZE_OK(zeEventHostReset(s->filled));
     return memory;
@@ -167,8 +167,8 @@ static double time_relu(const side_t *s, size_t batches)
     const dnnl_dims_t dims = {1, 16, 8, 8};
     DNNL_OK(dnnl_memory_desc_init_by_tag(&md, 4, dims, dnnl_f32, dnnl_nchw));
     dnnl_eltwise_desc_t relu;
-    DNNL_OK(dnnl_eltwise_forward_desc_init(&relu, dnnl_forward_inference, dnnl_eltwise_relu,
-                                           &md, 0.f, 0.f));
+    DNNL_OK(dnnl_eltwise_forward_desc_init(&relu, dnnl_forward_inference, dnnl_eltwise_relu, &md,
+                                           0.f, 0.f));
     dnnl_primitive_t primitive = create_primitive(s, &relu);
     dnnl_memory_t src = filled_memory(s, &md), dst = filled_memory(s, &md);
     dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
@@ -202,8 +202,8 @@ static double time_matmul(const side_t *s, size_t runs)
     dnnl_primitive_t primitive = create_primitive(s, &matmul);
     dnnl_memory_t src = filled_memory(s, &md), weights = filled_memory(s, &md),
                   dst = filled_memory(s, &md);
-    dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights},
-                              {DNNL_ARG_DST, dst}};
+    dnnl_exec_arg_t args[] = {
+        {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
     double *times = calloc(runs, sizeof *times);
     if (!times)
         fail("out of memory");
@@ -235,8 +235,13 @@ static ze_module_handle_t test_module(const side_t *s, ze_device_handle_t device
     if (!bytes || fread(bytes, 1, (size_t)size, f) != (size_t)size)
         fail("cannot read %s", path);
     fclose(f);
-    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
-                             (size_t)size, bytes, NULL, NULL};
+    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC,
+                             NULL,
+                             ZE_MODULE_FORMAT_NATIVE,
+                             (size_t)size,
+                             bytes,
+                             NULL,
+                             NULL};
     ze_module_handle_t module;
     ZE_OK(zeModuleCreate(s->context, device, &desc, &module, NULL));
     free(bytes);

@@ -17,9 +17,9 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const call_figures[] = {"launch_append_ns", "alloc_free_ns", "event_ns",
-                                            "launch_added_ns", "alloc_free_added_ns",
-                                            "event_added_ns"};
+static const char *const call_figures[] = {
+    "launch_append_ns", "alloc_free_ns",       "event_ns",
+    "launch_added_ns",  "alloc_free_added_ns", "event_added_ns"};
 static const char *const lookup_sizes[] = {"1000", "100000", "1000000"};
 
 static void number(FILE *f, double v)
@@ -189,7 +189,9 @@ static void targets_detail(FILE *f, const bench_run_t *run)
         fprintf(f, "%s\n    {\"target\": ", i ? "," : "");
         string(f, t[i].name);
         fprintf(f, ", \"holds\": %s, \"measured\": ",
-                t[i].verdict == 1 ? "true" : t[i].verdict == 0 ? "false" : "null");
+                t[i].verdict == 1   ? "true"
+                : t[i].verdict == 0 ? "false"
+                                    : "null");
         string(f, t[i].measured);
         fputc('}', f);
     }
@@ -254,8 +256,9 @@ static void write_body(FILE *f, const bench_run_t *run)
         number(f, run->callgrind.added_per_event_pair);
     else
         fputs("null", f);
-    fprintf(f, ",\n \"detail\": {\"quick\": %s, \"only_scaling\": %s, \"interop_built\": %s, "
-               "\"load_average\": {\"before\": ",
+    fprintf(f,
+            ",\n \"detail\": {\"quick\": %s, \"only_scaling\": %s, \"interop_built\": %s, "
+            "\"load_average\": {\"before\": ",
             run->quick ? "true" : "false", run->only_scaling ? "true" : "false",
             run->interop_built ? "true" : "false");
     number(f, run->load_before);

@@ -63,10 +63,14 @@ static uint64_t cpu_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static ze_module_handle_t module_of(const kbench_t *b, ze_module_format_t format, const void *bytes, size_t size)
+static ze_module_handle_t module_of(const kbench_t *b, ze_module_format_t format, const void *bytes,
+                                    size_t size)
 {
-    ze_module_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_MODULE_DESC, .format = format, .inputSize = size,
-                             .pInputModule = bytes, .pBuildFlags = ""};
+    ze_module_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
+                             .format = format,
+                             .inputSize = size,
+                             .pInputModule = bytes,
+                             .pBuildFlags = ""};
     ze_module_handle_t m = NULL;
     BENCH_ZE_OK(zeModuleCreate(b->ze.context, b->ze.device, &desc, &m, NULL));
     return m;
@@ -188,12 +192,14 @@ int bench_child_kernels(const bench_child_args_t *args)
     items = items < GROUP * 64 ? GROUP * 64 : items;
     elementwise = elementwise < GROUP * 64 ? GROUP * 64 : elementwise;
     uint32_t *out = alloc(&b, items * sizeof *out);
-    ze_kernel_handle_t iota = kernel_of(b.compiled, "iota"), barrier = kernel_of(b.compiled, "barrier1");
+    ze_kernel_handle_t iota = kernel_of(b.compiled, "iota"),
+                       barrier = kernel_of(b.compiled, "barrier1");
     BENCH_ZE_OK(zeKernelSetArgumentValue(iota, 0, sizeof out, &out));
     BENCH_ZE_OK(zeKernelSetArgumentValue(barrier, 0, sizeof out, &out));
     double plain = per_item(&b, iota, items);
     if (out[items - 1] != items - 1)
-        bench_fail("kernels: iota computed %u, not %llu", out[items - 1], (unsigned long long)items - 1);
+        bench_fail("kernels: iota computed %u, not %llu", out[items - 1],
+                   (unsigned long long)items - 1);
     double with_barrier = per_item(&b, barrier, items / 4);
     BENCH_ZE_OK(zeKernelDestroy(iota));
     BENCH_ZE_OK(zeKernelDestroy(barrier));

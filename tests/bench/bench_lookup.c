@@ -33,8 +33,7 @@ static uint64_t next_random(uint64_t *state)
     return x * 2685821657736338717ull;
 }
 
-static void draw_queries(void *const *allocs, size_t live, const void **queries,
-                         uint64_t *state)
+static void draw_queries(void *const *allocs, size_t live, const void **queries, uint64_t *state)
 {
     for (size_t i = 0; i < QUERIES; i++) {
         uint64_t r = next_random(state);
@@ -86,8 +85,8 @@ int bench_child_lookup(const bench_child_args_t *args)
     size_t live = 0;
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         for (; live < sizes[s]; live++)
-            BENCH_ZE_OK(zeMemAllocDevice(ze.context, &desc, ALLOC_BYTES, 0, ze.device,
-                                         &allocs[live]));
+            BENCH_ZE_OK(
+                zeMemAllocDevice(ze.context, &desc, ALLOC_BYTES, 0, ze.device, &allocs[live]));
         draw_queries(allocs, live, queries, &state);
         time_lookups(queries, 1); /* warm-up: the queries' cache lines, the code */
         char column[24];

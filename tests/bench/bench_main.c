@@ -86,8 +86,7 @@ static options_t parse(int argc, char **argv)
                 o.only_scaling = 1;
             else
                 usage();
-        }
-        else if (strcmp(a, "--child") == 0)
+        } else if (strcmp(a, "--child") == 0)
             o.is_child = 1, o.child.mode = value_of(argc, argv, &i);
         else if (strcmp(a, "--config") == 0)
             o.child.config = value_of(argc, argv, &i);
@@ -157,8 +156,8 @@ static void describe_machine(char *out, size_t cap)
         }
     if (f)
         fclose(f);
-    snprintf(out, cap, "%s, %ld CPUs, %s %s %s", model, sysconf(_SC_NPROCESSORS_ONLN),
-             u.sysname, u.release, u.machine);
+    snprintf(out, cap, "%s, %ld CPUs, %s %s %s", model, sysconf(_SC_NPROCESSORS_ONLN), u.sysname,
+             u.release, u.machine);
 }
 
 static double load_now(void)
@@ -173,8 +172,7 @@ typedef struct parent {
     char scale[32];
 } parent_t;
 
-static void child(parent_t *p, const bench_config_t *config, const char *tag,
-                  char *const argv[])
+static void child(parent_t *p, const bench_config_t *config, const char *tag, char *const argv[])
 {
     if (bench_run_child(&p->paths, config, tag, argv, CHILD_TIMEOUT_S, &p->run->results) != 0)
         p->run->failed_children++;
@@ -186,8 +184,8 @@ static void hazard_children(parent_t *p, int round)
     for (int h = 0; h < 2; h++) {
         char tag[64];
         snprintf(tag, sizeof tag, "hazards-%s-r%d", hazards[h]->name, round);
-        char *argv[] = {(char *)p->paths.self, "--child", "hazards", "--config",
-                        (char *)hazards[h]->name, "--scale", p->scale, NULL};
+        char *argv[] = {(char *)p->paths.self,    "--child", "hazards", "--config",
+                        (char *)hazards[h]->name, "--scale", p->scale,  NULL};
         child(p, hazards[h], tag, argv);
     }
 }
@@ -205,9 +203,9 @@ static void scaling_children(parent_t *p, int round)
             snprintf(threads, sizeof threads, "%u", p->run->scaling_threads[i]);
             char tag[64];
             snprintf(tag, sizeof tag, "scaling-%s-%s-r%d", configs[c]->name, threads, round);
-            char *argv[] = {(char *)p->paths.self, "--child", "scaling", "--config",
-                            (char *)configs[c]->name, "--threads", threads, "--scale",
-                            p->scale, NULL};
+            char *argv[] = {
+                (char *)p->paths.self, "--child", "scaling", "--config", (char *)configs[c]->name,
+                "--threads",           threads,   "--scale", p->scale,   NULL};
             child(p, configs[c], tag, argv);
         }
     }
@@ -227,20 +225,32 @@ static void round_of_children(parent_t *p, int round, int only_interop, int only
     for (int c = 0; c < BENCH_CALL_CONFIGS && !only_interop; c++) {
         const bench_config_t *config = &bench_call_configs[c];
         snprintf(tag, sizeof tag, "calls-%s-r%d", config->name, round);
-        char *argv[] = {(char *)p->paths.self, "--child", "calls", "--config",
-                        (char *)config->name, "--scale", p->scale, NULL};
+        char *argv[] = {(char *)p->paths.self, "--child", "calls",  "--config",
+                        (char *)config->name,  "--scale", p->scale, NULL};
         child(p, config, tag, argv);
     }
     if (!only_interop) {
         snprintf(tag, sizeof tag, "lookup-r%d", round);
-        char *lookup[] = {(char *)p->paths.self, "--child", "lookup", "--config", "zeil",
-                          "--scale", p->scale, NULL};
+        char *lookup[] = {(char *)p->paths.self,
+                          "--child",
+                          "lookup",
+                          "--config",
+                          "zeil",
+                          "--scale",
+                          p->scale,
+                          NULL};
         child(p, &bench_config_zeil, tag, lookup);
         hazard_children(p, round);
         scaling_children(p, round);
         snprintf(tag, sizeof tag, "kernels-r%d", round);
-        char *kernels[] = {(char *)p->paths.self, "--child", "kernels", "--config", "driver",
-                           "--scale", p->scale, NULL};
+        char *kernels[] = {(char *)p->paths.self,
+                           "--child",
+                           "kernels",
+                           "--config",
+                           "driver",
+                           "--scale",
+                           p->scale,
+                           NULL};
         child(p, &bench_config_driver, tag, kernels);
         snprintf(tag, sizeof tag, "compile-r%d", round);
         char *compile[] = {(char *)p->paths.self, "--child", "compile", "--config", "driver", NULL};
@@ -251,8 +261,8 @@ static void round_of_children(parent_t *p, int round, int only_interop, int only
     static const char *const sides[] = {"direct", "interop"};
     for (int s = 0; s < 2; s++) {
         snprintf(tag, sizeof tag, "execute-%s-r%d", sides[s], round);
-        char *argv[] = {(char *)p->paths.interop_exe, "--mode", (char *)sides[s], "--scale",
-                        p->scale, NULL};
+        char *argv[] = {
+            (char *)p->paths.interop_exe, "--mode", (char *)sides[s], "--scale", p->scale, NULL};
         child(p, s ? &bench_config_zeil : &bench_config_driver, tag, argv);
     }
 }
@@ -266,9 +276,9 @@ static void rss_children(parent_t *p, int quick)
     for (int i = 0; i < 2; i++) {
         char tag[64];
         snprintf(tag, sizeof tag, "rss-%s", configs[i]->name);
-        char *argv[] = {(char *)p->paths.self, "--child", "rss", "--config",
-                        (char *)configs[i]->name, "--launches", launches, "--rss-after",
-                        after, NULL};
+        char *argv[] = {
+            (char *)p->paths.self, "--child", "rss",         "--config", (char *)configs[i]->name,
+            "--launches",          launches,  "--rss-after", after,      NULL};
         child(p, configs[i], tag, argv);
     }
 }
@@ -310,7 +320,8 @@ static int run_parent(const options_t *o)
         return fprintf(stderr, "zeil_bench: cannot create %s\n", tmpdir), 2;
     parent_t p = {{self, BENCH_DRIVER_FILE, BENCH_ZEIL_FILE, BENCH_KERNELS_FILE,
                    access(BENCH_INTEROP_EXE, X_OK) == 0 ? BENCH_INTEROP_EXE : NULL, tmpdir},
-                  &run, ""};
+                  &run,
+                  ""};
     snprintf(p.scale, sizeof p.scale, "%g", o->quick ? QUICK_SCALE : 1.0);
     run.rounds = o->rounds;
     run.quick = o->quick;
@@ -319,8 +330,8 @@ static int run_parent(const options_t *o)
     run.only_hazards = o->only_hazards;
     run.only_scaling = o->only_scaling;
     run.cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-    run.scaling_counts = bench_scaling_thread_counts(run.cores, run.scaling_threads,
-                                                     BENCH_MAX_THREAD_COUNTS);
+    run.scaling_counts =
+        bench_scaling_thread_counts(run.cores, run.scaling_threads, BENCH_MAX_THREAD_COUNTS);
     if (o->only_interop && !run.interop_built)
         return fprintf(stderr, "zeil_bench: --only interop: zeil_bench_interop is missing\n"), 2;
     describe_machine(run.machine, sizeof run.machine);

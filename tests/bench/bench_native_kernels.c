@@ -25,4 +25,5 @@ static const uint32_t scale_c_args[] = {sizeof(float *), sizeof(float *), sizeof
 
 static const zeil_cpu_kernel_t kernels[] = {{"scale_c", 3, scale_c_args, scale_c}};
 
-ZEIL_CPU_MODULE_EXPORT const zeil_cpu_module_t zeil_cpu_module = {ZEIL_CPU_KERNEL_ABI_VERSION, 1, kernels};
+ZEIL_CPU_MODULE_EXPORT const zeil_cpu_module_t zeil_cpu_module = {ZEIL_CPU_KERNEL_ABI_VERSION, 1,
+                                                                  kernels};

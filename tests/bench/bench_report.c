@@ -9,7 +9,7 @@
 
 static const char *const call_figures[] = {"launch_append_ns", "alloc_free_ns", "event_ns"};
 static const char *const added_figures[] = {"launch_added_ns", "alloc_free_added_ns",
-                                             "event_added_ns"};
+                                            "event_added_ns"};
 static const char *const lookup_sizes[] = {"1000", "100000", "1000000"};
 #define NOT_BUILT "n/a (zeil_bench_interop missing)"
 
@@ -136,8 +136,8 @@ static void callgrind_figure(FILE *out, const bench_callgrind_t *cg)
         fprintf(out, "%-20s instructions per allocation and free: driver %.1f, zeil %+.1f\n", "",
                 cg->per_alloc_free[0], cg->added_per_alloc_free);
     if (cg->events_measured)
-        fprintf(out, "%-20s instructions per event signal and reset: driver %.1f, zeil %+.1f\n",
-                "", cg->per_event_pair[0], cg->added_per_event_pair);
+        fprintf(out, "%-20s instructions per event signal and reset: driver %.1f, zeil %+.1f\n", "",
+                cg->per_event_pair[0], cg->added_per_event_pair);
 }
 
 /* ns per append per thread at each thread count, and what zeil adds. */
@@ -178,8 +178,10 @@ static void targets(FILE *out, const bench_run_t *run)
     for (int i = 0; i < n; i++)
         if (!run->only_scaling || t[i].verdict != -1)
             fprintf(out, "  [%-6s] %-50s %s\n",
-                t[i].verdict == 1 ? "holds" : t[i].verdict == 0 ? "MISSED" : "n/a", t[i].name,
-                t[i].measured);
+                    t[i].verdict == 1   ? "holds"
+                    : t[i].verdict == 0 ? "MISSED"
+                                        : "n/a",
+                    t[i].name, t[i].measured);
 }
 
 void bench_report_print(const bench_run_t *run, FILE *out)

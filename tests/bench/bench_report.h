@@ -16,11 +16,11 @@ typedef struct bench_run {
     bench_results_t results;
     int rounds;
     int quick;
-    int interop_built;          /* 0: the interop figures are n/a */
-    int only_interop;           /* --only interop: no other figure was measured */
-    int only_hazards;           /* --only hazards: likewise */
-    int only_scaling;           /* --only scaling: launch_scaling alone */
-    unsigned cores;             /* online processors */
+    int interop_built; /* 0: the interop figures are n/a */
+    int only_interop;  /* --only interop: no other figure was measured */
+    int only_hazards;  /* --only hazards: likewise */
+    int only_scaling;  /* --only scaling: launch_scaling alone */
+    unsigned cores;    /* online processors */
     unsigned scaling_threads[BENCH_MAX_THREAD_COUNTS]; /* 1, 2, 4, ... cores */
     unsigned scaling_counts;
     char machine[256];

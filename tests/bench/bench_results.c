@@ -39,8 +39,8 @@ const bench_series_t *bench_results_find(const bench_results_t *results, const c
     return find((bench_results_t *)results, figure, column);
 }
 
-int bench_results_summary(const bench_results_t *results, const char *figure,
-                          const char *column, bench_summary_t *summary)
+int bench_results_summary(const bench_results_t *results, const char *figure, const char *column,
+                          bench_summary_t *summary)
 {
     const bench_series_t *s = bench_results_find(results, figure, column);
     if (!s || s->n == 0)

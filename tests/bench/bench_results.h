@@ -31,8 +31,8 @@ int bench_results_add(bench_results_t *results, const char *figure, const char *
 const bench_series_t *bench_results_find(const bench_results_t *results, const char *figure,
                                          const char *column);
 /* Median, min and max of the series; returns 0 when it has no sample. */
-int bench_results_summary(const bench_results_t *results, const char *figure,
-                          const char *column, bench_summary_t *summary);
+int bench_results_summary(const bench_results_t *results, const char *figure, const char *column,
+                          bench_summary_t *summary);
 /* Parses one child line "FIGURE COLUMN VALUE" into the results; returns -1
  * for a malformed line. */
 int bench_results_parse_line(bench_results_t *results, const char *line);

@@ -41,9 +41,9 @@ typedef struct worker {
     ze_command_list_handle_t list;
     size_t batches;
     double *means, *added;
-    size_t timed;       /* batches counted, at most batches */
+    size_t timed; /* batches counted, at most batches */
     pthread_barrier_t *start;
-    _Atomic int *stop;  /* set by the first thread done: the rest stop too */
+    _Atomic int *stop; /* set by the first thread done: the rest stop too */
     pthread_t thread;
 } worker_t;
 
@@ -60,8 +60,8 @@ static double batch(const worker_t *w, int straight)
             failed |= direct(w->list, w->kernel, &one_group, NULL, 0, NULL);
     else
         for (unsigned k = 0; k < BATCH; k++)
-            failed |= zeCommandListAppendLaunchKernel(w->list, w->kernel, &one_group, NULL, 0,
-                                                      NULL);
+            failed |=
+                zeCommandListAppendLaunchKernel(w->list, w->kernel, &one_group, NULL, 0, NULL);
     uint64_t end = bench_now_ns();
     BENCH_ZE_OK(failed);
     BENCH_ZE_OK(zeCommandListReset(w->list));
@@ -112,9 +112,17 @@ int bench_child_scaling(const bench_child_args_t *args)
         bench_fail("out of memory");
     for (unsigned t = 0; t < threads; t++) {
         worker_t *w = &workers[t];
-        *w = (worker_t){&ze, &direct, bench_ze_new_kernel(&ze), bench_ze_new_list(&ze), batches,
-                        calloc(batches, sizeof(double)), calloc(batches, sizeof(double)), 0,
-                        &start, &stop, 0};
+        *w = (worker_t){&ze,
+                        &direct,
+                        bench_ze_new_kernel(&ze),
+                        bench_ze_new_list(&ze),
+                        batches,
+                        calloc(batches, sizeof(double)),
+                        calloc(batches, sizeof(double)),
+                        0,
+                        &start,
+                        &stop,
+                        0};
         if (!w->means || !w->added)
             bench_fail("out of memory");
     }

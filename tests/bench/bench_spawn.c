@@ -30,8 +30,7 @@ static void print_log_tail(const char *path)
     fclose(f);
 }
 
-static pid_t start(char *const argv[], char **env, int out_fd, const char *log,
-                   unsigned timeout_s)
+static pid_t start(char *const argv[], char **env, int out_fd, const char *log, unsigned timeout_s)
 {
     pid_t pid = fork();
     if (pid != 0)
@@ -84,8 +83,7 @@ static int merge(bench_results_t *results, const bench_results_t *from)
 
 /* A tracing configuration really traced; the file (megabytes, and only its
  * writing was the point) is removed. */
-static int trace_written(const bench_paths_t *paths, const bench_config_t *config,
-                         const char *tag)
+static int trace_written(const bench_paths_t *paths, const bench_config_t *config, const char *tag)
 {
     if (!config->trace)
         return 1;

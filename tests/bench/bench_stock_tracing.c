@@ -9,14 +9,13 @@
 static zel_tracer_handle_t tracer;
 static int calls_seen; /* written by the callbacks so they are not folded away */
 
-#define EMPTY_CALLBACK(name, params_t)                                                     \
-    static void ZE_APICALL name(params_t *params, ze_result_t result, void *user,        \
-                                void **instance)                                           \
-    {                                                                                      \
-        (void)params;                                                                      \
-        (void)result;                                                                      \
-        (void)instance;                                                                    \
-        *(volatile int *)user += 1;                                                        \
+#define EMPTY_CALLBACK(name, params_t) \
+    static void ZE_APICALL name(params_t *params, ze_result_t result, void *user, void **instance) \
+    { \
+        (void)params; \
+        (void)result; \
+        (void)instance; \
+        *(volatile int *)user += 1; \
     }
 
 EMPTY_CALLBACK(on_launch, ze_command_list_append_launch_kernel_params_t)
@@ -31,8 +30,8 @@ void bench_stock_tracing_enable(void)
     BENCH_ZE_OK(zelTracerCreate(&desc, &tracer));
     static const zel_tracer_reg_t both[] = {ZEL_REGISTER_PROLOGUE, ZEL_REGISTER_EPILOGUE};
     for (int i = 0; i < 2; i++) {
-        BENCH_ZE_OK(zelTracerCommandListAppendLaunchKernelRegisterCallback(tracer, both[i],
-                                                                           on_launch));
+        BENCH_ZE_OK(
+            zelTracerCommandListAppendLaunchKernelRegisterCallback(tracer, both[i], on_launch));
         BENCH_ZE_OK(zelTracerMemAllocDeviceRegisterCallback(tracer, both[i], on_alloc_device));
         BENCH_ZE_OK(zelTracerMemFreeRegisterCallback(tracer, both[i], on_free));
         BENCH_ZE_OK(zelTracerEventHostSignalRegisterCallback(tracer, both[i], on_host_signal));

@@ -38,8 +38,8 @@ int bench_scaling_zeil_adds(const bench_results_t *r, unsigned threads, double *
     return 1;
 }
 
-static void at_most(bench_target_t *t, const char *name, int known, double value,
-                    double limit, const char *unit)
+static void at_most(bench_target_t *t, const char *name, int known, double value, double limit,
+                    const char *unit)
 {
     t->name = name;
     t->verdict = known ? value <= limit : -1;
@@ -49,8 +49,8 @@ static void at_most(bench_target_t *t, const char *name, int known, double value
         snprintf(t->measured, sizeof t->measured, "not measured");
 }
 
-static void at_least(bench_target_t *t, const char *name, int known, double value,
-                     double limit, const char *unit)
+static void at_least(bench_target_t *t, const char *name, int known, double value, double limit,
+                     const char *unit)
 {
     at_most(t, name, known, -value, -limit, unit);
     if (known)
@@ -86,10 +86,9 @@ static void scaling(bench_target_t *targets, int *n, const bench_results_t *r)
 {
     double d1 = 0, d2 = 0, z1 = 0, z2 = 0, ratio = 0;
     int driver = bench_scaling_median(r, "driver", 1, &d1) &&
-                 bench_scaling_median(r, "driver", 2, &d2) && d1 > 0 &&
-                 driver_ratio(r, &ratio);
-    at_most(&targets[(*n)++], "driver at 2 threads <= 1.3x its 1-thread ns", driver, ratio,
-            1.3, "x");
+                 bench_scaling_median(r, "driver", 2, &d2) && d1 > 0 && driver_ratio(r, &ratio);
+    at_most(&targets[(*n)++], "driver at 2 threads <= 1.3x its 1-thread ns", driver, ratio, 1.3,
+            "x");
     bench_target_t *t = &targets[(*n)++];
     int plain = driver && bench_scaling_median(r, "zeil", 1, &z1) &&
                 bench_scaling_median(r, "zeil", 2, &z2);
@@ -147,8 +146,8 @@ int bench_targets_judge(const bench_run_t *run, bench_target_t *targets)
     int known;
     zeil_adds(&targets[n++], "launch overhead zeil - driver <= 20 ns", r, "launch_append_ns",
               "launch_added_ns", "zeil", 20);
-    zeil_adds(&targets[n++], "launch overhead zeil_trace - driver <= 120 ns", r,
-              "launch_append_ns", "launch_added_ns", "zeil_trace", 120);
+    zeil_adds(&targets[n++], "launch overhead zeil_trace - driver <= 120 ns", r, "launch_append_ns",
+              "launch_added_ns", "zeil_trace", 120);
     at_most(&targets[n++], "callgrind instructions per launch (zeil) <= 200",
             run->callgrind.measured, run->callgrind.added_per_launch, 200, "instructions");
     scaling(targets, &n, r);
@@ -157,8 +156,8 @@ int bench_targets_judge(const bench_run_t *run, bench_target_t *targets)
     zeil_adds(&targets[n++], "event overhead zeil - driver <= 15 ns", r, "event_ns",
               "event_added_ns", "zeil", 15);
     known = median_of(r, "pointer_lookup_ns", "1000000", &b);
-    at_most(&targets[n++], "pointer lookup among 1 000 000 allocations <= 100 ns", known, b,
-            100, "ns");
+    at_most(&targets[n++], "pointer lookup among 1 000 000 allocations <= 100 ns", known, b, 100,
+            "ns");
     known = median_of(r, "execute_overhead_us", "direct", &a) &&
             median_of(r, "execute_overhead_us", "interop", &b);
     at_most(&targets[n++], "execute overhead interop - direct <= 10 us", known, b - a, 10, "us");
@@ -175,8 +174,10 @@ int bench_targets_judge(const bench_run_t *run, bench_target_t *targets)
     known = median_of(r, "workitem_ns", "compiled", &v);
     at_most(&targets[n++], "workitem_ns (no barrier, compiled kernel) <= 5 ns", known, v, 5, "ns");
     known = median_of(r, "workitem_barrier_ns", "compiled", &v);
-    at_most(&targets[n++], "workitem_barrier_ns (one barrier, compiled kernel) <= 50 ns", known, v, 50, "ns");
+    at_most(&targets[n++], "workitem_barrier_ns (one barrier, compiled kernel) <= 50 ns", known, v,
+            50, "ns");
     known = median_of(r, "elementwise_vs_c_ratio", "compiled", &v);
-    at_least(&targets[n++], "elementwise_vs_c_ratio (2^24 floats, compiled) >= 1/3", known, v, 1.0 / 3, "x");
+    at_least(&targets[n++], "elementwise_vs_c_ratio (2^24 floats, compiled) >= 1/3", known, v,
+             1.0 / 3, "x");
     return n;
 }

@@ -9,9 +9,9 @@
 #define BENCH_MAX_TARGETS 24
 
 typedef struct bench_target {
-    const char *name;       /* e.g. "launch overhead zeil - driver <= 40 ns" */
-    int verdict;            /* 1 holds, 0 missed, -1 not measured */
-    char measured[96];      /* what the run measured, in words */
+    const char *name;  /* e.g. "launch overhead zeil - driver <= 40 ns" */
+    int verdict;       /* 1 holds, 0 missed, -1 not measured */
+    char measured[96]; /* what the run measured, in words */
 } bench_target_t;
 
 /* Fills targets[] and returns how many. */

@@ -58,8 +58,8 @@ static void load_module(bench_ze_t *ze)
         bench_fail("ZEIL_TEST_KERNELS is not set");
     size_t size = 0;
     void *bytes = read_whole_file(path, &size);
-    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
-                             size, bytes, NULL, NULL};
+    ze_module_desc_t desc = {
+        ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE, size, bytes, NULL, NULL};
     BENCH_ZE_OK(zeModuleCreate(ze->context, ze->device, &desc, &ze->module, NULL));
     free(bytes);
 }
@@ -120,8 +120,8 @@ ze_event_handle_t bench_ze_host_event(const bench_ze_t *ze, ze_event_pool_handle
                                       ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
     ze_device_handle_t device = ze->device;
     BENCH_ZE_OK(zeEventPoolCreate(ze->context, &pool_desc, 1, &device, pool));
-    ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
-                                  ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0, ZE_EVENT_SCOPE_FLAG_HOST,
+                                  ZE_EVENT_SCOPE_FLAG_HOST};
     ze_event_handle_t event = NULL;
     BENCH_ZE_OK(zeEventCreate(*pool, &event_desc, &event));
     return event;
@@ -129,9 +129,9 @@ ze_event_handle_t bench_ze_host_event(const bench_ze_t *ze, ze_event_pool_handle
 
 ze_command_queue_handle_t bench_ze_queue(const bench_ze_t *ze)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t desc = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_queue_handle_t queue = NULL;
     BENCH_ZE_OK(zeCommandQueueCreate(ze->context, ze->device, &desc, &queue));
     return queue;

@@ -24,9 +24,9 @@ typedef struct bench_ze {
     ze_device_handle_t device;
     ze_context_handle_t context;
     ze_module_handle_t module;
-    ze_kernel_handle_t kernel;      /* vector_add, arguments set, group size 64 */
-    ze_command_list_handle_t list;  /* regular, open */
-    void *buffers[3];               /* vector_add's a, b, c (device USM) */
+    ze_kernel_handle_t kernel;     /* vector_add, arguments set, group size 64 */
+    ze_command_list_handle_t list; /* regular, open */
+    void *buffers[3];              /* vector_add's a, b, c (device USM) */
 } bench_ze_t;
 
 /* zeInit, the first device, a context, the prepared kernel and the list.

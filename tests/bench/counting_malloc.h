@@ -9,9 +9,9 @@
 #include <stdint.h>
 
 typedef struct counting_malloc_counts {
-    uint64_t allocations;   /* malloc, calloc, realloc, aligned forms */
-    uint64_t frees;         /* free of a non-null pointer */
-    void *first_caller;     /* return address of the first counted call */
+    uint64_t allocations; /* malloc, calloc, realloc, aligned forms */
+    uint64_t frees;       /* free of a non-null pointer */
+    void *first_caller;   /* return address of the first counted call */
 } counting_malloc_counts_t;
 
 /* Zeroes the counts and starts counting. */

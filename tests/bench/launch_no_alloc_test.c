@@ -125,8 +125,8 @@ static void expect_heap_calls(const char *on, counting_malloc_counts_t alone,
                   "(first from %s), with zeil %llu and %llu (first from %s)",
                   LAUNCHES, on, (unsigned long long)alone.allocations,
                   (unsigned long long)alone.frees, alone_first,
-                  (unsigned long long)with_zeil.allocations,
-                  (unsigned long long)with_zeil.frees, where(with_zeil.first_caller));
+                  (unsigned long long)with_zeil.allocations, (unsigned long long)with_zeil.frees,
+                  where(with_zeil.first_caller));
 }
 
 START_TEST(zeil_adds_no_heap_call_to_a_warm_launch)
@@ -141,8 +141,7 @@ START_TEST(zeil_adds_no_heap_call_to_a_warm_launch)
     counting_malloc_counts_t alone = counted_launches(&s, driver);
     counting_malloc_counts_t with_zeil = counted_launches(&s, zeCommandListAppendLaunchKernel);
     expect_heap_calls("a regular list", alone, with_zeil, 0);
-    ck_assert_uint_eq(zeil_submission_count(s.list),
-                      (WARMUP_ROUNDS + 1) * (uint64_t)LAUNCHES);
+    ck_assert_uint_eq(zeil_submission_count(s.list), (WARMUP_ROUNDS + 1) * (uint64_t)LAUNCHES);
     tear_down(&s);
 }
 END_TEST
@@ -152,11 +151,9 @@ END_TEST
  * once, so the first round made every job a later round needs (its
  * launches, the gate's barrier and the last barrier, of which only the last
  * may still be on its way back when the next round starts). */
-static counting_malloc_counts_t counted_immediate_launches(const launch_setup_t *s,
-                                                           ze_command_list_handle_t list,
-                                                           ze_pfnCommandListAppendLaunchKernel_t append,
-                                                           ze_event_handle_t gate,
-                                                           ze_event_handle_t done)
+static counting_malloc_counts_t counted_immediate_launches(
+    const launch_setup_t *s, ze_command_list_handle_t list,
+    ze_pfnCommandListAppendLaunchKernel_t append, ze_event_handle_t gate, ze_event_handle_t done)
 {
     static const ze_group_count_t one_group = {1, 1, 1};
     ZT_OK(zeCommandListAppendBarrier(list, NULL, 1, &gate));

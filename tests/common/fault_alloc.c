@@ -46,7 +46,12 @@ void *__libc_memalign(size_t alignment, size_t size);
 #endif
 
 typedef enum fault_mode {
-    MODE_OFF, MODE_COUNT, MODE_AFTER, MODE_EVERY, MODE_NTH, MODE_LATER
+    MODE_OFF,
+    MODE_COUNT,
+    MODE_AFTER,
+    MODE_EVERY,
+    MODE_NTH,
+    MODE_LATER
 } fault_mode_t;
 
 #define MAX_RANGES 8
@@ -117,8 +122,9 @@ static void fault_alloc_preinit(int argc, char **argv, char **envp)
     (void)argv;
     read_policy(envp);
 }
-__attribute__((section(".preinit_array"), used)) static void (*const preinit_entry)(
-    int, char **, char **) = fault_alloc_preinit;
+__attribute__((section(".preinit_array"),
+               used)) static void (*const preinit_entry)(int, char **,
+                                                         char **) = fault_alloc_preinit;
 
 static int from_target(const void *caller)
 {
@@ -137,11 +143,20 @@ static int injected(const void *caller, size_t size)
     uint64_t n = atomic_fetch_add_explicit(&seen, 1, memory_order_relaxed) + 1;
     int fail = 0;
     switch (mode) {
-    case MODE_AFTER: fail = n > mode_n; break;
-    case MODE_EVERY: fail = n % mode_n == 0; break;
-    case MODE_NTH: fail = n == mode_n; break;
-    case MODE_LATER: fail = atomic_load_explicit(&fail_all_now, memory_order_relaxed); break;
-    default: break;
+    case MODE_AFTER:
+        fail = n > mode_n;
+        break;
+    case MODE_EVERY:
+        fail = n % mode_n == 0;
+        break;
+    case MODE_NTH:
+        fail = n == mode_n;
+        break;
+    case MODE_LATER:
+        fail = atomic_load_explicit(&fail_all_now, memory_order_relaxed);
+        break;
+    default:
+        break;
     }
     if (fail) {
         atomic_fetch_add_explicit(&failed, 1, memory_order_relaxed);

@@ -46,12 +46,11 @@ ze_module_handle_t zt_load_test_module(const zt_env_t *env)
     return zt_load_module_from_env(env, "ZEIL_TEST_KERNELS");
 }
 
-static ze_command_list_handle_t immediate_list(const zt_env_t *env,
-                                               ze_command_queue_flags_t flags,
+static ze_command_list_handle_t immediate_list(const zt_env_t *env, ze_command_queue_flags_t flags,
                                                ze_command_queue_mode_t mode)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, flags,
-                                    mode, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, flags, mode,
+                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list = NULL;
     ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
     return list;
@@ -59,9 +58,8 @@ static ze_command_list_handle_t immediate_list(const zt_env_t *env,
 
 ze_command_list_handle_t zt_immediate_list(const zt_env_t *env, int sync)
 {
-    return immediate_list(env, 0,
-                          sync ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS
-                               : ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+    return immediate_list(
+        env, 0, sync ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS : ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
 }
 
 ze_command_list_handle_t zt_in_order_list(const zt_env_t *env)
@@ -82,8 +80,8 @@ ze_event_pool_handle_t zt_event_pool(const zt_env_t *env, uint32_t count,
 
 ze_event_handle_t zt_event(ze_event_pool_handle_t pool, uint32_t index)
 {
-    ze_event_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, index,
-                            ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    ze_event_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, index, ZE_EVENT_SCOPE_FLAG_HOST,
+                            ZE_EVENT_SCOPE_FLAG_HOST};
     ze_event_handle_t event = NULL;
     ZT_OK(zeEventCreate(pool, &desc, &event));
     return event;
@@ -115,8 +113,8 @@ void *zt_usm_alloc(const zt_env_t *env, zt_usm_kind_t kind, size_t size, size_t 
         ZT_OK(zeMemAllocDevice(env->context, &device_desc, size, alignment, env->device, &ptr));
         break;
     default:
-        ZT_OK(zeMemAllocShared(env->context, &device_desc, &host_desc, size, alignment,
-                               env->device, &ptr));
+        ZT_OK(zeMemAllocShared(env->context, &device_desc, &host_desc, size, alignment, env->device,
+                               &ptr));
         break;
     }
     ck_assert_ptr_nonnull(ptr);
@@ -129,8 +127,8 @@ ze_module_handle_t zt_load_module_from_env(const zt_env_t *env, const char *var)
     ck_assert_msg(path != NULL, "%s is not set", var);
     size_t size = 0;
     void *bytes = zt_read_file(path, &size);
-    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
-                             size, bytes, NULL, NULL};
+    ze_module_desc_t desc = {
+        ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE, size, bytes, NULL, NULL};
     ze_module_handle_t module = NULL;
     ZT_OK(zeModuleCreate(env->context, env->device, &desc, &module, NULL));
     free(bytes);
@@ -165,7 +163,11 @@ ze_command_list_handle_t zt_regular_list(const zt_env_t *env)
 
 ze_command_queue_handle_t zt_queue(const zt_env_t *env, int sync)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    NULL,
+                                    0,
+                                    0,
+                                    0,
                                     sync ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS
                                          : ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
@@ -199,7 +201,9 @@ void zt_set_system_memory(int on)
 
 void *zt_heap_reuse(const void *base, size_t size)
 {
-    enum { TRIES = 64 };
+    enum {
+        TRIES = 64
+    };
     void *missed[TRIES];
     int count = 0;
     void *hit = NULL;

@@ -13,19 +13,18 @@
 #endif
 
 /* Asserts that a Level Zero call returns ZE_RESULT_SUCCESS, naming the call. */
-#define ZT_OK(call)                                                              \
-    do {                                                                         \
-        ze_result_t zt_r_ = (call);                                              \
-        ck_assert_msg(zt_r_ == ZE_RESULT_SUCCESS, "%s returned 0x%x", #call,     \
-                      (unsigned)zt_r_);                                          \
+#define ZT_OK(call) \
+    do { \
+        ze_result_t zt_r_ = (call); \
+        ck_assert_msg(zt_r_ == ZE_RESULT_SUCCESS, "%s returned 0x%x", #call, (unsigned)zt_r_); \
     } while (0)
 
 /* Asserts that a Level Zero call returns the given result. */
-#define ZT_RESULT(expected, call)                                                \
-    do {                                                                         \
-        ze_result_t zt_r_ = (call);                                              \
-        ck_assert_msg(zt_r_ == (expected), "%s returned 0x%x, expected %s (0x%x)", \
-                      #call, (unsigned)zt_r_, #expected, (unsigned)(expected));  \
+#define ZT_RESULT(expected, call) \
+    do { \
+        ze_result_t zt_r_ = (call); \
+        ck_assert_msg(zt_r_ == (expected), "%s returned 0x%x, expected %s (0x%x)", #call, \
+                      (unsigned)zt_r_, #expected, (unsigned)(expected)); \
     } while (0)
 
 /* The first driver, its first device and a context on it. */
@@ -76,7 +75,12 @@ int zt_run_suite(Suite *suite);
 /* --- additions for the driver suites --- */
 
 /* The three USM kinds, for tests that run over all of them. */
-typedef enum zt_usm_kind { ZT_USM_HOST, ZT_USM_DEVICE, ZT_USM_SHARED, ZT_USM_KINDS } zt_usm_kind_t;
+typedef enum zt_usm_kind {
+    ZT_USM_HOST,
+    ZT_USM_DEVICE,
+    ZT_USM_SHARED,
+    ZT_USM_KINDS
+} zt_usm_kind_t;
 extern const char *const zt_usm_kind_names[ZT_USM_KINDS];
 
 /* A USM allocation of the given kind on env's context (and device, for device
@@ -91,8 +95,7 @@ ze_module_handle_t zt_load_module_from_env(const zt_env_t *env, const char *var)
 ze_kernel_handle_t zt_kernel(ze_module_handle_t module, const char *name);
 
 /* Sets argument index of kernel to the value of the lvalue v. */
-#define ZT_ARG(kernel, index, v)                                                   \
-    ZT_OK(zeKernelSetArgumentValue((kernel), (index), sizeof(v), &(v)))
+#define ZT_ARG(kernel, index, v) ZT_OK(zeKernelSetArgumentValue((kernel), (index), sizeof(v), &(v)))
 
 /* Sets the group size and appends a launch of count_x * count_y * count_z
  * groups. */

@@ -74,7 +74,8 @@ START_TEST(test_null_arguments_refused)
     zt_open(&env);
     ze_context_handle_t ctx = NULL;
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeContextCreate(env.driver, NULL, &ctx));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeContextCreate(env.driver, &context_desc, NULL));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+              zeContextCreate(env.driver, &context_desc, NULL));
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
               zeContextCreateEx(env.driver, NULL, 0, NULL, &ctx));
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,

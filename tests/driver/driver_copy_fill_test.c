@@ -87,7 +87,9 @@ END_TEST
 
 START_TEST(test_unaligned_copy_leaves_neighbours)
 {
-    enum { SIZE = (1 << 20) + 77 };
+    enum {
+        SIZE = (1 << 20) + 77
+    };
     zt_env_t env;
     zt_open(&env);
     ze_command_list_handle_t list = zt_immediate_list(&env, 1);
@@ -99,9 +101,8 @@ START_TEST(test_unaligned_copy_leaves_neighbours)
     const size_t src_off = 3, dst_off = 5, len = SIZE - 17;
     ZT_OK(zeCommandListAppendMemoryCopy(list, dst + dst_off, src + src_off, len, NULL, 0, NULL));
     for (size_t i = 0; i < SIZE; i++) {
-        uint8_t expected = (i >= dst_off && i < dst_off + len)
-                               ? (uint8_t)((i - dst_off + src_off) * 7 + 3)
-                               : 0xEE;
+        uint8_t expected =
+            (i >= dst_off && i < dst_off + len) ? (uint8_t)((i - dst_off + src_off) * 7 + 3) : 0xEE;
         if (dst[i] != expected)
             ck_abort_msg("byte %zu is %02x, expected %02x", i, dst[i], expected);
     }
@@ -152,7 +153,8 @@ START_TEST(test_fill_pattern_sizes)
     ZT_OK(zeCommandListAppendMemoryFill(list, buf + offset, pattern, psize, size, NULL, 0, NULL));
     ZT_OK(zeCommandListAppendMemoryCopy(list, check, buf, total, NULL, 0, NULL));
     for (size_t i = 0; i < total; i++) {
-        uint8_t expected = (i >= offset && i < offset + size) ? pattern[(i - offset) % psize] : guard;
+        uint8_t expected =
+            (i >= offset && i < offset + size) ? pattern[(i - offset) % psize] : guard;
         if (check[i] != expected)
             ck_abort_msg("%s, pattern %zu: byte %zu is %02x, expected %02x",
                          zt_usm_kind_names[kind], psize, i, check[i], expected);

@@ -58,7 +58,8 @@ START_TEST(test_driver_properties)
     zt_open(&env);
     ze_driver_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES};
     ZT_OK(zeDriverGetProperties(env.driver, &props));
-    ck_assert_msg(!bytes_all_zero(props.uuid.id, ZE_MAX_DRIVER_UUID_SIZE), "driver uuid is all zero");
+    ck_assert_msg(!bytes_all_zero(props.uuid.id, ZE_MAX_DRIVER_UUID_SIZE),
+                  "driver uuid is all zero");
 
     ze_api_version_t version = 0;
     ZT_OK(zeDriverGetApiVersion(env.driver, &version));
@@ -86,8 +87,10 @@ START_TEST(test_device_properties)
     ZT_OK(zeDeviceGetProperties(env.device, &props));
     ck_assert_int_eq(props.type, ZE_DEVICE_TYPE_CPU);
     size_t name_len = strnlen(props.name, ZE_MAX_DEVICE_NAME);
-    ck_assert_msg(name_len > 0 && name_len < ZE_MAX_DEVICE_NAME, "device name empty or unterminated");
-    ck_assert_msg(!bytes_all_zero(props.uuid.id, ZE_MAX_DEVICE_UUID_SIZE), "device uuid is all zero");
+    ck_assert_msg(name_len > 0 && name_len < ZE_MAX_DEVICE_NAME,
+                  "device name empty or unterminated");
+    ck_assert_msg(!bytes_all_zero(props.uuid.id, ZE_MAX_DEVICE_UUID_SIZE),
+                  "device uuid is all zero");
     ck_assert_uint_ge(props.numSlices, 1);
     ck_assert_uint_ge(props.numSubslicesPerSlice, 1);
     ck_assert_uint_ge(props.numEUsPerSubslice, 1);

@@ -36,7 +36,9 @@ START_TEST(test_events_of_a_pool_are_independent)
 {
     zt_env_t env;
     zt_open(&env);
-    enum { COUNT = 16 };
+    enum {
+        COUNT = 16
+    };
     ze_event_pool_handle_t pool = zt_event_pool(&env, COUNT, 0);
     ze_event_handle_t ev[COUNT];
     for (uint32_t i = 0; i < COUNT; i++)
@@ -70,7 +72,8 @@ START_TEST(test_synchronize_timeout_not_ready)
     /* The timeout may be rounded, but a 20 ms wait is neither skipped nor
      * stretched to seconds. */
     ck_assert_msg(waited >= timeout_ns / 2, "returned after %llu ns", (unsigned long long)waited);
-    ck_assert_msg(waited < 1000u * 1000 * 1000, "returned after %llu ns", (unsigned long long)waited);
+    ck_assert_msg(waited < 1000u * 1000 * 1000, "returned after %llu ns",
+                  (unsigned long long)waited);
     ZT_OK(zeEventDestroy(ev));
     ZT_OK(zeEventPoolDestroy(pool));
     zt_close(&env);
@@ -166,11 +169,15 @@ START_TEST(test_bad_arguments_refused)
     ze_event_pool_handle_t pool = NULL;
     ze_event_pool_desc_t pool_desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
                                       ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 0};
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE, zeEventPoolCreate(env.context, &pool_desc, 0, NULL, &pool));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE,
+              zeEventPoolCreate(env.context, &pool_desc, 0, NULL, &pool));
     pool_desc.count = 2;
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE, zeEventPoolCreate(env.context, &pool_desc, 1, NULL, &pool));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeEventPoolCreate(env.context, NULL, 0, NULL, &pool));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeEventPoolCreate(env.context, &pool_desc, 0, NULL, NULL));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE,
+              zeEventPoolCreate(env.context, &pool_desc, 1, NULL, &pool));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+              zeEventPoolCreate(env.context, NULL, 0, NULL, &pool));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+              zeEventPoolCreate(env.context, &pool_desc, 0, NULL, NULL));
     pool_desc.flags = 0x8;
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ENUMERATION,
               zeEventPoolCreate(env.context, &pool_desc, 0, NULL, &pool));

@@ -39,7 +39,8 @@ START_TEST(test_driver_version_string)
     zt_open(&env);
     ck_assert(lists_extension(env.driver, "ZE_intel_get_driver_version_string"));
     ze_result_t (*get)(ze_driver_handle_t, char *, size_t *) = NULL;
-    ZT_OK(zeDriverGetExtensionFunctionAddress(env.driver, "zeIntelGetDriverVersionString", (void **)&get));
+    ZT_OK(zeDriverGetExtensionFunctionAddress(env.driver, "zeIntelGetDriverVersionString",
+                                              (void **)&get));
     ck_assert_ptr_nonnull(get);
     size_t len = 0;
     ZT_OK(get(env.driver, NULL, &len));
@@ -53,8 +54,8 @@ START_TEST(test_driver_version_string)
     ze_driver_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES};
     ZT_OK(zeDriverGetProperties(env.driver, &props));
     char expected[64];
-    snprintf(expected, sizeof expected, "%u.%u.%u", props.driverVersion >> 24, (props.driverVersion >> 16) & 0xff,
-             props.driverVersion & 0xffff);
+    snprintf(expected, sizeof expected, "%u.%u.%u", props.driverVersion >> 24,
+             (props.driverVersion >> 16) & 0xff, props.driverVersion & 0xffff);
     ck_assert_str_eq(buf, expected);
     /* A short buffer is cut and terminated. */
     size = 2;
@@ -89,7 +90,8 @@ START_TEST(test_device_property_chain)
     ck_assert(lists_extension(env.driver, "ZE_extension_device_ip_version"));
     ck_assert(lists_extension(env.driver, "ZE_extension_eu_count"));
     ze_eu_count_ext_t eus = {.stype = ZE_STRUCTURE_TYPE_EU_COUNT_EXT};
-    unknown_ext_t unknown = {.stype = (ze_structure_type_t)0x7ff00001, .pNext = &eus, .value = 1234};
+    unknown_ext_t unknown = {
+        .stype = (ze_structure_type_t)0x7ff00001, .pNext = &eus, .value = 1234};
     ip_version_ext_t ip = {.stype = STYPE_DEVICE_IP_VERSION_EXT, .pNext = &unknown};
     ze_device_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, .pNext = &ip};
     ZT_OK(zeDeviceGetProperties(env.device, &props));
@@ -99,7 +101,8 @@ START_TEST(test_device_property_chain)
     ck_assert(arch != 9 && arch != 11 && arch != 12 && arch != 20 && arch != 30 && arch != 35);
     ck_assert_uint_eq(unknown.value, 1234);
     ck_assert_ptr_eq(unknown.pNext, &eus);
-    ck_assert_uint_eq(eus.numTotalEUs, props.numEUsPerSubslice * props.numSubslicesPerSlice * props.numSlices);
+    ck_assert_uint_eq(eus.numTotalEUs,
+                      props.numEUsPerSubslice * props.numSubslicesPerSlice * props.numSlices);
     if (expect_gpu()) {
         ck_assert_int_eq(props.type, ZE_DEVICE_TYPE_GPU);
         ck_assert_uint_eq(props.vendorId, 0x8086);
@@ -116,15 +119,17 @@ START_TEST(test_float_atomics_chain)
     zt_open(&env);
     ck_assert(lists_extension(env.driver, "ZE_extension_float_atomics"));
     ze_float_atomic_ext_properties_t fa = {.stype = ZE_STRUCTURE_TYPE_FLOAT_ATOMIC_EXT_PROPERTIES,
-                                           .fp16Flags = 0xdead, .fp32Flags = 0xdead, .fp64Flags = 0xdead};
-    ze_device_module_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES, .pNext = &fa};
+                                           .fp16Flags = 0xdead,
+                                           .fp32Flags = 0xdead,
+                                           .fp64Flags = 0xdead};
+    ze_device_module_properties_t props = {.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES,
+                                           .pNext = &fa};
     ZT_OK(zeDeviceGetModuleProperties(env.device, &props));
-    ze_device_fp_atomic_ext_flags_t known = ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_LOAD_STORE |
-                                            ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD |
-                                            ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX |
-                                            ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_LOAD_STORE |
-                                            ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_ADD |
-                                            ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_MIN_MAX;
+    ze_device_fp_atomic_ext_flags_t known =
+        ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_LOAD_STORE | ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD |
+        ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX |
+        ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_LOAD_STORE | ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_ADD |
+        ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_MIN_MAX;
     /* Answered (the poison is gone), with flags of the extension only. */
     ck_assert_uint_eq(fa.fp16Flags & ~known, 0);
     ck_assert_uint_eq(fa.fp32Flags & ~known, 0);

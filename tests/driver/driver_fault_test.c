@@ -43,7 +43,8 @@ static void close_fixture(fixture_t *f)
 }
 
 /* Appends a launch in which group bad faults (NO_FAULT: none does). */
-static ze_result_t append(fixture_t *f, ze_command_list_handle_t list, uint64_t bad, ze_event_handle_t signal)
+static ze_result_t append(fixture_t *f, ze_command_list_handle_t list, uint64_t bad,
+                          ze_event_handle_t signal)
 {
     for (uint32_t i = 0; i < GROUPS; i++)
         f->out[i] = 0;
@@ -71,7 +72,8 @@ START_TEST(immediate_list_reports_device_lost)
     /* (zeCommandListHostSynchronize, API 1.6, is not in Debian's loader:
      * the synchronous list below stands for the list's own report) */
     ZT_OK(zeEventHostReset(f.done));
-    ZT_OK(zeEventQueryStatus(f.done) == ZE_RESULT_NOT_READY ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_UNKNOWN);
+    ZT_OK(zeEventQueryStatus(f.done) == ZE_RESULT_NOT_READY ? ZE_RESULT_SUCCESS
+                                                            : ZE_RESULT_ERROR_UNKNOWN);
     ZT_OK(append(&f, list, NO_FAULT, f.done));
     ZT_OK(zeEventHostSynchronize(f.done, UINT64_MAX));
     check_all_groups_ran(&f);

@@ -113,7 +113,8 @@ START_TEST(test_async_list_runs_in_order)
     append_spin(list, f.spin, 50u * 1000, &f.times[0], NULL, 0, NULL);
     append_stamp(list, f.stamp, &f.times[1], NULL, 0, NULL);
     /* A copy after the kernels sees what the first one wrote. */
-    ZT_OK(zeCommandListAppendMemoryCopy(list, copied, &f.times[0], sizeof(uint64_t), done, 0, NULL));
+    ZT_OK(
+        zeCommandListAppendMemoryCopy(list, copied, &f.times[0], sizeof(uint64_t), done, 0, NULL));
     ZT_OK(zeEventHostSynchronize(done, UINT64_MAX));
     ck_assert_uint_ne(f.times[0], 0);
     ck_assert_msg(f.times[1] >= f.times[0], "second kernel started at %llu, first ended at %llu",
@@ -244,7 +245,10 @@ typedef struct thread_work {
 static void *launch_many(void *arg)
 {
     thread_work_t *w = arg;
-    enum { N = 4096, ROUNDS = 40 };
+    enum {
+        N = 4096,
+        ROUNDS = 40
+    };
     ze_command_list_handle_t list = zt_immediate_list(w->env, 1);
     ze_kernel_handle_t add = zt_kernel(w->module, TK_VECTOR_ADD);
     float *v = zt_usm_alloc(w->env, ZT_USM_SHARED, 3 * N * sizeof(float), 0);
@@ -273,7 +277,9 @@ static void *launch_many(void *arg)
 
 START_TEST(test_lists_used_from_several_threads)
 {
-    enum { THREADS = 4 };
+    enum {
+        THREADS = 4
+    };
     fixture_t f;
     open_fixture(&f);
     pthread_t threads[THREADS];
@@ -295,8 +301,9 @@ START_TEST(test_bad_arguments_refused)
     zt_env_t env;
     zt_open(&env);
     ze_command_list_handle_t list = NULL;
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                    ZE_COMMAND_QUEUE_MODE_DEFAULT, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t desc = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_DEFAULT,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
               zeCommandListCreateImmediate(env.context, env.device, NULL, &list));
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,

@@ -13,8 +13,8 @@ START_TEST(no_ipc_announced_and_refused)
     zt_open(&env);
     ze_driver_ipc_properties_t props = {ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES, NULL, 0xff};
     ZT_OK(zeDriverGetIpcProperties(env.driver, &props));
-    ck_assert_uint_eq(props.flags & (ZE_IPC_PROPERTY_FLAG_MEMORY |
-                                     ZE_IPC_PROPERTY_FLAG_EVENT_POOL), 0);
+    ck_assert_uint_eq(props.flags & (ZE_IPC_PROPERTY_FLAG_MEMORY | ZE_IPC_PROPERTY_FLAG_EVENT_POOL),
+                      0);
 
     ze_event_pool_handle_t ipc_pool = zt_event_pool(&env, 1, ZE_EVENT_POOL_FLAG_IPC);
     ze_event_pool_handle_t plain_pool = zt_event_pool(&env, 1, 0);

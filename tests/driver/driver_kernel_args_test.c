@@ -183,7 +183,8 @@ static void check_geometry(const tk_geometry_t *records, const uint32_t group_si
                          (unsigned long long)i, r->runs, r->group_id[0], r->group_id[1],
                          r->group_id[2], id[0], id[1], id[2], r->group_size[0], r->group_size[1],
                          r->group_size[2], r->group_count[0], r->group_count[1], r->group_count[2],
-                         (unsigned long long)r->global_size[0], (unsigned long long)r->global_size[1],
+                         (unsigned long long)r->global_size[0],
+                         (unsigned long long)r->global_size[1],
                          (unsigned long long)r->global_size[2]);
     }
 }
@@ -347,9 +348,12 @@ START_TEST(test_bad_arguments_refused)
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX,
               zeKernelSetArgumentValue(k, 1000, sizeof value, &value));
     /* Argument 2 is a uint64_t, argument 3 a uint8_t. */
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, zeKernelSetArgumentValue(k, 2, 4, &value));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, zeKernelSetArgumentValue(k, 3, 8, &value));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, zeKernelSetArgumentValue(k, 9, 0, &value));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
+              zeKernelSetArgumentValue(k, 2, 4, &value));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
+              zeKernelSetArgumentValue(k, 3, 8, &value));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
+              zeKernelSetArgumentValue(k, 9, 0, &value));
     ZT_OK(zeKernelDestroy(k));
     close_fixture(&f);
 }

@@ -30,7 +30,8 @@ static void open_fixture(fixture_t *f)
     f->list = zt_immediate_list(&f->env, 0);
     f->pool = zt_event_pool(&f->env, 1, 0);
     f->done = zt_event(f->pool, 0);
-    f->compute = (ze_device_compute_properties_t){.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+    f->compute =
+        (ze_device_compute_properties_t){.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
     ZT_OK(zeDeviceGetComputeProperties(f->env.device, &f->compute));
 }
 
@@ -53,7 +54,8 @@ static uint32_t launch_1d_and_wait(fixture_t *f, ze_kernel_handle_t kernel, uint
     ze_group_count_t count = {groups, 1, 1};
     ZT_OK(zeEventHostReset(f->done));
     if (cooperative)
-        ZT_OK(zeCommandListAppendLaunchCooperativeKernel(f->list, kernel, &count, f->done, 0, NULL));
+        ZT_OK(
+            zeCommandListAppendLaunchCooperativeKernel(f->list, kernel, &count, f->done, 0, NULL));
     else
         ZT_OK(zeCommandListAppendLaunchKernel(f->list, kernel, &count, f->done, 0, NULL));
     ZT_OK(zeEventHostSynchronize(f->done, UINT64_MAX));
@@ -123,7 +125,8 @@ START_TEST(test_vector_add_device_memory_cooperative)
     ZT_ARG(add, 3, n);
     launch_1d_and_wait(&f, add, n, 128, 1);
     ZT_OK(zeEventHostReset(f.done));
-    ZT_OK(zeCommandListAppendMemoryCopy(f.list, host + 2 * N, c, N * sizeof(float), f.done, 0, NULL));
+    ZT_OK(
+        zeCommandListAppendMemoryCopy(f.list, host + 2 * N, c, N * sizeof(float), f.done, 0, NULL));
     ZT_OK(zeEventHostSynchronize(f.done, UINT64_MAX));
     for (uint32_t i = 0; i < N; i++)
         if (host[2 * N + i] != (float)i + 3.0f)
@@ -165,7 +168,8 @@ START_TEST(test_reduce_sum)
         for (uint64_t i = (uint64_t)g * gs; i < (uint64_t)(g + 1) * gs && i < N; i++)
             expected += (double)(i % 17);
         if ((double)partials[g] != expected)
-            ck_abort_msg("group size %u: partial %u is %f, expected %f", gs, g, partials[g], expected);
+            ck_abort_msg("group size %u: partial %u is %f, expected %f", gs, g, partials[g],
+                         expected);
         total += partials[g];
     }
     ck_assert_double_eq(total, expected_total);
@@ -181,10 +185,12 @@ START_TEST(test_suggest_group_size)
     fixture_t f;
     open_fixture(&f);
     ze_kernel_handle_t k = zt_kernel(f.module, TK_RECORD_GEOMETRY);
-    const uint32_t globals[][3] = {{1u << 20, 1, 1}, {1000, 3, 7}, {1, 1, 1}, {97, 1, 1}, {64, 64, 64}};
+    const uint32_t globals[][3] = {
+        {1u << 20, 1, 1}, {1000, 3, 7}, {1, 1, 1}, {97, 1, 1}, {64, 64, 64}};
     for (size_t i = 0; i < sizeof globals / sizeof globals[0]; i++) {
         uint32_t s[3] = {0, 0, 0};
-        ZT_OK(zeKernelSuggestGroupSize(k, globals[i][0], globals[i][1], globals[i][2], &s[0], &s[1], &s[2]));
+        ZT_OK(zeKernelSuggestGroupSize(k, globals[i][0], globals[i][1], globals[i][2], &s[0], &s[1],
+                                       &s[2]));
         for (int d = 0; d < 3; d++) {
             ck_assert_uint_ge(s[d], 1);
             ck_assert_uint_le(s[d], globals[i][d]);
@@ -197,9 +203,12 @@ START_TEST(test_suggest_group_size)
         ZT_OK(zeKernelSetGroupSize(k, s[0], s[1], s[2]));
     }
     uint32_t x, y, z;
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeKernelSuggestGroupSize(k, 64, 1, 1, NULL, &y, &z));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeKernelSuggestGroupSize(k, 64, 1, 1, &x, NULL, &z));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeKernelSuggestGroupSize(k, 64, 1, 1, &x, &y, NULL));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+              zeKernelSuggestGroupSize(k, 64, 1, 1, NULL, &y, &z));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+              zeKernelSuggestGroupSize(k, 64, 1, 1, &x, NULL, &z));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+              zeKernelSuggestGroupSize(k, 64, 1, 1, &x, &y, NULL));
     ZT_OK(zeKernelDestroy(k));
     close_fixture(&f);
 }

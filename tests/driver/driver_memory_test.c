@@ -14,7 +14,8 @@ static const ze_memory_type_t expected_type[ZT_USM_KINDS] = {
 static ze_memory_allocation_properties_t alloc_props(const zt_env_t *env, const void *ptr,
                                                      ze_device_handle_t *device)
 {
-    ze_memory_allocation_properties_t props = {.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_memory_allocation_properties_t props = {.stype =
+                                                   ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
     props.type = ZE_MEMORY_TYPE_FORCE_UINT32;
     ZT_OK(zeMemGetAllocProperties(env->context, ptr, &props, device));
     return props;
@@ -112,7 +113,9 @@ START_TEST(test_many_allocations_found_from_interior_pointers)
 {
     /* Every allocation is found from its own interior pointer among many live
      * ones, with ids unique among them. */
-    enum { COUNT = 600 };
+    enum {
+        COUNT = 600
+    };
     zt_env_t env;
     zt_open(&env);
     char *ptrs[COUNT];
@@ -128,7 +131,8 @@ START_TEST(test_many_allocations_found_from_interior_pointers)
         ids[i] = props.id;
         for (int j = 0; j < i; j++)
             if (ids[j] == ids[i])
-                ck_abort_msg("allocations %d and %d share id %llu", j, i, (unsigned long long)ids[i]);
+                ck_abort_msg("allocations %d and %d share id %llu", j, i,
+                             (unsigned long long)ids[i]);
         void *base = NULL;
         ZT_OK(zeMemGetAddressRange(env.context, ptrs[i] + sizes[i] - 1, &base, NULL));
         ck_assert_ptr_eq(base, ptrs[i]);
@@ -204,7 +208,8 @@ START_TEST(test_bad_arguments_refused)
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ENUMERATION, zeMemAllocDevice(c, &bad_flags, 64, 0, d, &p));
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeMemFree(c, NULL));
 
-    ze_memory_allocation_properties_t props = {.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_memory_allocation_properties_t props = {.stype =
+                                                   ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeMemGetAllocProperties(c, NULL, &props, NULL));
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeMemGetAllocProperties(c, &props, NULL, NULL));
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeMemGetAddressRange(c, NULL, NULL, NULL));

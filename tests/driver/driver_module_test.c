@@ -110,8 +110,9 @@ START_TEST(test_kernel_names)
     const char *names[TK_NUM_KERNELS] = {0};
     ZT_OK(zeModuleGetKernelNames(module, &count, names));
     ck_assert_uint_eq(count, TK_NUM_KERNELS);
-    const char *expected[TK_NUM_KERNELS] = {TK_VECTOR_ADD, TK_REDUCE_SUM, TK_SCALE, TK_RECORD_GEOMETRY,
-                                            TK_SPIN, TK_STAMP, TK_NULL_PROBE};
+    const char *expected[TK_NUM_KERNELS] = {TK_VECTOR_ADD,      TK_REDUCE_SUM, TK_SCALE,
+                                            TK_RECORD_GEOMETRY, TK_SPIN,       TK_STAMP,
+                                            TK_NULL_PROBE};
     for (uint32_t i = 0; i < TK_NUM_KERNELS; i++)
         ck_assert_msg(has_kernel(names, count, expected[i]), "%s missing", expected[i]);
     /* Asking for fewer names returns that many. */
@@ -148,7 +149,9 @@ START_TEST(test_two_modules_side_by_side)
 
     ze_kernel_handle_t iota = zt_kernel(other, TK_OTHER_IOTA);
     ze_command_list_handle_t list = zt_immediate_list(&env, 1);
-    enum { N = 1000 };
+    enum {
+        N = 1000
+    };
     uint32_t *out = zt_usm_alloc(&env, ZT_USM_SHARED, N * sizeof(uint32_t), 0);
     uint64_t n = N;
     ZT_ARG(iota, 0, out);
@@ -198,7 +201,8 @@ START_TEST(test_spirv_refused_with_log)
               create_module(&env, ZE_MODULE_FORMAT_IL_SPIRV, spirv, sizeof spirv, &module, &log));
     ck_assert_ptr_nonnull(log);
     char *text = build_log_text(log);
-    ck_assert_msg(strcasestr(text, "SPIR-V") != NULL, "build log does not mention SPIR-V: %s", text);
+    ck_assert_msg(strcasestr(text, "SPIR-V") != NULL, "build log does not mention SPIR-V: %s",
+                  text);
     free(text);
     ZT_OK(zeModuleBuildLogDestroy(log));
     zt_close(&env);
@@ -240,7 +244,8 @@ START_TEST(test_bad_native_binaries_refused)
     ze_module_handle_t module = NULL;
     ze_module_build_log_handle_t log = NULL;
     ze_result_t r = create_module(&env, ZE_MODULE_FORMAT_NATIVE, bytes, size, &module, &log);
-    ck_assert_msg(r == ZE_RESULT_ERROR_INVALID_NATIVE_BINARY || r == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+    ck_assert_msg(r == ZE_RESULT_ERROR_INVALID_NATIVE_BINARY ||
+                      r == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
                   "%s: zeModuleCreate returned 0x%x", what, (unsigned)r);
     if (log) {
         char *text = build_log_text(log);

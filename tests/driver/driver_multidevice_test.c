@@ -51,7 +51,8 @@ START_TEST(test_context_over_all_devices)
     for (int i = 0; i < DEVICES; i++) {
         zt_env_t env = {driver, devices[i], context};
         void *ptr = zt_usm_alloc(&env, ZT_USM_DEVICE, 4096, 0);
-        ze_memory_allocation_properties_t props = {.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+        ze_memory_allocation_properties_t props = {
+            .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
         ze_device_handle_t owner = NULL;
         ZT_OK(zeMemGetAllocProperties(context, (char *)ptr + 100, &props, &owner));
         ck_assert_int_eq(props.type, ZE_MEMORY_TYPE_DEVICE);

@@ -18,7 +18,8 @@ static cl_device_id the_gpu(cl_platform_id *platform)
     ck_assert_int_eq(clGetPlatformIDs(1, platform, &n), CL_SUCCESS);
     ck_assert_uint_eq(n, 1);
     char name[256];
-    ck_assert_int_eq(clGetPlatformInfo(*platform, CL_PLATFORM_NAME, sizeof name, name, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clGetPlatformInfo(*platform, CL_PLATFORM_NAME, sizeof name, name, NULL),
+                     CL_SUCCESS);
     ck_assert_ptr_nonnull(strstr(name, "Intel"));
     ck_assert_ptr_nonnull(strstr(name, "zeil"));
     cl_device_id dev = NULL;
@@ -42,7 +43,8 @@ START_TEST(test_device_is_the_level_zero_device)
     ck_assert_int_eq(clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL), CL_SUCCESS);
     ck_assert_str_eq(name, props.name);
     cl_uint vendor = 0;
-    ck_assert_int_eq(clGetDeviceInfo(dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clGetDeviceInfo(dev, CL_DEVICE_VENDOR_ID, sizeof vendor, &vendor, NULL),
+                     CL_SUCCESS);
     ck_assert_uint_eq(vendor, props.vendorId);
     ck_assert_uint_eq(vendor, 0x8086);
     size_t size = 0;
@@ -69,7 +71,8 @@ START_TEST(test_context)
     ck_assert_ptr_nonnull(ctx);
     ck_assert_int_eq(clRetainContext(ctx), CL_SUCCESS);
     cl_uint refs = 0;
-    ck_assert_int_eq(clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof refs, &refs, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof refs, &refs, NULL),
+                     CL_SUCCESS);
     ck_assert_uint_eq(refs, 2);
     cl_device_id got = NULL;
     ck_assert_int_eq(clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof got, &got, NULL), CL_SUCCESS);

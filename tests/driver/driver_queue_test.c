@@ -30,8 +30,8 @@ static void append_spin(ze_command_list_handle_t list, ze_kernel_handle_t spin, 
 
 static void fill_u32(ze_command_list_handle_t list, uint32_t *dst, uint32_t value, size_t count)
 {
-    ZT_OK(zeCommandListAppendMemoryFill(list, dst, &value, sizeof value, count * sizeof value,
-                                        NULL, 0, NULL));
+    ZT_OK(zeCommandListAppendMemoryFill(list, dst, &value, sizeof value, count * sizeof value, NULL,
+                                        0, NULL));
 }
 
 static void expect_u32(const uint32_t *p, uint32_t value, size_t count)
@@ -43,7 +43,9 @@ static void expect_u32(const uint32_t *p, uint32_t value, size_t count)
 
 START_TEST(test_execute_fence_reset_reexecute)
 {
-    enum { N = 1 << 16 };
+    enum {
+        N = 1 << 16
+    };
     zt_env_t env;
     zt_open(&env);
     ze_command_queue_handle_t queue = zt_queue(&env, 0);
@@ -279,15 +281,19 @@ START_TEST(test_bad_arguments_refused)
     zt_env_t env;
     zt_open(&env);
     ze_command_queue_handle_t queue = NULL;
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                    ZE_COMMAND_QUEUE_MODE_DEFAULT, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeCommandQueueCreate(env.context, env.device, NULL, &queue));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeCommandQueueCreate(env.context, env.device, &desc, NULL));
+    ze_command_queue_desc_t desc = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_DEFAULT,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+              zeCommandQueueCreate(env.context, env.device, NULL, &queue));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+              zeCommandQueueCreate(env.context, env.device, &desc, NULL));
     desc.priority = (ze_command_queue_priority_t)9;
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ENUMERATION,
               zeCommandQueueCreate(env.context, env.device, &desc, &queue));
     ze_command_list_handle_t list = NULL;
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeCommandListCreate(env.context, env.device, NULL, &list));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+              zeCommandListCreate(env.context, env.device, NULL, &list));
     ze_command_list_desc_t list_desc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0, 0};
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
               zeCommandListCreate(env.context, env.device, &list_desc, NULL));
@@ -295,8 +301,10 @@ START_TEST(test_bad_arguments_refused)
     queue = zt_queue(&env, 0);
     list = zt_regular_list(&env);
     ZT_OK(zeCommandListClose(list));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE, zeCommandQueueExecuteCommandLists(queue, 0, &list, NULL));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeCommandQueueExecuteCommandLists(queue, 1, NULL, NULL));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE,
+              zeCommandQueueExecuteCommandLists(queue, 0, &list, NULL));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+              zeCommandQueueExecuteCommandLists(queue, 1, NULL, NULL));
     ze_fence_handle_t fence = NULL;
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeFenceCreate(queue, NULL, &fence));
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER, zeFenceCreate(queue, &fence_desc, NULL));
@@ -317,8 +325,13 @@ START_TEST(test_in_order_flags_accepted)
 {
     zt_env_t env;
     zt_open(&env);
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, ZE_BIT(1),
-                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    NULL,
+                                    0,
+                                    0,
+                                    ZE_BIT(1),
+                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_queue_handle_t queue = NULL;
     ZT_OK(zeCommandQueueCreate(env.context, env.device, &desc, &queue));
     ze_command_list_handle_t immediate = NULL;

@@ -26,8 +26,8 @@ START_TEST(usm_reuses_the_address_freed_last)
         free_usm(&env, b);
         /* Last freed first, whatever the kind asked for. */
         void *c = zt_usm_alloc(&env, (zt_usm_kind_t)((kind + 1) % ZT_USM_KINDS), 900, 0);
-        ck_assert_msg(c == b, "%s: got %p, expected %p (freed last)", zt_usm_kind_names[kind],
-                      c, b);
+        ck_assert_msg(c == b, "%s: got %p, expected %p (freed last)", zt_usm_kind_names[kind], c,
+                      b);
         void *d = zt_usm_alloc(&env, (zt_usm_kind_t)kind, 1024, 0);
         ck_assert_ptr_eq(d, a);
         free_usm(&env, c);
@@ -65,7 +65,9 @@ START_TEST(heap_never_gets_a_usm_address)
 {
     zt_env_t env;
     zt_open(&env);
-    enum { N = 64 };
+    enum {
+        N = 64
+    };
     uintptr_t lo[N], hi[N];
     for (int i = 0; i < N; i++) {
         size_t size = (size_t)64 << (i % 14);

@@ -14,10 +14,10 @@
 static const uint32_t one[3] = {1, 1, 1};
 
 typedef struct clock_info {
-    uint64_t ns_per_tick;    /* timerResolution with the 1.0 properties */
-    uint64_t ticks_per_sec;  /* timerResolution with the 1.2 properties */
-    uint64_t kernel_mask;    /* kernelTimestampValidBits as a mask */
-    uint64_t global_mask;    /* timestampValidBits as a mask */
+    uint64_t ns_per_tick;   /* timerResolution with the 1.0 properties */
+    uint64_t ticks_per_sec; /* timerResolution with the 1.2 properties */
+    uint64_t kernel_mask;   /* kernelTimestampValidBits as a mask */
+    uint64_t global_mask;   /* timestampValidBits as a mask */
 } clock_info_t;
 
 static uint64_t mask_of(uint32_t bits)
@@ -55,7 +55,8 @@ START_TEST(test_resolution_units_agree)
     zt_open(&env);
     clock_info_t c = device_clock(&env);
     double period_ns = 1e9 / (double)c.ticks_per_sec;
-    ck_assert_msg((double)c.ns_per_tick > period_ns - 1.0 && (double)c.ns_per_tick < period_ns + 1.0,
+    ck_assert_msg((double)c.ns_per_tick > period_ns - 1.0 &&
+                      (double)c.ns_per_tick < period_ns + 1.0,
                   "%llu ns per tick but %llu ticks per second", (unsigned long long)c.ns_per_tick,
                   (unsigned long long)c.ticks_per_sec);
     zt_close(&env);
@@ -154,8 +155,9 @@ START_TEST(test_kernel_timestamp_on_regular_list)
     ZT_OK(zeCommandListCreate(f.env.context, f.env.device, &desc, &list));
     append_spin_to(&f, list, 15u * 1000, ev);
     ZT_OK(zeCommandListClose(list));
-    ze_command_queue_desc_t qdesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t qdesc = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_queue_handle_t queue = NULL;
     ZT_OK(zeCommandQueueCreate(f.env.context, f.env.device, &qdesc, &queue));
     ze_kernel_timestamp_result_t first, second;

@@ -64,19 +64,18 @@ START_TEST(reserve_map_and_share_pages)
     ck_assert_uint_eq(same, 4 * page);
 
     ze_physical_mem_handle_t phys = physical(&env, 2 * page);
-    ZT_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
-              zeVirtualMemMap(env.context, va, 2 * page, phys, 1,
-                              ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, /* past the physical memory */
-              zeVirtualMemMap(env.context, va, 3 * page, phys, 0,
-                              ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
+    ZT_RESULT(
+        ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
+        zeVirtualMemMap(env.context, va, 2 * page, phys, 1, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
+    ZT_RESULT(
+        ZE_RESULT_ERROR_INVALID_ARGUMENT, /* past the physical memory */
+        zeVirtualMemMap(env.context, va, 3 * page, phys, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
     ZT_OK(zeVirtualMemMap(env.context, (char *)va + page, 2 * page, phys, 0,
                           ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, /* pages mapped already */
-              zeVirtualMemMap(env.context, va, 2 * page, phys, 0,
-                              ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
-    ZT_OK(zeVirtualMemMap(env.context, vb, 2 * page, phys, 0,
-                          ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY));
+    ZT_RESULT(
+        ZE_RESULT_ERROR_INVALID_ARGUMENT, /* pages mapped already */
+        zeVirtualMemMap(env.context, va, 2 * page, phys, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
+    ZT_OK(zeVirtualMemMap(env.context, vb, 2 * page, phys, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY));
     /* Two virtual ranges, one physical memory. */
     memset((char *)va + page, 0x5a, 2 * page);
     ck_assert_int_eq(((volatile unsigned char *)vb)[2 * page - 1], 0x5a);
@@ -84,21 +83,19 @@ START_TEST(reserve_map_and_share_pages)
     ZT_OK(zeVirtualMemGetAccessAttribute(env.context, va, 4 * page, &access, &same));
     ck_assert_int_eq(access, ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
     ck_assert_uint_eq(same, page);
-    ZT_OK(zeVirtualMemGetAccessAttribute(env.context, (char *)va + page, 3 * page, &access,
-                                         &same));
+    ZT_OK(zeVirtualMemGetAccessAttribute(env.context, (char *)va + page, 3 * page, &access, &same));
     ck_assert_int_eq(access, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE);
     ck_assert_uint_eq(same, 2 * page);
     ZT_OK(zeVirtualMemSetAccessAttribute(env.context, (char *)va + 2 * page, page,
                                          ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY));
-    ZT_OK(zeVirtualMemGetAccessAttribute(env.context, (char *)va + 2 * page, page, &access,
-                                         &same));
+    ZT_OK(zeVirtualMemGetAccessAttribute(env.context, (char *)va + 2 * page, page, &access, &same));
     ck_assert_int_eq(access, ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY);
     ZT_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
               zeVirtualMemSetAccessAttribute(env.context, (char *)va + 1, page,
                                              ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ENUMERATION,
-              zeVirtualMemSetAccessAttribute(env.context, va, page,
-                                             (ze_memory_access_attribute_t)7));
+    ZT_RESULT(
+        ZE_RESULT_ERROR_INVALID_ENUMERATION,
+        zeVirtualMemSetAccessAttribute(env.context, va, page, (ze_memory_access_attribute_t)7));
 
     /* Mapped physical memory is in use. */
     ZT_RESULT(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE, zePhysicalMemDestroy(env.context, phys));
@@ -154,8 +151,8 @@ START_TEST(device_copies_through_mapped_pages)
     void *va = NULL;
     ZT_OK(zeVirtualMemReserve(env.context, NULL, 2 * page, &va));
     ze_physical_mem_handle_t phys = physical(&env, 2 * page);
-    ZT_OK(zeVirtualMemMap(env.context, va, 2 * page, phys, 0,
-                          ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
+    ZT_OK(
+        zeVirtualMemMap(env.context, va, 2 * page, phys, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE));
     unsigned char *src = zt_usm_alloc(&env, ZT_USM_DEVICE, 2 * page, 0);
     unsigned char *dst = zt_usm_alloc(&env, ZT_USM_HOST, 2 * page, 0);
     ze_command_list_handle_t list = zt_immediate_list(&env, 1);

@@ -23,8 +23,8 @@ static void setup(void)
     sched_standin_direct_calls = 0;
 }
 
-static ze_result_t run(int kernel, const void *const *args, const uint32_t *local_sizes, const uint32_t size[3],
-                       const uint32_t count[3])
+static ze_result_t run(int kernel, const void *const *args, const uint32_t *local_sizes,
+                       const uint32_t size[3], const uint32_t count[3])
 {
     rd_sched_launch_t l;
     memset(&l, 0, sizeof l);
@@ -38,9 +38,11 @@ static ze_result_t run(int kernel, const void *const *args, const uint32_t *loca
 
 /* Global linear id of work-item `lid` (linear local id) of group `group`
  * (linear group index). */
-static uint64_t global_of(const uint32_t size[3], const uint32_t count[3], uint64_t group, uint32_t lid)
+static uint64_t global_of(const uint32_t size[3], const uint32_t count[3], uint64_t group,
+                          uint32_t lid)
 {
-    uint64_t g[3] = {group % count[0], group / count[0] % count[1], group / ((uint64_t)count[0] * count[1])};
+    uint64_t g[3] = {group % count[0], group / count[0] % count[1],
+                     group / ((uint64_t)count[0] * count[1])};
     uint32_t l[3] = {lid % size[0], lid / size[0] % size[1], lid / (size[0] * size[1])};
     uint64_t x = g[0] * size[0] + l[0], y = g[1] * size[1] + l[1], z = g[2] * size[2] + l[2];
     return (z * ((uint64_t)count[1] * size[1]) + y) * ((uint64_t)count[0] * size[0]) + x;
@@ -61,8 +63,9 @@ static void check_neighbour(int kernel, const uint32_t size[3], const uint32_t c
             int want = 0;
             for (int r = 0; r < rounds; r++)
                 want += (int)(next * 7 + (uint64_t)r);
-            ck_assert_msg(out[global_of(size, count, g, lid)] == want, "group %llu item %u: %d, want %d",
-                          (unsigned long long)g, lid, out[global_of(size, count, g, lid)], want);
+            ck_assert_msg(out[global_of(size, count, g, lid)] == want,
+                          "group %llu item %u: %d, want %d", (unsigned long long)g, lid,
+                          out[global_of(size, count, g, lid)], want);
         }
     free(out);
 }
@@ -95,7 +98,10 @@ END_TEST
 START_TEST(local_memory_reduction)
 {
     setup();
-    enum { N = 256, GROUPS = 300 };
+    enum {
+        N = 256,
+        GROUPS = 300
+    };
     int *in = malloc(N * GROUPS * sizeof *in), *out = calloc(GROUPS, sizeof *out);
     for (int i = 0; i < N * GROUPS; i++)
         in[i] = (i * 37) % 101 - 50;
@@ -114,7 +120,9 @@ END_TEST
 
 static void check_sg(int kernel, uint32_t sg, uint32_t n)
 {
-    enum { GROUPS = 40 };
+    enum {
+        GROUPS = 40
+    };
     int *out = calloc((size_t)n * GROUPS, sizeof *out);
     int rounds = 5;
     const void *args[2] = {&out, &rounds};
@@ -122,7 +130,8 @@ static void check_sg(int kernel, uint32_t sg, uint32_t n)
     for (uint32_t i = 0; i < n * GROUPS; i++) {
         uint32_t lid = i % n;
         uint32_t size = lid / sg * sg + sg <= n ? sg : n % sg;
-        ck_assert_msg(out[i] == (int)size, "sub-group size %u, item %u: %d, want %u", sg, i, out[i], size);
+        ck_assert_msg(out[i] == (int)size, "sub-group size %u, item %u: %d, want %u", sg, i, out[i],
+                      size);
     }
     free(out);
 }
@@ -176,11 +185,15 @@ END_TEST
 START_TEST(barrier_in_some_groups_only)
 {
     setup();
-    enum { N = 48, GROUPS = 64 };
+    enum {
+        N = 48,
+        GROUPS = 64
+    };
     int *out = calloc(N * GROUPS, sizeof *out);
     uint32_t local_sizes[2] = {0, N * sizeof(int)};
     const void *args[2] = {&out, NULL};
-    ZT_OK(run(SI_SOME_GROUPS, args, local_sizes, (uint32_t[]){N, 1, 1}, (uint32_t[]){GROUPS, 1, 1}));
+    ZT_OK(
+        run(SI_SOME_GROUPS, args, local_sizes, (uint32_t[]){N, 1, 1}, (uint32_t[]){GROUPS, 1, 1}));
     for (int g = 0; g < GROUPS; g++)
         for (int l = 0; l < N; l++)
             ck_assert_int_eq(out[g * N + l], g % 2 ? (l + 1) % N : -l);
@@ -191,10 +204,14 @@ END_TEST
 
 static void check_fault(uint64_t bad)
 {
-    enum { N = 64, GROUPS = 200 };
+    enum {
+        N = 64,
+        GROUPS = 200
+    };
     int *out = calloc(N * GROUPS, sizeof *out);
     const void *args[2] = {&out, &bad};
-    ZT_RESULT(ZE_RESULT_ERROR_DEVICE_LOST, run(SI_FAULT, args, NULL, (uint32_t[]){N, 1, 1}, (uint32_t[]){GROUPS, 1, 1}));
+    ZT_RESULT(ZE_RESULT_ERROR_DEVICE_LOST,
+              run(SI_FAULT, args, NULL, (uint32_t[]){N, 1, 1}, (uint32_t[]){GROUPS, 1, 1}));
     free(out);
     /* the process goes on, and so do launches */
     check_neighbour(SI_NEIGHBOUR, (uint32_t[]){N, 1, 1}, (uint32_t[]){GROUPS, 1, 1}, 2);
@@ -220,10 +237,14 @@ END_TEST
 START_TEST(stack_overflow_is_device_lost)
 {
     setup();
-    enum { N = 16, GROUPS = 8 };
+    enum {
+        N = 16,
+        GROUPS = 8
+    };
     int *out = calloc(N * GROUPS, sizeof *out);
     const void *args[1] = {&out};
-    ZT_RESULT(ZE_RESULT_ERROR_DEVICE_LOST, run(SI_OVERFLOW, args, NULL, (uint32_t[]){N, 1, 1}, (uint32_t[]){GROUPS, 1, 1}));
+    ZT_RESULT(ZE_RESULT_ERROR_DEVICE_LOST,
+              run(SI_OVERFLOW, args, NULL, (uint32_t[]){N, 1, 1}, (uint32_t[]){GROUPS, 1, 1}));
     free(out);
     check_neighbour(SI_NEIGHBOUR, (uint32_t[]){N, 1, 1}, (uint32_t[]){GROUPS, 1, 1}, 2);
 }

@@ -14,11 +14,12 @@ unsigned long sched_standin_item_calls;
 unsigned long sched_standin_direct_calls;
 
 #define ARG(type, i) (*(type const *)args[i])
-#define LOCAL_ARG(type, i) ((type)*(void *const *)args[i])
+#define LOCAL_ARG(type, i) ((type) * (void *const *)args[i])
 
 static void barrier(rd_wi_state_t *st)
 {
-    ((void (*)(rd_wi_state_t *, rd_u32))(uintptr_t)st->wg_barrier)(st, RD_FENCE_LOCAL | RD_FENCE_GLOBAL);
+    ((void (*)(rd_wi_state_t *, rd_u32))(uintptr_t)st->wg_barrier)(st, RD_FENCE_LOCAL |
+                                                                           RD_FENCE_GLOBAL);
 }
 
 /* A sub-group shuffle: lane l gets the value of lane (l + shift) % size. */
@@ -41,7 +42,8 @@ static uint64_t global_id(const rd_wi_state_t *st, int d)
 
 static uint64_t global_linear(const rd_wi_state_t *st)
 {
-    return (global_id(st, 2) * st->global_size[1] + global_id(st, 1)) * st->global_size[0] + global_id(st, 0);
+    return (global_id(st, 2) * st->global_size[1] + global_id(st, 1)) * st->global_size[0] +
+           global_id(st, 0);
 }
 
 static void count_item(void)
@@ -115,7 +117,8 @@ static void ids(const void *const *args, rd_wi_state_t *st)
     uint32_t *out = ARG(uint32_t *, 0);
     uint64_t g = global_linear(st);
     out[2 * g] = st->local_id[0] | st->local_id[1] << 8 | st->local_id[2] << 16;
-    out[2 * g + 1] = st->sg_id | st->sg_local_id << 8 | st->sg_size << 16 | st->local_linear_id << 22;
+    out[2 * g + 1] =
+        st->sg_id | st->sg_local_id << 8 | st->sg_size << 16 | st->local_linear_id << 22;
 }
 
 static void ids_direct(const void *const *args, rd_wi_state_t *st, rd_u32 first, rd_u32 count)
@@ -141,7 +144,8 @@ static void some_groups(const void *const *args, rd_wi_state_t *st)
     }
 }
 
-static void some_groups_direct(const void *const *args, rd_wi_state_t *st, rd_u32 first, rd_u32 count)
+static void some_groups_direct(const void *const *args, rd_wi_state_t *st, rd_u32 first,
+                               rd_u32 count)
 {
     __atomic_fetch_add(&sched_standin_direct_calls, 1, __ATOMIC_RELAXED);
     rd_wi_seek(st, first);
@@ -150,7 +154,8 @@ static void some_groups_direct(const void *const *args, rd_wi_state_t *st, rd_u3
 }
 
 /* Not checked by UBSan: the null store is the point. */
-__attribute__((no_sanitize("undefined"))) static void fault(const void *const *args, rd_wi_state_t *st)
+__attribute__((no_sanitize("undefined"))) static void fault(const void *const *args,
+                                                            rd_wi_state_t *st)
 {
     int *out = ARG(int *, 0);
     uint64_t bad = ARG(uint64_t, 1);
@@ -234,16 +239,20 @@ static void overflow(const void *const *args, rd_wi_state_t *st)
     out[g] = g == st->local_size[0] ? deep(NULL, UINT64_MAX / 2) : 1;
 }
 
-static const rd_cm_arg_t neighbour_args[] = {{RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_LOCAL, 0}, {RD_CM_ARG_VALUE, 4}};
+static const rd_cm_arg_t neighbour_args[] = {
+    {RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_LOCAL, 0}, {RD_CM_ARG_VALUE, 4}};
 static const rd_cm_arg_t reduce_args[] = {{RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_GLOBAL, 8}};
 static const rd_cm_arg_t sg_args[] = {{RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_VALUE, 4}};
 static const rd_cm_arg_t ids_args[] = {{RD_CM_ARG_GLOBAL, 8}};
 static const rd_cm_arg_t some_args[] = {{RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_LOCAL, 0}};
 static const rd_cm_arg_t fault_args[] = {{RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_VALUE, 8}};
-static const rd_cm_arg_t scale_args[] = {{RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_VALUE, 4}};
+static const rd_cm_arg_t scale_args[] = {
+    {RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_GLOBAL, 8}, {RD_CM_ARG_VALUE, 4}};
 
 #define KERNEL(name, args, sg, local, item, direct) \
-    {name, sizeof args / sizeof args[0], args, {0, 0, 0}, sg, local, 256, item, direct, ""}
+    { \
+        name, sizeof args / sizeof args[0], args, {0, 0, 0}, sg, local, 256, item, direct, "" \
+    }
 
 static const rd_cm_kernel_t kernels[SI_COUNT] = {
     [SI_NEIGHBOUR] = KERNEL("neighbour", neighbour_args, 0, 0, neighbour, NULL),
@@ -262,7 +271,8 @@ static const rd_cm_kernel_t kernels[SI_COUNT] = {
     [SI_OVERFLOW] = KERNEL("overflow", ids_args, 0, 0, overflow, NULL),
 };
 
-static const rd_cm_module_t module = {RD_CM_ABI_VERSION, RD_WI_ABI_VERSION, SI_COUNT, 0, kernels, NULL};
+static const rd_cm_module_t module = {
+    RD_CM_ABI_VERSION, RD_WI_ABI_VERSION, SI_COUNT, 0, kernels, NULL};
 
 const rd_cm_module_t *sched_standin_module(void)
 {

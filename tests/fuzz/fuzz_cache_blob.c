@@ -21,12 +21,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A broken promise is a crash for the fuzzer, with the promise named. */
-#define require(condition)                                                            \
-    do {                                                                              \
-        if (!(condition)) {                                                           \
+#define require(condition) \
+    do { \
+        if (!(condition)) { \
             fprintf(stderr, "%s:%d: broken: %s\n", __FILE__, __LINE__, #condition); \
-            abort();                                                                  \
-        }                                                                             \
+            abort(); \
+        } \
     } while (0)
 
 static int same_id(const cache_blob_id_t *a, const cache_blob_id_t *b)

@@ -1,9 +1,9 @@
 /*
  * Fuzz target: everything zeil parses from the environment: the settings
- * (layer/env.c: ZE_ENABLE_LAYERS, ZEIL_LOG, ZEIL_LOG_FILE, ZEIL_ON_ERROR,
+ * (layer/common/env.c: ZE_ENABLE_LAYERS, ZEIL_LOG, ZEIL_LOG_FILE, ZEIL_ON_ERROR,
  * ZEIL_RECORDS, ZEIL_TIMING, ZEIL_TRACE, ZEIL_REPORT, ZEIL_SUMMARY), the rule
- * groups of ZEIL_CHECKS (layer/diag.c) and the next-driver list
- * (layer/bootstrap.c: ZEIL_DRIVERS, ZE_ENABLE_ALT_DRIVERS,
+ * groups of ZEIL_CHECKS (layer/common/diag.c) and the next-driver list
+ * (layer/entry/bootstrap.c: ZEIL_DRIVERS, ZE_ENABLE_ALT_DRIVERS,
  * ZEIL_BOOTSTRAP_SHIMS, ZEIL_BOOTSTRAP_NEXT).
  *
  * Those parsers are static and run once per process behind pthread_once, so
@@ -12,28 +12,28 @@
  * more than once. The input is the variables' values separated by NUL bytes,
  * in the order of fuzzed_variables; a variable without a value is unset.
  */
-#include "../../layer/env.c"
-#include "../../layer/diag.c"
-#include "../../layer/bootstrap.c"
+#include "../../layer/common/env.c"
+#include "../../layer/common/diag.c"
+#include "../../layer/entry/bootstrap.c"
 
 #include <stdio.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const fuzzed_variables[] = {
-    "ZE_ENABLE_LAYERS", "ZEIL_LOG",     "ZEIL_LOG_FILE", "ZEIL_ON_ERROR",
-    "ZEIL_CHECKS",      "ZEIL_RECORDS", "ZEIL_TIMING",   "ZEIL_TRACE",
-    "ZEIL_REPORT",      "ZEIL_SUMMARY", "ZEIL_DRIVERS",  "ZE_ENABLE_ALT_DRIVERS",
+    "ZE_ENABLE_LAYERS",     "ZEIL_LOG",           "ZEIL_LOG_FILE", "ZEIL_ON_ERROR",
+    "ZEIL_CHECKS",          "ZEIL_RECORDS",       "ZEIL_TIMING",   "ZEIL_TRACE",
+    "ZEIL_REPORT",          "ZEIL_SUMMARY",       "ZEIL_DRIVERS",  "ZE_ENABLE_ALT_DRIVERS",
     "ZEIL_BOOTSTRAP_SHIMS", "ZEIL_BOOTSTRAP_NEXT"};
 #define FUZZED_VARIABLE_COUNT (sizeof fuzzed_variables / sizeof fuzzed_variables[0])
 
 /* A broken promise is a crash for the fuzzer, with the promise named. */
-#define require(condition)                                                            \
-    do {                                                                              \
-        if (!(condition)) {                                                           \
+#define require(condition) \
+    do { \
+        if (!(condition)) { \
             fprintf(stderr, "%s:%d: broken: %s\n", __FILE__, __LINE__, #condition); \
-            abort();                                                                  \
-        }                                                                             \
+            abort(); \
+        } \
     } while (0)
 
 /* ---- what the included units call outside themselves ---- */
@@ -66,18 +66,31 @@ void zeil_flush(void) {}
 /* The output side (layer/output) is not part of this target: the bootstrap's
  * calls into it do nothing here, and nothing is traced. */
 _Atomic int zo_tracing;
-void zo_init(const zo_config_t *config) { (void)config; }
+void zo_init(const zo_config_t *config)
+{
+    (void)config;
+}
 void zo_start_background(void) {}
 void calls_settle(void) {}
 void zo_finish(void) {}
 void check_leaks_at_exit(void) {}
-void coverage_note_next(const zeil_next_t *next) { (void)next; }
-void coverage_list_unchecked(void) {}
+void intercepted_kinds_note_next(const zeil_next_t *next, const zeil_intercepts_t *runtime,
+                                 const zeil_intercepts_t *hooked)
+{
+    (void)next, (void)runtime, (void)hooked;
+}
+void intercepted_kinds_list_unchecked(void) {}
 void oom_dropped(oom_loss_t loss, uint64_t n, const char *call, const char *doing)
 {
     (void)loss, (void)n, (void)call, (void)doing;
 }
-const zeil_intercepts_t zeil_runtime_intercepts;
+const zeil_intercepts_t zeil_runtime_intercepts, zeil_hooked_intercepts;
+const zo_snapshot_source_t report_snapshot_source;
+void wrapped_driver_added(void) {}
+unsigned wrapped_driver_count(void)
+{
+    return 0;
+}
 
 /* ---- one input ---- */
 

@@ -38,7 +38,9 @@ static void poll_expired(const zeil_intercepts_t *t, ze_event_handle_t event)
     ck_assert_int_eq(t->zeEventHostSynchronize(&stub_next, event, 1000), ZE_RESULT_NOT_READY);
 }
 
-enum { EVENTS_PER_CASE = 5 };
+enum {
+    EVENTS_PER_CASE = 5
+};
 
 START_TEST(every_append_tells_the_hazard_checks_its_signal_and_waits)
 {
@@ -67,8 +69,8 @@ START_TEST(every_append_tells_the_hazard_checks_its_signal_and_waits)
         ZT_OK(zeEventHostSignal(done));
         if (c->has_signal) {
             uint64_t before = zeil_rule_count("ZEIL-W095");
-            ze_result_t r = c->call(t, &stub_next, list, kernel, signal, c->has_waits, &done,
-                                    scratch);
+            ze_result_t r =
+                c->call(t, &stub_next, list, kernel, signal, c->has_waits, &done, scratch);
             ck_assert_msg(r == ZE_RESULT_SUCCESS, "%s returned 0x%x", c->api, (unsigned)r);
             poll_expired(t, signal);
             ck_assert_msg(zeil_rule_count("ZEIL-W095") == before,
@@ -76,8 +78,8 @@ START_TEST(every_append_tells_the_hazard_checks_its_signal_and_waits)
         }
         if (c->has_waits) {
             uint64_t before = zeil_rule_count("ZEIL-W095");
-            ze_result_t r = c->call(t, &stub_next, list, kernel,
-                                    c->has_signal ? ev[4] : NULL, 1, &never, scratch);
+            ze_result_t r = c->call(t, &stub_next, list, kernel, c->has_signal ? ev[4] : NULL, 1,
+                                    &never, scratch);
             ck_assert_msg(r == ZE_RESULT_SUCCESS, "%s returned 0x%x", c->api, (unsigned)r);
             ck_assert_int_eq(t->zeCommandListAppendSignalEvent(&stub_next, list, later),
                              ZE_RESULT_SUCCESS);

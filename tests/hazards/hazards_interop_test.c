@@ -122,7 +122,7 @@ START_TEST(race_between_streams_names_both_primitives)
     relu(&t, t.f.stream, 0, 1, NULL);
     uint64_t before = zeil_rule_count("ZEIL-E090");
     ze_event_handle_t done = relu(&t, t.b, 1, 2, NULL); /* reads m[1] with no event */
-    ck_assert_ptr_nonnull(done); /* reported, not refused */
+    ck_assert_ptr_nonnull(done);                        /* reported, not refused */
     ck_assert_uint_eq(zeil_rule_count("ZEIL-E090"), before + 1);
     close_two(&t);
 }

@@ -16,14 +16,16 @@
 #include <string.h>
 #include <time.h>
 
-enum { BYTES = 4096 };
+enum {
+    BYTES = 4096
+};
 
 static void fill(ze_command_list_handle_t list, void *ptr, ze_event_handle_t signal,
                  uint32_t nwaits, ze_event_handle_t *waits)
 {
     static const uint32_t pattern = 0x5a5a5a5a;
-    ZT_OK(zeCommandListAppendMemoryFill(list, ptr, &pattern, sizeof pattern, BYTES, signal,
-                                        nwaits, waits));
+    ZT_OK(zeCommandListAppendMemoryFill(list, ptr, &pattern, sizeof pattern, BYTES, signal, nwaits,
+                                        waits));
 }
 
 static void copy(ze_command_list_handle_t list, void *dst, const void *src,
@@ -180,7 +182,7 @@ START_TEST(regular_list_through_queue_and_fence_is_silent)
     ZT_OK(zeCommandListClose(regular));
     ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
     ZT_OK(zeFenceHostSynchronize(fence, forever));
-    copy(t.b, t.x, t.y, t.f.event[0], 0, NULL); /* after the fence: ordered */
+    copy(t.b, t.x, t.y, t.f.event[0], 0, NULL);           /* after the fence: ordered */
     ZT_OK(zeEventHostSynchronize(t.f.event[0], forever)); /* before the list runs again */
     ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, NULL));
     ZT_OK(zeCommandQueueSynchronize(queue, forever));
@@ -239,20 +241,19 @@ START_TEST(region_copies_of_disjoint_rows_are_silent)
     size_t mark = zl_log_mark();
     ze_copy_region_t top = {0, 0, 0, 256, 8, 1}, bottom = {0, 8, 0, 256, 8, 1};
     ze_copy_region_t middle = {16, 4, 0, 128, 8, 1};
-    ZT_OK(zeCommandListAppendMemoryCopyRegion(t.a, t.x, &top, 256, 0, t.y, &top, 256, 0, NULL,
+    ZT_OK(zeCommandListAppendMemoryCopyRegion(t.a, t.x, &top, 256, 0, t.y, &top, 256, 0, NULL, 0,
+                                              NULL));
+    ZT_OK(zeCommandListAppendMemoryCopyRegion(t.b, t.x, &bottom, 256, 0, t.y, &bottom, 256, 0, NULL,
                                               0, NULL));
-    ZT_OK(zeCommandListAppendMemoryCopyRegion(t.b, t.x, &bottom, 256, 0, t.y, &bottom, 256, 0,
-                                              NULL, 0, NULL));
     zl_assert_silent(mark);
     /* rows 4..11 overlap both: a race, named with its exact range */
     t.extra = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
-    ZT_OK(zeCommandListAppendMemoryCopyRegion(t.b, t.extra, &middle, 256, 0, t.x, &middle, 256,
-                                              0, NULL, 0, NULL));
+    ZT_OK(zeCommandListAppendMemoryCopyRegion(t.b, t.extra, &middle, 256, 0, t.x, &middle, 256, 0,
+                                              NULL, 0, NULL));
     char range[64];
     snprintf(range, sizeof range, "reads %p+%d", (void *)((char *)t.x + 4 * 256 + 16),
              7 * 256 + 128);
-    zl_assert_one_finding(mark, "ZEIL-E090", "zeCommandListAppendMemoryCopyRegion", range,
-                          NULL);
+    zl_assert_one_finding(mark, "ZEIL-E090", "zeCommandListAppendMemoryCopyRegion", range, NULL);
     close_two(&t);
 }
 END_TEST
@@ -301,8 +302,8 @@ START_TEST(appends_of_every_kind_signal_their_events)
             ZT_OK(zeCommandListAppendMemoryCopyFromContext(t.a, t.y, t.f.env.context, t.x, BYTES,
                                                            a_done, 0, NULL));
         else
-            ZT_OK(zeCommandListAppendLaunchMultipleKernelsIndirect(
-                t.a, 1, &k.kernel, k.count, k.groups, a_done, 0, NULL));
+            ZT_OK(zeCommandListAppendLaunchMultipleKernelsIndirect(t.a, 1, &k.kernel, k.count,
+                                                                   k.groups, a_done, 0, NULL));
         fill(t.b, t.x, b_done, 1, &a_done);
         ZT_OK(zeEventHostSynchronize(a_done, forever)); /* alone: no E094 */
         ZT_OK(zeEventHostSynchronize(b_done, forever));
@@ -561,7 +562,9 @@ START_TEST(more_lists_than_slots_stops_the_checks)
 {
     zl_fixture_t f;
     zl_open(&f);
-    enum { LISTS = 65 };
+    enum {
+        LISTS = 65
+    };
     ze_command_list_handle_t lists[LISTS];
     size_t mark = zl_log_mark();
     for (int i = 0; i < LISTS; i++) {

@@ -12,8 +12,8 @@ void ifx_open(ifx_t *f)
 {
     memset(f, 0, sizeof *f);
     zt_open(&f->env);
-    IFX_DNNL_OK(dnnl_ze_interop_engine_create(&f->engine, f->env.driver, f->env.device,
-                                              f->env.context));
+    IFX_DNNL_OK(
+        dnnl_ze_interop_engine_create(&f->engine, f->env.driver, f->env.device, f->env.context));
     f->list = ifx_list(&f->env, 1);
     IFX_DNNL_OK(dnnl_ze_interop_stream_create(&f->stream, f->engine, f->list, 0));
 }
@@ -68,8 +68,8 @@ dnnl_primitive_t ifx_eltwise(dnnl_engine_t engine, const dnnl_memory_desc_t *md,
                              dnnl_alg_kind_t alg, float alpha, float beta)
 {
     dnnl_eltwise_desc_t desc;
-    IFX_DNNL_OK(dnnl_eltwise_forward_desc_init(&desc, dnnl_forward_inference, alg, md, alpha,
-                                               beta));
+    IFX_DNNL_OK(
+        dnnl_eltwise_forward_desc_init(&desc, dnnl_forward_inference, alg, md, alpha, beta));
     dnnl_primitive_desc_t pd = NULL;
     IFX_DNNL_OK(dnnl_primitive_desc_create(&pd, &desc, NULL, engine, NULL));
     dnnl_primitive_t primitive = NULL;

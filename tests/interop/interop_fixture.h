@@ -10,21 +10,21 @@
 
 #include "zt.h"
 
-#define IFX_DNNL_OK(call)                                                                    \
-    do {                                                                                     \
-        dnnl_status_t ifx_s_ = (call);                                                       \
-        ck_assert_msg(ifx_s_ == dnnl_success, "%s returned %d", #call, (int)ifx_s_);         \
+#define IFX_DNNL_OK(call) \
+    do { \
+        dnnl_status_t ifx_s_ = (call); \
+        ck_assert_msg(ifx_s_ == dnnl_success, "%s returned %d", #call, (int)ifx_s_); \
     } while (0)
 
 /* The call returns status and the rule fired exactly once more. */
-#define IFX_REFUSED(status, rule, call)                                                      \
-    do {                                                                                     \
-        uint64_t ifx_before_ = zeil_rule_count(rule);                                        \
-        dnnl_status_t ifx_s_ = (call);                                                       \
+#define IFX_REFUSED(status, rule, call) \
+    do { \
+        uint64_t ifx_before_ = zeil_rule_count(rule); \
+        dnnl_status_t ifx_s_ = (call); \
         ck_assert_msg(ifx_s_ == (status), "%s returned %d, expected %s", #call, (int)ifx_s_, \
-                      #status);                                                              \
+                      #status); \
         ck_assert_msg(zeil_rule_count(rule) == ifx_before_ + 1, "%s did not report %s", #call, \
-                      rule);                                                                 \
+                      rule); \
     } while (0)
 
 typedef struct ifx {

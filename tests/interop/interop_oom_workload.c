@@ -28,27 +28,26 @@
 /* oneDNN has no nhandles == 0: DNNL_MEMORY_ALLOCATE asks for a buffer. */
 static void *allocate = DNNL_MEMORY_ALLOCATE;
 
-#define TRY(call)                                                                 \
-    do {                                                                          \
-        dnnl_status_t first_ = (call), last_ = first_;                           \
+#define TRY(call) \
+    do { \
+        dnnl_status_t first_ = (call), last_ = first_; \
         for (int tries_ = 0; last_ == dnnl_out_of_memory && tries_ < 3; tries_++) \
-            last_ = (call);                                                       \
-        printf("%.*s %d %d\n", (int)strcspn(#call, "("), #call, (int)first_,     \
-               (int)last_);                                                       \
+            last_ = (call); \
+        printf("%.*s %d %d\n", (int)strcspn(#call, "("), #call, (int)first_, (int)last_); \
     } while (0)
 
-#define ZE(call)                                                                  \
-    do {                                                                          \
-        ze_result_t r_ = (call);                                                  \
-        if (r_ != ZE_RESULT_SUCCESS)                                              \
+#define ZE(call) \
+    do { \
+        ze_result_t r_ = (call); \
+        if (r_ != ZE_RESULT_SUCCESS) \
             printf("fail %.*s 0x%x\n", (int)strcspn(#call, "("), #call, (unsigned)r_); \
     } while (0)
 
-#define DNNL(call)                                                                \
-    do {                                                                          \
-        dnnl_status_t s_ = (call);                                                \
-        if (s_ != dnnl_success)                                                   \
-            printf("fail %.*s %d\n", (int)strcspn(#call, "("), #call, (int)s_);   \
+#define DNNL(call) \
+    do { \
+        dnnl_status_t s_ = (call); \
+        if (s_ != dnnl_success) \
+            printf("fail %.*s %d\n", (int)strcspn(#call, "("), #call, (int)s_); \
     } while (0)
 
 #define ELEMENTS (16 * 8 * 8)
@@ -72,7 +71,10 @@ static void open_level_zero(level_zero_t *z)
     ZE(zeDeviceGet(z->driver, &n, &z->device));
     ze_context_desc_t context_desc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0};
     ZE(zeContextCreate(z->driver, &context_desc, &z->context));
-    ze_command_queue_desc_t list_desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
+    ze_command_queue_desc_t list_desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                         NULL,
+                                         0,
+                                         0,
                                          ZE_BIT(1) /* in order */,
                                          ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                          ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
@@ -80,8 +82,8 @@ static void open_level_zero(level_zero_t *z)
     ze_event_pool_desc_t pool_desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
                                       ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
     ZE(zeEventPoolCreate(z->context, &pool_desc, 1, &z->device, &z->pool));
-    ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
-                                  ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+    ze_event_desc_t event_desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0, ZE_EVENT_SCOPE_FLAG_HOST,
+                                  ZE_EVENT_SCOPE_FLAG_HOST};
     ZE(zeEventCreate(z->pool, &event_desc, &z->ready));
     ZE(zeEventHostSignal(z->ready));
     ze_device_mem_alloc_desc_t device_desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
@@ -106,8 +108,8 @@ static dnnl_primitive_t relu_on(dnnl_engine_t engine, const dnnl_memory_desc_t *
     dnnl_eltwise_desc_t desc;
     dnnl_primitive_desc_t pd = NULL;
     dnnl_primitive_t relu = NULL;
-    DNNL(dnnl_eltwise_forward_desc_init(&desc, dnnl_forward_inference, dnnl_eltwise_relu, md,
-                                        0.f, 0.f));
+    DNNL(dnnl_eltwise_forward_desc_init(&desc, dnnl_forward_inference, dnnl_eltwise_relu, md, 0.f,
+                                        0.f));
     DNNL(dnnl_primitive_desc_create(&pd, &desc, NULL, engine, NULL));
     DNNL(dnnl_primitive_create(&relu, pd));
     DNNL(dnnl_primitive_desc_destroy(pd));

@@ -27,7 +27,7 @@
 
 typedef struct run {
     char out[OUTPUT_MAX];
-    int out_of_memory;    /* calls whose first try returned dnnl_out_of_memory */
+    int out_of_memory; /* calls whose first try returned dnnl_out_of_memory */
     uint64_t live, errors, seen, failed;
 } run_t;
 
@@ -47,8 +47,8 @@ static void run_workload(const char *policy, run_t *r)
         char call[96];
         int first, last;
         if (sscanf(line, "dnnl_ze_interop_%95s %d %d", call, &first, &last) == 3) {
-            ck_assert_msg(last == dnnl_success, "%s: dnnl_ze_interop_%s failed (%d)", policy,
-                          call, last);
+            ck_assert_msg(last == dnnl_success, "%s: dnnl_ze_interop_%s failed (%d)", policy, call,
+                          last);
             ck_assert_msg(first == dnnl_success || first == dnnl_out_of_memory,
                           "%s: dnnl_ze_interop_%s returned %d, not dnnl_out_of_memory", policy,
                           call, first);
@@ -66,8 +66,8 @@ static void run_workload(const char *policy, run_t *r)
     ck_assert_msg(r->errors == 0, "%s: zeil or the interop library refused %" PRIu64 " calls",
                   policy, r->errors);
     sscanf(faults, "\nfaults %" SCNu64 " %" SCNu64, &r->seen, &r->failed);
-    ck_assert_msg(r->live == 0, "%s: %" PRIu64 " Level Zero objects or allocations leaked",
-                  policy, r->live);
+    ck_assert_msg(r->live == 0, "%s: %" PRIu64 " Level Zero objects or allocations leaked", policy,
+                  r->live);
 }
 
 START_TEST(each_allocation_of_the_interop_library_fails_once)

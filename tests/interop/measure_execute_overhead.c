@@ -14,12 +14,12 @@ static void *allocate = DNNL_MEMORY_ALLOCATE;
 #define RUNS 7
 #define ITERATIONS 2000
 
-#define CHECK(call)                                                                          \
-    do {                                                                                     \
-        if ((call) != 0) {                                                                   \
-            fprintf(stderr, "%s failed\n", #call);                                           \
-            exit(1);                                                                         \
-        }                                                                                    \
+#define CHECK(call) \
+    do { \
+        if ((call) != 0) { \
+            fprintf(stderr, "%s failed\n", #call); \
+            exit(1); \
+        } \
     } while (0)
 
 static double now_us(void)
@@ -38,7 +38,8 @@ static int by_value(const void *a, const void *b)
 static dnnl_primitive_t relu_on(dnnl_engine_t engine, const dnnl_memory_desc_t *md)
 {
     dnnl_eltwise_desc_t desc;
-    CHECK(dnnl_eltwise_forward_desc_init(&desc, dnnl_forward_inference, dnnl_eltwise_relu, md, 0, 0));
+    CHECK(
+        dnnl_eltwise_forward_desc_init(&desc, dnnl_forward_inference, dnnl_eltwise_relu, md, 0, 0));
     dnnl_primitive_desc_t pd;
     CHECK(dnnl_primitive_desc_create(&pd, &desc, NULL, engine, NULL));
     dnnl_primitive_t p;
@@ -74,9 +75,9 @@ int main(void)
     CHECK(zeDeviceGet(driver, &n, &device));
     ze_context_desc_t cdesc = {ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0};
     CHECK(zeContextCreate(driver, &cdesc, &context));
-    ze_command_queue_desc_t qdesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t qdesc = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list;
     CHECK(zeCommandListCreateImmediate(context, device, &qdesc, &list));
     dnnl_engine_t engine;
@@ -99,7 +100,8 @@ int main(void)
         double t1 = now_us();
         for (int i = 0; i < ITERATIONS; i++) {
             ze_event_handle_t done;
-            CHECK(dnnl_ze_interop_primitive_execute(interop, stream, 2, interop_args, 0, NULL, &done));
+            CHECK(dnnl_ze_interop_primitive_execute(interop, stream, 2, interop_args, 0, NULL,
+                                                    &done));
             CHECK(zeEventHostSynchronize(done, UINT64_MAX));
         }
         double t2 = now_us();
@@ -110,8 +112,10 @@ int main(void)
     qsort(interop_us, RUNS, sizeof(double), by_value);
     printf("1x16x8x8 ReLU, median of %d runs x %d executes (zeil %s)\n", RUNS, ITERATIONS,
            getenv("ZE_ENABLE_LAYERS") ? "layer on" : "layer off");
-    printf("  dnnl_primitive_execute + dnnl_stream_wait:              %8.2f us\n", plain_us[RUNS / 2]);
-    printf("  dnnl_ze_interop_primitive_execute + event host sync:    %8.2f us\n", interop_us[RUNS / 2]);
+    printf("  dnnl_primitive_execute + dnnl_stream_wait:              %8.2f us\n",
+           plain_us[RUNS / 2]);
+    printf("  dnnl_ze_interop_primitive_execute + event host sync:    %8.2f us\n",
+           interop_us[RUNS / 2]);
     printf("  overhead:                                               %8.2f us\n",
            interop_us[RUNS / 2] - plain_us[RUNS / 2]);
     return 0;

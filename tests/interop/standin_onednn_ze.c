@@ -204,9 +204,8 @@ STANDIN_EXPORT dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory
 }
 
 STANDIN_EXPORT dnnl_status_t dnnl_ze_interop_primitive_execute(
-    const_dnnl_primitive_t primitive, dnnl_stream_t stream, int nargs,
-    const dnnl_exec_arg_t *args, int ndeps, const ze_event_handle_t *deps,
-    ze_event_handle_t *return_event)
+    const_dnnl_primitive_t primitive, dnnl_stream_t stream, int nargs, const dnnl_exec_arg_t *args,
+    int ndeps, const ze_event_handle_t *deps, ze_event_handle_t *return_event)
 {
     count("primitive_execute");
     struct standin_stream *s = find_stream(stream);

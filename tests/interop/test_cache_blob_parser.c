@@ -119,8 +119,7 @@ START_TEST(other_format_version_is_named)
     blob[8] = (uint8_t)(CACHE_BLOB_FORMAT_VERSION + 1);
     cache_blob_view_t view;
     char why[256];
-    ck_assert_int_eq(cache_blob_parse(blob, size, &view, why, sizeof why),
-                     CACHE_BLOB_OTHER_FORMAT);
+    ck_assert_int_eq(cache_blob_parse(blob, size, &view, why, sizeof why), CACHE_BLOB_OTHER_FORMAT);
     ck_assert_ptr_nonnull(strstr(why, "format version"));
     memcpy(blob, "ZEILBLOX", 8);
     ck_assert_int_eq(cache_blob_parse(blob, size, &view, NULL, 0), CACHE_BLOB_BAD_MAGIC);
@@ -141,8 +140,7 @@ START_TEST(id_mismatches_are_classified)
     other = here, other.driver_version++;
     ck_assert_int_eq(cache_blob_id_compare(&other, &here, NULL, 0), CACHE_BLOB_OTHER_DRIVER);
     other = here, other.dnnl_patch = 2;
-    ck_assert_int_eq(cache_blob_id_compare(&other, &here, why, sizeof why),
-                     CACHE_BLOB_OTHER_DNNL);
+    ck_assert_int_eq(cache_blob_id_compare(&other, &here, why, sizeof why), CACHE_BLOB_OTHER_DNNL);
     ck_assert_ptr_nonnull(strstr(why, "2.6.2"));
     other = here, strcpy(other.dnnl_hash, "abc");
     ck_assert_int_eq(cache_blob_id_compare(&other, &here, NULL, 0), CACHE_BLOB_OTHER_DNNL);

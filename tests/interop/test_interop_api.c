@@ -52,8 +52,8 @@ START_TEST(engine_create_refuses_null_and_wrong_handles)
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E101",
                 dnnl_ze_interop_engine_create(NULL, env.driver, env.device, env.context));
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E103",
-                dnnl_ze_interop_engine_create(&engine, env.driver,
-                                              (ze_device_handle_t)env.context, env.context));
+                dnnl_ze_interop_engine_create(&engine, env.driver, (ze_device_handle_t)env.context,
+                                              env.context));
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E103",
                 dnnl_ze_interop_engine_create(&engine, env.driver, env.device,
                                               (ze_context_handle_t)env.device));
@@ -192,8 +192,7 @@ START_TEST(get_list_refuses_destroyed_list_and_plain_stream)
     IFX_DNNL_OK(dnnl_engine_create(&cpu, dnnl_cpu, 0));
     dnnl_stream_t plain = NULL;
     IFX_DNNL_OK(dnnl_stream_create(&plain, cpu, dnnl_stream_default_flags));
-    IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E115",
-                dnnl_ze_interop_stream_get_list(plain, &list));
+    IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E115", dnnl_ze_interop_stream_get_list(plain, &list));
     IFX_DNNL_OK(dnnl_stream_destroy(plain));
     IFX_DNNL_OK(dnnl_engine_destroy(cpu));
     ifx_close(&f);

@@ -28,10 +28,22 @@ static uint8_t *reencoded(const uint8_t *blob, size_t size, void (*edit)(cache_b
     return out;
 }
 
-static void other_device(cache_blob_id_t *id) { id->device_uuid[0] ^= 0xff; }
-static void other_driver(cache_blob_id_t *id) { id->driver_version += 1; }
-static void other_dnnl(cache_blob_id_t *id) { id->dnnl_minor += 1; }
-static void other_zeil(cache_blob_id_t *id) { id->format_version += 1; }
+static void other_device(cache_blob_id_t *id)
+{
+    id->device_uuid[0] ^= 0xff;
+}
+static void other_driver(cache_blob_id_t *id)
+{
+    id->driver_version += 1;
+}
+static void other_dnnl(cache_blob_id_t *id)
+{
+    id->dnnl_minor += 1;
+}
+static void other_zeil(cache_blob_id_t *id)
+{
+    id->format_version += 1;
+}
 
 START_TEST(blob_id_names_device_driver_and_onednn)
 {
@@ -78,7 +90,7 @@ START_TEST(engine_from_blob_runs_primitives)
                 dnnl_ze_interop_engine_get_cache_blob(f.engine, &small, blob));
     dnnl_engine_t cached = NULL;
     IFX_DNNL_OK(dnnl_ze_interop_engine_create_from_cache_blob(&cached, f.env.driver, f.env.device,
-                                                             f.env.context, size, blob));
+                                                              f.env.context, size, blob));
     ze_context_handle_t context = NULL;
     IFX_DNNL_OK(dnnl_ze_interop_engine_get_context(cached, &context));
     ck_assert_ptr_eq(context, f.env.context);
@@ -127,8 +139,10 @@ START_TEST(mismatched_blobs_are_refused_by_rule)
     struct {
         void (*edit)(cache_blob_id_t *);
         const char *rule;
-    } cases[] = {{other_device, "ZEIL-E141"}, {other_driver, "ZEIL-E142"},
-                 {other_dnnl, "ZEIL-E143"}, {other_zeil, "ZEIL-E144"}};
+    } cases[] = {{other_device, "ZEIL-E141"},
+                 {other_driver, "ZEIL-E142"},
+                 {other_dnnl, "ZEIL-E143"},
+                 {other_zeil, "ZEIL-E144"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t bad_size = 0;
         uint8_t *bad = reencoded(blob, size, cases[i].edit, &bad_size);
@@ -152,8 +166,14 @@ START_TEST(corrupt_and_truncated_blobs_are_refused)
     uint8_t *blob = engine_blob(f.engine, &size);
     dnnl_engine_t engine = NULL;
     /* flipped bytes across header, ID, binary and checksum */
-    size_t positions[] = {0, 7, 13, 20, CACHE_BLOB_HEADER_SIZE + 3,
-                          CACHE_BLOB_HEADER_SIZE + CACHE_BLOB_ID_SIZE + 1, size / 2, size - 1};
+    size_t positions[] = {0,
+                          7,
+                          13,
+                          20,
+                          CACHE_BLOB_HEADER_SIZE + 3,
+                          CACHE_BLOB_HEADER_SIZE + CACHE_BLOB_ID_SIZE + 1,
+                          size / 2,
+                          size - 1};
     for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
         blob[positions[i]] ^= 0x5a;
         IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E140",
@@ -165,7 +185,7 @@ START_TEST(corrupt_and_truncated_blobs_are_refused)
     blob[8] ^= 0x01;
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E144",
                 dnnl_ze_interop_engine_create_from_cache_blob(&engine, f.env.driver, f.env.device,
-                                                             f.env.context, size, blob));
+                                                              f.env.context, size, blob));
     blob[8] ^= 0x01;
     /* truncated at a spread of lengths (the parser suite tries all of them) */
     for (size_t len = 0; len < size; len += len < 64 ? 7 : size / 13) {
@@ -175,7 +195,7 @@ START_TEST(corrupt_and_truncated_blobs_are_refused)
     }
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E101",
                 dnnl_ze_interop_engine_create_from_cache_blob(&engine, f.env.driver, f.env.device,
-                                                             f.env.context, size, NULL));
+                                                              f.env.context, size, NULL));
     ck_assert_ptr_null(engine);
     free(blob);
     ifx_close(&f);

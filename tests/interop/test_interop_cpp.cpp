@@ -24,34 +24,48 @@ static_assert(std::is_same<decltype(&zi::get_engine_cache_blob_id),
 static_assert(std::is_same<decltype(&zi::get_engine_cache_blob),
                            std::vector<uint8_t> (*)(const dnnl::engine &)>::value,
               "get_engine_cache_blob");
-static_assert(std::is_same<decltype(static_cast<dnnl::engine (*)(ze_driver_handle_t, ze_device_handle_t,
-                                           ze_context_handle_t, const std::vector<uint8_t> &)>(&zi::make_engine)), dnnl::engine (*)(ze_driver_handle_t, ze_device_handle_t,
-                                           ze_context_handle_t, const std::vector<uint8_t> &)>::value,
-              "make_engine from a cache blob");
-static_assert(std::is_same<decltype(static_cast<dnnl::engine (*)(ze_driver_handle_t, ze_device_handle_t,
-                                           ze_context_handle_t)>(&zi::make_engine)), dnnl::engine (*)(ze_driver_handle_t, ze_device_handle_t,
-                                           ze_context_handle_t)>::value,
-              "make_engine");
-static_assert(std::is_same<decltype(&zi::get_context),
-                           ze_context_handle_t (*)(const dnnl::engine &)>::value, "get_context");
-static_assert(std::is_same<decltype(&zi::get_device),
-                           ze_device_handle_t (*)(const dnnl::engine &)>::value, "get_device");
-static_assert(std::is_same<decltype(&zi::get_driver),
-                           ze_driver_handle_t (*)(const dnnl::engine &)>::value, "get_driver");
-static_assert(std::is_same<decltype(&zi::make_stream),
-                           dnnl::stream (*)(const dnnl::engine &, ze_command_list_handle_t,
-                                            bool)>::value,
-              "make_stream");
+static_assert(
+    std::is_same<decltype(static_cast<dnnl::engine (*)(
+                              ze_driver_handle_t, ze_device_handle_t, ze_context_handle_t,
+                              const std::vector<uint8_t> &)>(&zi::make_engine)),
+                 dnnl::engine (*)(ze_driver_handle_t, ze_device_handle_t, ze_context_handle_t,
+                                  const std::vector<uint8_t> &)>::value,
+    "make_engine from a cache blob");
+static_assert(
+    std::is_same<decltype(static_cast<dnnl::engine (*)(ze_driver_handle_t, ze_device_handle_t,
+                                                       ze_context_handle_t)>(&zi::make_engine)),
+                 dnnl::engine (*)(ze_driver_handle_t, ze_device_handle_t,
+                                  ze_context_handle_t)>::value,
+    "make_engine");
+static_assert(
+    std::is_same<decltype(&zi::get_context), ze_context_handle_t (*)(const dnnl::engine &)>::value,
+    "get_context");
+static_assert(
+    std::is_same<decltype(&zi::get_device), ze_device_handle_t (*)(const dnnl::engine &)>::value,
+    "get_device");
+static_assert(
+    std::is_same<decltype(&zi::get_driver), ze_driver_handle_t (*)(const dnnl::engine &)>::value,
+    "get_driver");
+static_assert(
+    std::is_same<decltype(&zi::make_stream),
+                 dnnl::stream (*)(const dnnl::engine &, ze_command_list_handle_t, bool)>::value,
+    "make_stream");
 static_assert(std::is_same<decltype(&zi::get_list),
-                           ze_command_list_handle_t (*)(const dnnl::stream &)>::value, "get_list");
-static_assert(std::is_same<decltype(static_cast<dnnl::memory (*)(const dnnl::memory::desc &, const dnnl::engine &,
-                                           std::vector<void *>)>(&zi::make_memory)), dnnl::memory (*)(const dnnl::memory::desc &, const dnnl::engine &,
-                                           std::vector<void *>)>::value,
-              "make_memory with handles");
-static_assert(std::is_same<decltype(static_cast<dnnl::memory (*)(const dnnl::memory::desc &, const dnnl::engine &,
-                                           void *)>(&zi::make_memory)), dnnl::memory (*)(const dnnl::memory::desc &, const dnnl::engine &,
-                                           void *)>::value,
-              "make_memory with one handle");
+                           ze_command_list_handle_t (*)(const dnnl::stream &)>::value,
+              "get_list");
+static_assert(
+    std::is_same<
+        decltype(static_cast<dnnl::memory (*)(const dnnl::memory::desc &, const dnnl::engine &,
+                                              std::vector<void *>)>(&zi::make_memory)),
+        dnnl::memory (*)(const dnnl::memory::desc &, const dnnl::engine &,
+                         std::vector<void *>)>::value,
+    "make_memory with handles");
+static_assert(
+    std::is_same<
+        decltype(static_cast<dnnl::memory (*)(const dnnl::memory::desc &, const dnnl::engine &,
+                                              void *)>(&zi::make_memory)),
+        dnnl::memory (*)(const dnnl::memory::desc &, const dnnl::engine &, void *)>::value,
+    "make_memory with one handle");
 static_assert(std::is_same<decltype(&zi::execute),
                            ze_event_handle_t (*)(const dnnl::primitive &, const dnnl::stream &,
                                                  const std::unordered_map<int, dnnl::memory> &,
@@ -67,17 +81,21 @@ static_assert(std::is_same<decltype(zi::make_memory(std::declval<const dnnl::mem
                                                     std::declval<const dnnl::engine &>())),
                            dnnl::memory>::value,
               "make_memory(desc, engine) defaults handles");
-static_assert(std::is_same<decltype(zi::execute(
-                               std::declval<const dnnl::primitive &>(),
-                               std::declval<const dnnl::stream &>(),
-                               std::declval<const std::unordered_map<int, dnnl::memory> &>())),
-                           ze_event_handle_t>::value,
-              "execute(primitive, stream, args) defaults deps");
+static_assert(
+    std::is_same<decltype(zi::execute(
+                     std::declval<const dnnl::primitive &>(), std::declval<const dnnl::stream &>(),
+                     std::declval<const std::unordered_map<int, dnnl::memory> &>())),
+                 ze_event_handle_t>::value,
+    "execute(primitive, stream, args) defaults deps");
 
 static ze_command_list_handle_t in_order_list(const zt_env_t &env)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0,
-                                    ZE_BIT(1), ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    nullptr,
+                                    0,
+                                    0,
+                                    ZE_BIT(1),
+                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list = nullptr;
     if (zeCommandListCreateImmediate(env.context, env.device, &desc, &list) != ZE_RESULT_SUCCESS) {
@@ -103,8 +121,8 @@ START_TEST(cpp_api_runs_relu_with_default_arguments)
             dnnl::memory::desc md({2, 8}, dnnl::memory::data_type::f32,
                                   dnnl::memory::format_tag::ab);
             dnnl::memory src = zi::make_memory(md, eng); // handles = {}: allocated
-            ze_device_mem_alloc_desc_t adesc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr,
-                                                0, 0};
+            ze_device_mem_alloc_desc_t adesc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0,
+                                                0};
             void *usm = nullptr;
             ZT_OK(zeMemAllocDevice(env.context, &adesc, md.get_size(), 64, env.device, &usm));
             dnnl::memory dst = zi::make_memory(md, eng, usm);
@@ -113,8 +131,7 @@ START_TEST(cpp_api_runs_relu_with_default_arguments)
             for (int i = 0; i < 16; i++)
                 x[i] = static_cast<float>(i) - 7.5f;
             dnnl::eltwise_forward::primitive_desc pd(
-                {dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_relu, md, 0.f},
-                eng);
+                {dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_relu, md, 0.f}, eng);
             dnnl::eltwise_forward relu(pd);
             ze_event_handle_t first =
                 zi::execute(relu, strm, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}}); // deps = {}
@@ -177,7 +194,8 @@ START_TEST(cpp_failures_throw_dnnl_error)
         dnnl::memory::desc md({4}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
         status = dnnl_success;
         try {
-            zi::make_memory(md, eng, std::vector<void *>{DNNL_MEMORY_ALLOCATE, DNNL_MEMORY_ALLOCATE});
+            zi::make_memory(md, eng,
+                            std::vector<void *>{DNNL_MEMORY_ALLOCATE, DNNL_MEMORY_ALLOCATE});
         } catch (const dnnl::error &e) {
             status = e.status;
         }

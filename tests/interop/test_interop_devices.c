@@ -75,7 +75,7 @@ START_TEST(list_memory_and_blob_of_another_device_are_refused)
     dnnl_engine_t cached = NULL;
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E141",
                 dnnl_ze_interop_engine_create_from_cache_blob(&cached, env0.driver, env0.device,
-                                                             env0.context, size, blob));
+                                                              env0.context, size, blob));
     free(blob);
     ZT_OK(zeMemFree(env0.context, usm1));
     ZT_OK(zeCommandListDestroy(list1));
@@ -101,8 +101,8 @@ START_TEST(records_are_attributed_when_the_loader_wraps_handles)
     ifx_t f;
     memset(&f, 0, sizeof f);
     f.env = (zt_env_t){t.driver[1], t.device[1][0], t.context[1]};
-    IFX_DNNL_OK(dnnl_ze_interop_engine_create(&f.engine, f.env.driver, f.env.device,
-                                              f.env.context));
+    IFX_DNNL_OK(
+        dnnl_ze_interop_engine_create(&f.engine, f.env.driver, f.env.device, f.env.context));
     f.list = ifx_list(&f.env, 1);
     IFX_DNNL_OK(dnnl_ze_interop_stream_create(&f.stream, f.engine, f.list, 0));
     const dnnl_dim_t dims[1] = {64};

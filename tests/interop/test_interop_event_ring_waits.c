@@ -55,8 +55,7 @@ static void ring_close(ring_fixture_t *r)
 }
 
 static ze_event_handle_t run_args(const ring_fixture_t *r, dnnl_stream_t stream,
-                                  dnnl_exec_arg_t *args, int ndeps,
-                                  const ze_event_handle_t *deps)
+                                  dnnl_exec_arg_t *args, int ndeps, const ze_event_handle_t *deps)
 {
     ze_event_handle_t done = NULL;
     IFX_DNNL_OK(dnnl_ze_interop_primitive_execute(r->relu, stream, 2, args, ndeps, deps, &done));
@@ -131,7 +130,7 @@ END_TEST
 typedef struct streams_run {
     ring_fixture_t *r;
     dnnl_stream_t stream;
-    dnnl_memory_t dst;         /* its own: the streams are not ordered among them */
+    dnnl_memory_t dst; /* its own: the streams are not ordered among them */
     dnnl_exec_arg_t args[2];
     ze_event_handle_t *mine; /* every event this stream returned, by execute */
     int published;           /* how many of mine are written (atomic) */
@@ -161,7 +160,9 @@ static void *stream_thread(void *arg)
 
 START_TEST(many_streams_depending_on_old_events_end)
 {
-    enum { STREAMS = 4 };
+    enum {
+        STREAMS = 4
+    };
     ring_fixture_t r;
     ring_open(&r);
     int count = (RING + RING / 4) * rounds(1);

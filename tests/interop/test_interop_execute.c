@@ -17,8 +17,8 @@ static ze_event_handle_t execute(const ifx_t *f, dnnl_primitive_t primitive, int
                                  const ze_event_handle_t *deps)
 {
     ze_event_handle_t done = NULL;
-    IFX_DNNL_OK(dnnl_ze_interop_primitive_execute(primitive, f->stream, nargs, args, ndeps, deps,
-                                                  &done));
+    IFX_DNNL_OK(
+        dnnl_ze_interop_primitive_execute(primitive, f->stream, nargs, args, ndeps, deps, &done));
     ck_assert_ptr_nonnull(done);
     return done;
 }
@@ -57,7 +57,11 @@ START_TEST(matmul_result_matches)
 {
     ifx_t f;
     ifx_open(&f);
-    enum { M = 8, K = 16, N = 4 };
+    enum {
+        M = 8,
+        K = 16,
+        N = 4
+    };
     const dnnl_dim_t a_dims[2] = {M, K}, b_dims[2] = {K, N}, c_dims[2] = {M, N};
     dnnl_memory_desc_t a_md = ifx_md(2, a_dims), b_md = ifx_md(2, b_dims), c_md = ifx_md(2, c_dims);
     float *a = ramp(M * K, 0.25f, 0), *b = ramp(K * N, -0.5f, 1), *pc = NULL;
@@ -92,7 +96,12 @@ START_TEST(convolution_result_matches)
 {
     ifx_t f;
     ifx_open(&f);
-    enum { IC = 2, OC = 3, H = 5, W = 5 };
+    enum {
+        IC = 2,
+        OC = 3,
+        H = 5,
+        W = 5
+    };
     const dnnl_dim_t s_dims[4] = {1, IC, H, W}, w_dims[4] = {OC, IC, 3, 3}, b_dims[1] = {OC},
                      d_dims[4] = {1, OC, H, W};
     dnnl_memory_desc_t s_md = ifx_md(4, s_dims), w_md = ifx_md(4, w_dims), b_md = ifx_md(1, b_dims),
@@ -111,8 +120,8 @@ START_TEST(convolution_result_matches)
     dnnl_primitive_t conv = NULL;
     IFX_DNNL_OK(dnnl_primitive_create(&conv, pd));
     IFX_DNNL_OK(dnnl_primitive_desc_destroy(pd));
-    dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, ms}, {DNNL_ARG_WEIGHTS, mw}, {DNNL_ARG_BIAS, mb},
-                              {DNNL_ARG_DST, md}};
+    dnnl_exec_arg_t args[] = {
+        {DNNL_ARG_SRC, ms}, {DNNL_ARG_WEIGHTS, mw}, {DNNL_ARG_BIAS, mb}, {DNNL_ARG_DST, md}};
     ifx_wait(execute(&f, conv, 4, args, 0, NULL));
     for (int oc = 0; oc < OC; oc++)
         for (int y = 0; y < H; y++)
@@ -124,8 +133,8 @@ START_TEST(convolution_result_matches)
                             int iy = y + ky - 1, ix = x + kx - 1;
                             if (iy < 0 || iy >= H || ix < 0 || ix >= W)
                                 continue;
-                            expect += src[(ic * H + iy) * W + ix]
-                                      * wei[((oc * IC + ic) * 3 + ky) * 3 + kx];
+                            expect += src[(ic * H + iy) * W + ix] *
+                                      wei[((oc * IC + ic) * 3 + ky) * 3 + kx];
                         }
                 ck_assert_float_eq_tol(dst[(oc * H + y) * W + x], expect, 1e-4f);
             }
@@ -301,9 +310,8 @@ static void *execute_many(void *arg)
     for (int i = 0; i < 40; i++) {
         ze_event_handle_t done = NULL;
         if (dnnl_ze_interop_primitive_execute(job->primitive, job->f->stream, 2, args, 0, NULL,
-                                              &done)
-                != dnnl_success
-            || zeEventHostSynchronize(done, UINT64_MAX) != ZE_RESULT_SUCCESS)
+                                              &done) != dnnl_success ||
+            zeEventHostSynchronize(done, UINT64_MAX) != ZE_RESULT_SUCCESS)
             job->failures++;
     }
     for (int i = 0; i < 64; i++)
@@ -324,11 +332,15 @@ START_TEST(threads_executing_on_one_stream_get_their_own_results)
         relu_x[i] = x[i] > 0 ? x[i] : 0, linear_x[i] = 2 * x[i];
     worker_job_t jobs[2];
     for (int t = 0; t < 2; t++) {
-        jobs[t] = (worker_job_t){&f, ifx_eltwise(f.engine, &md, t ? dnnl_eltwise_linear
-                                                                 : dnnl_eltwise_relu,
-                                                 t ? 2.0f : 0.0f, 0),
-                                 ifx_memory(&f, &md, x, NULL), NULL, NULL,
-                                 t ? linear_x : relu_x, 0};
+        jobs[t] =
+            (worker_job_t){&f,
+                           ifx_eltwise(f.engine, &md, t ? dnnl_eltwise_linear : dnnl_eltwise_relu,
+                                       t ? 2.0f : 0.0f, 0),
+                           ifx_memory(&f, &md, x, NULL),
+                           NULL,
+                           NULL,
+                           t ? linear_x : relu_x,
+                           0};
         jobs[t].dst = ifx_memory(&f, &md, NULL, &jobs[t].dst_ptr);
     }
     pthread_t threads[2];
@@ -425,9 +437,9 @@ START_TEST(execute_refuses_misuse)
     ZT_OK(zeContextCreate(f.env.driver, &cdesc, &elsewhere.context));
     ze_event_pool_handle_t foreign_pool = zt_event_pool(&elsewhere, 1, 0);
     ze_event_handle_t foreign_event = zt_event(foreign_pool, 0);
-    IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E131",
-                dnnl_ze_interop_primitive_execute(relu, f.stream, 2, args, 1, &foreign_event,
-                                                  &done));
+    IFX_REFUSED(
+        dnnl_invalid_arguments, "ZEIL-E131",
+        dnnl_ze_interop_primitive_execute(relu, f.stream, 2, args, 1, &foreign_event, &done));
     /* an argument whose USM was freed */
     ZT_OK(zeMemFree(f.env.context, usm));
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E122",

@@ -16,8 +16,8 @@ START_TEST(engine_calls_are_validated_then_forwarded)
     zt_open(&env);
     dnnl_engine_t engine = NULL;
     IFX_REFUSED(dnnl_invalid_arguments, "ZEIL-E103",
-                dnnl_ze_interop_engine_create(&engine, env.driver,
-                                              (ze_device_handle_t)env.context, env.context));
+                dnnl_ze_interop_engine_create(&engine, env.driver, (ze_device_handle_t)env.context,
+                                              env.context));
     ck_assert_int_eq(standin_calls("engine_create"), 0);
     IFX_DNNL_OK(dnnl_ze_interop_engine_create(&engine, env.driver, env.device, env.context));
     ck_assert_int_eq(standin_calls("engine_create"), 1);
@@ -30,8 +30,8 @@ START_TEST(engine_calls_are_validated_then_forwarded)
     ck_assert_ptr_eq(context, env.context);
     ck_assert_ptr_eq(device, env.device);
     ck_assert_ptr_eq(driver, env.driver);
-    ck_assert_int_eq(standin_calls("engine_get_context") + standin_calls("engine_get_device")
-                         + standin_calls("engine_get_driver"),
+    ck_assert_int_eq(standin_calls("engine_get_context") + standin_calls("engine_get_device") +
+                         standin_calls("engine_get_driver"),
                      3);
 
     size_t size = 0;
@@ -42,7 +42,7 @@ START_TEST(engine_calls_are_validated_then_forwarded)
     IFX_DNNL_OK(dnnl_ze_interop_engine_get_cache_blob(engine, &size, blob));
     dnnl_engine_t cached = NULL;
     IFX_DNNL_OK(dnnl_ze_interop_engine_create_from_cache_blob(&cached, env.driver, env.device,
-                                                             env.context, size, blob));
+                                                              env.context, size, blob));
     ck_assert_int_eq(standin_calls("engine_create_from_cache_blob:accepted"), 1);
     free(blob);
     IFX_DNNL_OK(dnnl_engine_destroy(cached));
@@ -86,7 +86,8 @@ static int collect(const zeil_record_t *record, void *user)
 {
     attributed_t *seen = user;
     seen->count++;
-    snprintf(seen->primitive, sizeof seen->primitive, "%s", record->primitive ? record->primitive : "");
+    snprintf(seen->primitive, sizeof seen->primitive, "%s",
+             record->primitive ? record->primitive : "");
     snprintf(seen->impl, sizeof seen->impl, "%s", record->impl ? record->impl : "");
     return 0;
 }
@@ -96,8 +97,8 @@ START_TEST(streams_need_in_order_lists_and_executes_are_attributed)
     ifx_t f;
     memset(&f, 0, sizeof f);
     zt_open(&f.env);
-    IFX_DNNL_OK(dnnl_ze_interop_engine_create(&f.engine, f.env.driver, f.env.device,
-                                              f.env.context));
+    IFX_DNNL_OK(
+        dnnl_ze_interop_engine_create(&f.engine, f.env.driver, f.env.device, f.env.context));
     ze_command_list_desc_t rdesc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0, 0};
     ze_command_list_handle_t regular = NULL;
     ZT_OK(zeCommandListCreate(f.env.context, f.env.device, &rdesc, &regular));

@@ -203,8 +203,8 @@ START_TEST(memory_create_allocates_usm_of_the_engine)
     void *ptr = NULL;
     IFX_DNNL_OK(dnnl_memory_get_data_handle(memory, &ptr));
     ck_assert_ptr_nonnull(ptr);
-    ze_memory_allocation_properties_t props = {
-        .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_memory_allocation_properties_t props = {.stype =
+                                                   ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
     ze_device_handle_t owner = NULL;
     ZT_OK(zeMemGetAllocProperties(f.env.context, ptr, &props, &owner));
     ck_assert_int_ne(props.type, ZE_MEMORY_TYPE_UNKNOWN);

@@ -17,7 +17,9 @@ START_TEST(test_saxpy)
     zt_open(&env);
     ze_module_handle_t module = kr_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0");
     ze_kernel_handle_t k = zt_kernel(module, "saxpy");
-    enum { N = 4096 };
+    enum {
+        N = 4096
+    };
     float *y = kr_alloc(&env, N * sizeof *y), *x = kr_alloc(&env, N * sizeof *x), ref[N];
     for (int i = 0; i < N; i++) {
         x[i] = (float)i * 0.5f;
@@ -53,7 +55,9 @@ START_TEST(test_argument_kinds)
     props.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
     ZT_OK(zeKernelGetProperties(k, &props));
     ck_assert_uint_eq(props.numKernelArgs, 5);
-    enum { N = 64 };
+    enum {
+        N = 64
+    };
     int *out = kr_alloc(&env, N * sizeof *out), *in = kr_alloc(&env, N * sizeof *in);
     float *table = kr_alloc(&env, 4 * sizeof *table);
     for (int i = 0; i < 4; i++)
@@ -66,7 +70,8 @@ START_TEST(test_argument_kinds)
     ZT_ARG(k, 1, p);
     ZT_ARG(k, 2, table);
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, zeKernelSetArgumentValue(k, 1, 4, &p));
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, zeKernelSetArgumentValue(k, 0, 4, &out));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE,
+              zeKernelSetArgumentValue(k, 0, 4, &out));
     ZT_OK(zeKernelSetArgumentValue(k, 3, sizeof(void *), NULL));
     ZT_OK(zeKernelSetArgumentValue(k, 4, sizeof v, v));
     /* Program-scope variable counter_base, read and changed through
@@ -80,7 +85,8 @@ START_TEST(test_argument_kinds)
     kr_run(&env, k, (uint32_t[3]){16, 1, 1}, (uint32_t[3]){N / 16, 1, 1});
     for (int i = 0; i < N; i++) {
         int expected = 5 + (int)(2.0f * (float)((i & 3) + 1)) - 1 + 1 + 20 + 300 + 4000 + 11;
-        ck_assert_msg(out[i] == expected, "null pointer: out[%d] = %d, expected %d", i, out[i], expected);
+        ck_assert_msg(out[i] == expected, "null pointer: out[%d] = %d, expected %d", i, out[i],
+                      expected);
     }
     ZT_ARG(k, 3, in);
     kr_run(&env, k, (uint32_t[3]){16, 1, 1}, (uint32_t[3]){N / 16, 1, 1});
@@ -88,7 +94,8 @@ START_TEST(test_argument_kinds)
         int expected = 5 + (int)(2.0f * (float)((i & 3) + 1)) + in[i] + 1 + 20 + 300 + 4000 + 11;
         ck_assert_msg(out[i] == expected, "out[%d] = %d, expected %d", i, out[i], expected);
     }
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, zeModuleGetGlobalPointer(module, "no_such_global", NULL, NULL));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME,
+              zeModuleGetGlobalPointer(module, "no_such_global", NULL, NULL));
     ZT_OK(zeKernelDestroy(k));
     ZT_OK(zeModuleDestroy(module));
     zt_close(&env);
@@ -101,15 +108,18 @@ START_TEST(test_ids_2d)
     zt_open(&env);
     ze_module_handle_t module = kr_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0");
     ze_kernel_handle_t k = zt_kernel(module, "ids");
-    enum { W = 32, H = 12 };
+    enum {
+        W = 32,
+        H = 12
+    };
     uint32_t *out = kr_alloc(&env, W * H * sizeof *out);
     ZT_ARG(k, 0, out);
     kr_run(&env, k, (uint32_t[3]){8, 4, 1}, (uint32_t[3]){W / 8, H / 4, 1});
     for (uint32_t y = 0; y < H; y++)
         for (uint32_t x = 0; x < W; x++) {
             uint32_t expected = (x / 8) | (y / 4) << 8 | (x % 8) << 16 | (y % 4) << 24;
-            ck_assert_msg(out[y * W + x] == expected, "(%u,%u): 0x%x, expected 0x%x", x, y, out[y * W + x],
-                          expected);
+            ck_assert_msg(out[y * W + x] == expected, "(%u,%u): 0x%x, expected 0x%x", x, y,
+                          out[y * W + x], expected);
         }
     ZT_OK(zeKernelDestroy(k));
     ZT_OK(zeModuleDestroy(module));
@@ -137,7 +147,8 @@ START_TEST(test_required_group_size)
     uint32_t size = 0;
     char *attrs = NULL;
     ZT_OK(zeKernelGetSourceAttributes(k, &size, &attrs));
-    ck_assert_msg(attrs && strstr(attrs, "reqd_work_group_size(8,2,1)"), "attributes: %s", attrs ? attrs : "null");
+    ck_assert_msg(attrs && strstr(attrs, "reqd_work_group_size(8,2,1)"), "attributes: %s",
+                  attrs ? attrs : "null");
     int *out = kr_alloc(&env, 64 * 8 * sizeof *out);
     ZT_ARG(k, 0, out);
     kr_run(&env, k, (uint32_t[3]){8, 2, 1}, (uint32_t[3]){8, 4, 1});
@@ -159,7 +170,8 @@ START_TEST(test_names_and_constant_table)
     ck_assert_uint_eq(count, 6);
     const char *names[6];
     ZT_OK(zeModuleGetKernelNames(module, &count, names));
-    const char *expected[] = {"saxpy", "args_mix", "ids", "fixed_size", "scale_by_table", "write_through"};
+    const char *expected[] = {"saxpy",      "args_mix",       "ids",
+                              "fixed_size", "scale_by_table", "write_through"};
     for (int e = 0; e < 6; e++) {
         int found = 0;
         for (uint32_t i = 0; i < count; i++)
@@ -217,7 +229,10 @@ typedef struct thread_job {
     int first, ok;
 } thread_job_t;
 
-enum { THREADS = 4, PER_THREAD = 1024 };
+enum {
+    THREADS = 4,
+    PER_THREAD = 1024
+};
 
 static void *thread_main(void *arg)
 {
@@ -229,14 +244,16 @@ static void *thread_main(void *arg)
             return NULL;
         float *y = j->y + j->first, *x = j->x + j->first, a = 1.0f;
         ze_command_list_handle_t list = NULL;
-        ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                      ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+        ze_command_queue_desc_t qd = {
+            ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+            ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
         ze_group_count_t groups = {PER_THREAD / 64, 1, 1};
-        if (zeKernelSetArgumentValue(k, 0, sizeof y, &y) || zeKernelSetArgumentValue(k, 1, sizeof x, &x) ||
+        if (zeKernelSetArgumentValue(k, 0, sizeof y, &y) ||
+            zeKernelSetArgumentValue(k, 1, sizeof x, &x) ||
             zeKernelSetArgumentValue(k, 2, sizeof a, &a) || zeKernelSetGroupSize(k, 64, 1, 1) ||
             zeCommandListCreateImmediate(j->env->context, j->env->device, &qd, &list) ||
-            zeCommandListAppendLaunchKernel(list, k, &groups, NULL, 0, NULL) || zeCommandListDestroy(list) ||
-            zeKernelDestroy(k))
+            zeCommandListAppendLaunchKernel(list, k, &groups, NULL, 0, NULL) ||
+            zeCommandListDestroy(list) || zeKernelDestroy(k))
             return NULL;
     }
     j->ok = 1;
@@ -248,7 +265,8 @@ START_TEST(test_kernels_from_many_threads)
     zt_env_t env;
     zt_open(&env);
     ze_module_handle_t module = kr_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0");
-    float *y = kr_alloc(&env, THREADS * PER_THREAD * sizeof *y), *x = kr_alloc(&env, THREADS * PER_THREAD * sizeof *x);
+    float *y = kr_alloc(&env, THREADS * PER_THREAD * sizeof *y),
+          *x = kr_alloc(&env, THREADS * PER_THREAD * sizeof *x);
     for (int i = 0; i < THREADS * PER_THREAD; i++) {
         y[i] = 0.0f;
         x[i] = (float)i;

@@ -18,7 +18,9 @@
 static void check_saxpy(const zt_env_t *env, ze_module_handle_t module)
 {
     ze_kernel_handle_t k = zt_kernel(module, "saxpy");
-    enum { N = 256 };
+    enum {
+        N = 256
+    };
     float *y = kr_alloc(env, N * sizeof *y), *x = kr_alloc(env, N * sizeof *x);
     for (int i = 0; i < N; i++) {
         x[i] = (float)i;
@@ -46,7 +48,8 @@ START_TEST(test_specialization_constants)
     for (int with = 0; with < 2; with++) {
         ze_module_handle_t module = NULL;
         char *log = NULL;
-        ze_result_t r = kr_try_module(&env, "spec", KR_SPIRV, NULL, with ? &constants : NULL, &module, &log);
+        ze_result_t r =
+            kr_try_module(&env, "spec", KR_SPIRV, NULL, with ? &constants : NULL, &module, &log);
         ck_assert_msg(r == ZE_RESULT_SUCCESS, "0x%x: %s", (unsigned)r, log ? log : "");
         free(log);
         ze_kernel_handle_t k = zt_kernel(module, "spec_fill");
@@ -55,8 +58,8 @@ START_TEST(test_specialization_constants)
         kr_run(&env, k, (uint32_t[3]){16, 1, 1}, (uint32_t[3]){4, 1, 1});
         float expected = with ? -3.0f + 2.25f : 42.0f + 0.5f;
         for (int i = 0; i < 64; i++)
-            ck_assert_msg(out[i] == expected, "constants %s: out[%d] = %g, expected %g", with ? "given" : "default", i,
-                          out[i], expected);
+            ck_assert_msg(out[i] == expected, "constants %s: out[%d] = %g, expected %g",
+                          with ? "given" : "default", i, out[i], expected);
         ZT_OK(zeKernelDestroy(k));
         ZT_OK(zeModuleDestroy(module));
     }
@@ -72,7 +75,8 @@ START_TEST(test_build_options)
     ze_module_handle_t module = NULL;
     char *log = NULL;
     ze_result_t r = kr_try_module_bytes(&env, KR_FORMAT_OCLC, src, strlen(src),
-                                        "-DVALUE=21 -cl-mad-enable -cl-fast-relaxed-math -cl-intel-greater-than-4GB-buffer-required "
+                                        "-DVALUE=21 -cl-mad-enable -cl-fast-relaxed-math "
+                                        "-cl-intel-greater-than-4GB-buffer-required "
                                         "-ze-opt-large-register-file -cl-std=CL3.0",
                                         NULL, &module, &log);
     ck_assert_msg(r == ZE_RESULT_SUCCESS, "0x%x: %s", (unsigned)r, log ? log : "");
@@ -134,13 +138,15 @@ START_TEST(test_cache)
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
         ze_module_handle_t filled = NULL;
-        _exit(kr_try_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0", NULL, &filled, NULL) == ZE_RESULT_SUCCESS
+        _exit(kr_try_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0", NULL, &filled, NULL) ==
+                      ZE_RESULT_SUCCESS
                   ? 0
                   : 1);
     }
     int status = 0;
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child could not build the module");
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "the child could not build the module");
     ze_module_handle_t m = NULL;
     int count = 0;
     char *entry = cache_entry(dir, &count);
@@ -157,7 +163,8 @@ START_TEST(test_cache)
     fseek(f, 200, SEEK_SET);
     fputc(0x5a ^ fgetc(f), f);
     fclose(f);
-    ck_assert_int_ne(kr_try_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0", NULL, &m, NULL), ZE_RESULT_SUCCESS);
+    ck_assert_int_ne(kr_try_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0", NULL, &m, NULL),
+                     ZE_RESULT_SUCCESS);
     unsetenv("TMPDIR");
     m = kr_module(&env, "basic", (kr_form_t)_i, "-cl-std=CL2.0");
     check_saxpy(&env, m);
@@ -190,14 +197,17 @@ START_TEST(test_bad_inputs)
     ze_module_handle_t m = NULL;
     char *log = NULL;
     /* A compile error: clang's diagnostics in the log. */
-    ck_assert_int_eq(kr_try_module(&env, "bad", KR_SOURCE, NULL, NULL, &m, &log), ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
-    ck_assert_msg(log && strstr(log, "undeclared_variable") && strstr(log, "error"), "log: %s", log ? log : "");
+    ck_assert_int_eq(kr_try_module(&env, "bad", KR_SOURCE, NULL, NULL, &m, &log),
+                     ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    ck_assert_msg(log && strstr(log, "undeclared_variable") && strstr(log, "error"), "log: %s",
+                  log ? log : "");
     free(log);
     /* Invalid SPIR-V: a good header, then words that are no instructions. */
     uint32_t spirv[64] = {0x07230203u, 0x00010000u, 0, 16, 0};
     for (int i = 5; i < 64; i++)
         spirv[i] = 0x00010000u | (uint32_t)(i * 37);
-    ck_assert_int_eq(kr_try_module_bytes(&env, ZE_MODULE_FORMAT_IL_SPIRV, spirv, sizeof spirv, NULL, NULL, &m, &log),
+    ck_assert_int_eq(kr_try_module_bytes(&env, ZE_MODULE_FORMAT_IL_SPIRV, spirv, sizeof spirv, NULL,
+                                         NULL, &m, &log),
                      ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
     ck_assert_msg(log && log[0], "empty log for invalid SPIR-V");
     free(log);
@@ -206,9 +216,11 @@ START_TEST(test_bad_inputs)
     unsigned char garbage[4096];
     for (size_t i = 0; i < sizeof garbage; i++)
         garbage[i] = (unsigned char)(i * 167 + 3);
-    ck_assert_int_eq(kr_try_module_bytes(&env, ZE_MODULE_FORMAT_NATIVE, garbage, sizeof garbage, NULL, NULL, &m, NULL),
+    ck_assert_int_eq(kr_try_module_bytes(&env, ZE_MODULE_FORMAT_NATIVE, garbage, sizeof garbage,
+                                         NULL, NULL, &m, NULL),
                      ZE_RESULT_ERROR_INVALID_NATIVE_BINARY);
-    ck_assert_int_eq(kr_try_module_bytes(&env, ZE_MODULE_FORMAT_NATIVE, spirv, sizeof spirv, NULL, NULL, &m, NULL),
+    ck_assert_int_eq(kr_try_module_bytes(&env, ZE_MODULE_FORMAT_NATIVE, spirv, sizeof spirv, NULL,
+                                         NULL, &m, NULL),
                      ZE_RESULT_ERROR_INVALID_NATIVE_BINARY);
     /* A missing compiler: the log names the package. */
     setenv("ZEIL_CPU_KERNEL_CACHE", "off", 1);
@@ -219,7 +231,8 @@ START_TEST(test_bad_inputs)
     free(log);
     unsetenv("ZEIL_CPU_CLANG");
     setenv("ZEIL_CPU_LLVM_SPIRV", "zeil-no-such-llvm-spirv", 1);
-    ck_assert_int_eq(kr_try_module(&env, "basic", KR_SPIRV, NULL, NULL, &m, &log), ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    ck_assert_int_eq(kr_try_module(&env, "basic", KR_SPIRV, NULL, NULL, &m, &log),
+                     ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
     ck_assert_msg(log && strstr(log, "llvm-spirv-15"), "log: %s", log ? log : "");
     free(log);
     unsetenv("ZEIL_CPU_LLVM_SPIRV");
@@ -228,13 +241,15 @@ START_TEST(test_bad_inputs)
     setenv("PATH", "/nonexistent/zeil-no-tools", 1);
     ck_assert_int_eq(kr_try_module(&env, "basic", KR_SOURCE, "-cl-std=CL2.0", NULL, &m, &log),
                      ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
-    ck_assert_msg(log && strstr(log, "install the Debian package clang-15"), "log: %s", log ? log : "");
+    ck_assert_msg(log && strstr(log, "install the Debian package clang-15"), "log: %s",
+                  log ? log : "");
     free(log);
     setenv("PATH", path, 1);
     free(path);
     /* Format 4 does not exist. */
-    ck_assert_int_eq(kr_try_module_bytes(&env, (ze_module_format_t)4, garbage, 16, NULL, NULL, &m, NULL),
-                     ZE_RESULT_ERROR_INVALID_ENUMERATION);
+    ck_assert_int_eq(
+        kr_try_module_bytes(&env, (ze_module_format_t)4, garbage, 16, NULL, NULL, &m, NULL),
+        ZE_RESULT_ERROR_INVALID_ENUMERATION);
     zt_close(&env);
 }
 END_TEST

@@ -30,11 +30,13 @@ static char *log_text_of(ze_module_build_log_handle_t log)
     return text;
 }
 
-ze_result_t kr_try_module_bytes(const zt_env_t *env, ze_module_format_t format, const void *bytes, size_t size,
-                                const char *flags, const ze_module_constants_t *constants,
-                                ze_module_handle_t *module, char **log_text)
+ze_result_t kr_try_module_bytes(const zt_env_t *env, ze_module_format_t format, const void *bytes,
+                                size_t size, const char *flags,
+                                const ze_module_constants_t *constants, ze_module_handle_t *module,
+                                char **log_text)
 {
-    ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, format, size, bytes, flags, constants};
+    ze_module_desc_t desc = {
+        ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, format, size, bytes, flags, constants};
     ze_module_build_log_handle_t log = NULL;
     *module = NULL;
     ze_result_t r = zeModuleCreate(env->context, env->device, &desc, module, &log);
@@ -46,20 +48,23 @@ ze_result_t kr_try_module_bytes(const zt_env_t *env, ze_module_format_t format, 
     return r;
 }
 
-ze_result_t kr_try_module(const zt_env_t *env, const char *program, kr_form_t form, const char *flags,
-                          const ze_module_constants_t *constants, ze_module_handle_t *module, char **log_text)
+ze_result_t kr_try_module(const zt_env_t *env, const char *program, kr_form_t form,
+                          const char *flags, const ze_module_constants_t *constants,
+                          ze_module_handle_t *module, char **log_text)
 {
     char name[256];
     size_t size = 0;
     snprintf(name, sizeof name, "%s.%s", program, form == KR_SOURCE ? "cl" : "spv");
     void *bytes = kr_read(form == KR_SOURCE ? "ZEIL_KR_SOURCES" : "ZEIL_KR_SPIRV", name, &size);
-    ze_result_t r = kr_try_module_bytes(env, form == KR_SOURCE ? KR_FORMAT_OCLC : ZE_MODULE_FORMAT_IL_SPIRV, bytes,
-                                        size, flags, constants, module, log_text);
+    ze_result_t r =
+        kr_try_module_bytes(env, form == KR_SOURCE ? KR_FORMAT_OCLC : ZE_MODULE_FORMAT_IL_SPIRV,
+                            bytes, size, flags, constants, module, log_text);
     free(bytes);
     return r;
 }
 
-ze_module_handle_t kr_module(const zt_env_t *env, const char *program, kr_form_t form, const char *flags)
+ze_module_handle_t kr_module(const zt_env_t *env, const char *program, kr_form_t form,
+                             const char *flags)
 {
     ze_module_handle_t module = NULL;
     char *log = NULL;
@@ -67,7 +72,8 @@ ze_module_handle_t kr_module(const zt_env_t *env, const char *program, kr_form_t
     if (r != ZE_RESULT_SUCCESS && log)
         fprintf(stderr, "%s as %s: build log:\n%s\n", program, kr_form_names[form], log);
     /* check's messages are short: the start of the log. */
-    ck_assert_msg(r == ZE_RESULT_SUCCESS, "%s as %s: zeModuleCreate returned 0x%x; build log:\n%.1500s", program,
+    ck_assert_msg(r == ZE_RESULT_SUCCESS,
+                  "%s as %s: zeModuleCreate returned 0x%x; build log:\n%.1500s", program,
                   kr_form_names[form], (unsigned)r, log ? log : "(none)");
     free(log);
     return module;

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { N = 256 };
+enum {
+    N = 256
+};
 
 static float sample(int i)
 {
@@ -38,11 +40,17 @@ START_TEST(test_float_to_int)
         float x = in[i];
         int bits;
         memcpy(&bits, &x, 4);
-        int ref[8] = {(int)nearbyintf(x), (int)truncf(x), (int)ceilf(x), (int)floorf(x), sat(truncf(x), 0, 255),
-                      sat(nearbyintf(x), -128, 127), sat(truncf(x * 1000.0f), -32768, 32767), bits};
+        int ref[8] = {(int)nearbyintf(x),
+                      (int)truncf(x),
+                      (int)ceilf(x),
+                      (int)floorf(x),
+                      sat(truncf(x), 0, 255),
+                      sat(nearbyintf(x), -128, 127),
+                      sat(truncf(x * 1000.0f), -32768, 32767),
+                      bits};
         for (int c = 0; c < 8; c++)
-            ck_assert_msg(out[8 * i + c] == ref[c], "x = %a, conversion %d: %d, expected %d", (double)x, c,
-                          out[8 * i + c], ref[c]);
+            ck_assert_msg(out[8 * i + c] == ref[c], "x = %a, conversion %d: %d, expected %d",
+                          (double)x, c, out[8 * i + c], ref[c]);
     }
     ZT_OK(zeKernelDestroy(k));
     ZT_OK(zeModuleDestroy(module));
@@ -68,8 +76,10 @@ START_TEST(test_half)
         _Float16 ref = (_Float16)in[i];
         uint16_t bits;
         memcpy(&bits, &ref, 2);
-        ck_assert_msg(h[i] == bits, "half of %a: 0x%04x, expected 0x%04x", (double)in[i], h[i], bits);
-        ck_assert_msg(back[i] == (float)ref, "back from half: %a, expected %a", (double)back[i], (double)(float)ref);
+        ck_assert_msg(h[i] == bits, "half of %a: 0x%04x, expected 0x%04x", (double)in[i], h[i],
+                      bits);
+        ck_assert_msg(back[i] == (float)ref, "back from half: %a, expected %a", (double)back[i],
+                      (double)(float)ref);
     }
     ZT_OK(zeKernelDestroy(k));
     ZT_OK(zeModuleDestroy(module));
@@ -92,7 +102,8 @@ START_TEST(test_double)
     for (int i = 0; i < N; i++) {
         double x = in[i], ref[3] = {sqrt(fabs(x)), x / 3.0, (double)(float)x};
         for (int c = 0; c < 3; c++)
-            ck_assert_msg(out[3 * i + c] == ref[c], "x = %a, op %d: %a, expected %a", x, c, out[3 * i + c], ref[c]);
+            ck_assert_msg(out[3 * i + c] == ref[c], "x = %a, op %d: %a, expected %a", x, c,
+                          out[3 * i + c], ref[c]);
     }
     ZT_OK(zeKernelDestroy(k));
     ZT_OK(zeModuleDestroy(module));

@@ -30,15 +30,18 @@ static void close_fixture(fixture_t *f)
     zt_close(&f->env);
 }
 
-static uint64_t global_of(const uint32_t size[3], const uint32_t count[3], uint64_t group, uint32_t lid)
+static uint64_t global_of(const uint32_t size[3], const uint32_t count[3], uint64_t group,
+                          uint32_t lid)
 {
-    uint64_t g[3] = {group % count[0], group / count[0] % count[1], group / ((uint64_t)count[0] * count[1])};
+    uint64_t g[3] = {group % count[0], group / count[0] % count[1],
+                     group / ((uint64_t)count[0] * count[1])};
     uint32_t l[3] = {lid % size[0], lid / size[0] % size[1], lid / (size[0] * size[1])};
     uint64_t x = g[0] * size[0] + l[0], y = g[1] * size[1] + l[1], z = g[2] * size[2] + l[2];
     return (z * ((uint64_t)count[1] * size[1]) + y) * ((uint64_t)count[0] * size[0]) + x;
 }
 
-static void check_neighbour(fixture_t *f, const uint32_t size[3], const uint32_t count[3], int rounds)
+static void check_neighbour(fixture_t *f, const uint32_t size[3], const uint32_t count[3],
+                            int rounds)
 {
     ze_kernel_handle_t k = zt_kernel(f->module, "neighbour");
     uint32_t n = size[0] * size[1] * size[2];
@@ -55,7 +58,8 @@ static void check_neighbour(fixture_t *f, const uint32_t size[3], const uint32_t
             for (int r = 0; r < rounds; r++)
                 want += (int)next * 7 + r;
             int got = out[global_of(size, count, g, lid)];
-            ck_assert_msg(got == want, "group %llu item %u: %d, want %d", (unsigned long long)g, lid, got, want);
+            ck_assert_msg(got == want, "group %llu item %u: %d, want %d", (unsigned long long)g,
+                          lid, got, want);
         }
     ZT_OK(zeMemFree(f->env.context, out));
     ZT_OK(zeKernelDestroy(k));
@@ -80,7 +84,9 @@ static void check_sub_groups(fixture_t *f, uint32_t sg, uint32_t n)
     ze_kernel_properties_t props = {.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
     ZT_OK(zeKernelGetProperties(k, &props));
     ck_assert_uint_eq(props.requiredSubgroupSize, sg);
-    enum { GROUPS = 16 };
+    enum {
+        GROUPS = 16
+    };
     int *out = kr_alloc(&f->env, (size_t)n * GROUPS * sizeof *out);
     int rounds = 4;
     ZT_ARG(k, 0, out);
@@ -89,7 +95,8 @@ static void check_sub_groups(fixture_t *f, uint32_t sg, uint32_t n)
     for (uint32_t i = 0; i < n * GROUPS; i++) {
         uint32_t lid = i % n;
         uint32_t size = lid / sg * sg + sg <= n ? sg : n % sg;
-        ck_assert_msg(out[i] == (int)size, "sub-group size %u, item %u: %d, want %u", sg, i, out[i], size);
+        ck_assert_msg(out[i] == (int)size, "sub-group size %u, item %u: %d, want %u", sg, i, out[i],
+                      size);
     }
     ZT_OK(zeMemFree(f->env.context, out));
     ZT_OK(zeKernelDestroy(k));
@@ -112,7 +119,14 @@ START_TEST(ids_on_the_direct_path)
     fixture_t f;
     open_fixture(&f, _i);
     ze_kernel_handle_t k = zt_kernel(f.module, "ids");
-    enum { SX = 12, SY = 5, CX = 7, CY = 3, GX = SX * CX, GY = SY * CY };
+    enum {
+        SX = 12,
+        SY = 5,
+        CX = 7,
+        CY = 3,
+        GX = SX * CX,
+        GY = SY * CY
+    };
     uint32_t *out = kr_alloc(&f.env, 2 * GX * GY * sizeof *out);
     ZT_ARG(k, 0, out);
     kr_run(&f.env, k, (uint32_t[]){SX, SY, 1}, (uint32_t[]){CX, CY, 1});
@@ -137,7 +151,10 @@ START_TEST(barrier_in_some_groups_only)
     fixture_t f;
     open_fixture(&f, _i);
     ze_kernel_handle_t k = zt_kernel(f.module, "some_groups");
-    enum { N = 48, GROUPS = 64 };
+    enum {
+        N = 48,
+        GROUPS = 64
+    };
     int *out = kr_alloc(&f.env, N * GROUPS * sizeof *out);
     ZT_ARG(k, 0, out);
     ZT_OK(zeKernelSetArgumentValue(k, 1, N * sizeof(int), NULL));
@@ -151,7 +168,10 @@ START_TEST(barrier_in_some_groups_only)
 }
 END_TEST
 
-enum { FAULT_GROUP = 64, FAULT_GROUPS = 40 };
+enum {
+    FAULT_GROUP = 64,
+    FAULT_GROUPS = 40
+};
 
 /* Sets fault's arguments: work-item bad_gid stores through null. */
 static ze_kernel_handle_t fault_kernel(fixture_t *f, int *out, uint64_t bad_gid)
@@ -175,7 +195,8 @@ START_TEST(fault_loses_the_device_not_the_process)
     uint64_t bad[2] = {FAULT_GROUP * 7 + 5, FAULT_GROUP * 30};
     for (int i = 0; i < 2; i++) {
         ze_kernel_handle_t k = fault_kernel(&f, out, bad[i]);
-        ZT_RESULT(ZE_RESULT_ERROR_DEVICE_LOST, zeCommandListAppendLaunchKernel(sync_list, k, &count, NULL, 0, NULL));
+        ZT_RESULT(ZE_RESULT_ERROR_DEVICE_LOST,
+                  zeCommandListAppendLaunchKernel(sync_list, k, &count, NULL, 0, NULL));
         ZT_OK(zeKernelDestroy(k));
     }
     /* through a queue: its next synchronization reports it */

@@ -14,13 +14,18 @@ START_TEST(test_reduction)
     zt_open(&env);
     ze_module_handle_t module = kr_module(&env, "local", (kr_form_t)_i, NULL);
     ze_kernel_handle_t k = zt_kernel(module, "reduce_sum");
-    enum { GROUP = 128, GROUPS = 64, N = GROUP * GROUPS };
+    enum {
+        GROUP = 128,
+        GROUPS = 64,
+        N = GROUP * GROUPS
+    };
     int *in = kr_alloc(&env, N * sizeof *in), *out = kr_alloc(&env, GROUPS * sizeof *out);
     for (int i = 0; i < N; i++)
         in[i] = (i * 7919) % 1000 - 500;
     ZT_ARG(k, 0, in);
     ZT_ARG(k, 1, out);
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeKernelSetArgumentValue(k, 2, GROUP * sizeof(int), in));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+              zeKernelSetArgumentValue(k, 2, GROUP * sizeof(int), in));
     ZT_OK(zeKernelSetArgumentValue(k, 2, GROUP * sizeof(int), NULL));
     kr_run(&env, k, (uint32_t[3]){GROUP, 1, 1}, (uint32_t[3]){GROUPS, 1, 1});
     for (int g = 0; g < GROUPS; g++) {
@@ -46,7 +51,10 @@ START_TEST(test_transpose)
     props.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
     ZT_OK(zeKernelGetProperties(k, &props));
     ck_assert_uint_eq(props.localMemSize, 16 * 17 * sizeof(float));
-    enum { W = 64, H = 48 };
+    enum {
+        W = 64,
+        H = 48
+    };
     float *in = kr_alloc(&env, W * H * sizeof *in), *out = kr_alloc(&env, W * H * sizeof *out);
     for (int i = 0; i < W * H; i++)
         in[i] = (float)i;
@@ -58,8 +66,8 @@ START_TEST(test_transpose)
     kr_run(&env, k, (uint32_t[3]){16, 16, 1}, (uint32_t[3]){W / 16, H / 16, 1});
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
-            ck_assert_msg(out[x * H + y] == in[y * W + x], "out[%d][%d] = %g, expected %g", x, y, out[x * H + y],
-                          in[y * W + x]);
+            ck_assert_msg(out[x * H + y] == in[y * W + x], "out[%d][%d] = %g, expected %g", x, y,
+                          out[x * H + y], in[y * W + x]);
     ZT_OK(zeKernelDestroy(k));
     ZT_OK(zeModuleDestroy(module));
     zt_close(&env);

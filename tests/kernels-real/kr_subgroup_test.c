@@ -14,7 +14,11 @@ START_TEST(test_sub_group_sizes)
     zt_env_t env;
     zt_open(&env);
     ze_module_handle_t module = kr_module(&env, "subgroup", (kr_form_t)_i, "-cl-std=CL2.0");
-    enum { GROUP = 64, GROUPS = 4, N = GROUP * GROUPS };
+    enum {
+        GROUP = 64,
+        GROUPS = 4,
+        N = GROUP * GROUPS
+    };
     int *in = kr_alloc(&env, N * sizeof *in), *out = kr_alloc(&env, 4 * N * sizeof *out);
     for (int i = 0; i < N; i++)
         in[i] = (i * 37) % 101 - 50;
@@ -40,12 +44,14 @@ START_TEST(test_sub_group_sizes)
                 sum += in[first + (int)l];
             int down = lane + 1 < (int)sg ? in[i + 1] : in[first];
             int ids = (int)(sg * 10000 + (unsigned)(lid / (int)sg) * 100 + (unsigned)lane);
-            ck_assert_msg(out[4 * i] == ids, "%s item %d: ids %d, expected %d", name, i, out[4 * i], ids);
-            ck_assert_msg(out[4 * i + 1] == sum, "%s item %d: reduce %d, expected %d", name, i, out[4 * i + 1], sum);
-            ck_assert_msg(out[4 * i + 2] == down, "%s item %d: shuffle_down %d, expected %d", name, i,
-                          out[4 * i + 2], down);
-            ck_assert_msg(out[4 * i + 3] == in[first + 3], "%s item %d: broadcast %d, expected %d", name, i,
-                          out[4 * i + 3], in[first + 3]);
+            ck_assert_msg(out[4 * i] == ids, "%s item %d: ids %d, expected %d", name, i, out[4 * i],
+                          ids);
+            ck_assert_msg(out[4 * i + 1] == sum, "%s item %d: reduce %d, expected %d", name, i,
+                          out[4 * i + 1], sum);
+            ck_assert_msg(out[4 * i + 2] == down, "%s item %d: shuffle_down %d, expected %d", name,
+                          i, out[4 * i + 2], down);
+            ck_assert_msg(out[4 * i + 3] == in[first + 3], "%s item %d: broadcast %d, expected %d",
+                          name, i, out[4 * i + 3], in[first + 3]);
         }
         ZT_OK(zeKernelDestroy(k));
     }
@@ -60,7 +66,9 @@ START_TEST(test_atomics_under_contention)
     zt_open(&env);
     ze_module_handle_t module = kr_module(&env, "subgroup", (kr_form_t)_i, "-cl-std=CL2.0");
     ze_kernel_handle_t k = zt_kernel(module, "count_atomics");
-    enum { N = 1 << 16 };
+    enum {
+        N = 1 << 16
+    };
     int *counter = kr_alloc(&env, 2 * sizeof *counter), *maximum = kr_alloc(&env, sizeof *maximum);
     int *in = kr_alloc(&env, N * sizeof *in);
     long long sum = 0;

@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum kind { SIGNED, UNSIGNED, REAL } kind_t;
+typedef enum kind {
+    SIGNED,
+    UNSIGNED,
+    REAL
+} kind_t;
 typedef struct type {
     const char *name;
     size_t size;
@@ -22,7 +26,9 @@ static const type_t types[] = {
     {"float", 4, REAL},  {"double", 8, REAL},
 };
 static const unsigned widths[] = {1, 2, 3, 4, 8, 16};
-enum { ITEMS = 64 };
+enum {
+    ITEMS = 64
+};
 
 static uint64_t load_bits(const void *p, size_t size)
 {
@@ -103,7 +109,8 @@ START_TEST(test_every_type_and_width)
             for (size_t i = 0; i < count; i++) {
                 reference(t, a + i * t->size, b + i * t->size, ref);
                 ck_assert_msg(memcmp(ref, c + i * t->size, t->size) == 0,
-                              "%s (%s): element %zu is 0x%llx, expected 0x%llx", name, kr_form_names[_i], i,
+                              "%s (%s): element %zu is 0x%llx, expected 0x%llx", name,
+                              kr_form_names[_i], i,
                               (unsigned long long)load_bits(c + i * t->size, t->size),
                               (unsigned long long)load_bits(ref, t->size));
             }

@@ -13,7 +13,8 @@
 #define ARG(type, i) (*(type const *)args[i])
 
 /* Not checked by UBSan: the null store is the point. */
-__attribute__((no_sanitize("undefined"))) static void write_null(const zeil_cpu_group_t *g, const void *const *args)
+__attribute__((no_sanitize("undefined"))) static void write_null(const zeil_cpu_group_t *g,
+                                                                 const void *const *args)
 {
     uint32_t *out = ARG(uint32_t *, 0);
     uint64_t bad = ARG(uint64_t, 1);
@@ -27,4 +28,5 @@ static const zeil_cpu_kernel_t kernels[] = {
     {"write_null", 2, write_null_args, write_null},
 };
 
-ZEIL_CPU_MODULE_EXPORT const zeil_cpu_module_t zeil_cpu_module = {ZEIL_CPU_KERNEL_ABI_VERSION, 1, kernels};
+ZEIL_CPU_MODULE_EXPORT const zeil_cpu_module_t zeil_cpu_module = {ZEIL_CPU_KERNEL_ABI_VERSION, 1,
+                                                                  kernels};

@@ -35,5 +35,5 @@ static const zeil_cpu_kernel_t kernels[] = {
     {TK_OTHER_IOTA, 2, iota_args, iota},
 };
 
-ZEIL_CPU_MODULE_EXPORT const zeil_cpu_module_t zeil_cpu_module = {
-    ZEIL_CPU_KERNEL_ABI_VERSION, 2, kernels};
+ZEIL_CPU_MODULE_EXPORT const zeil_cpu_module_t zeil_cpu_module = {ZEIL_CPU_KERNEL_ABI_VERSION, 2,
+                                                                  kernels};

@@ -74,9 +74,9 @@ static void scale(const zeil_cpu_group_t *g, const void *const *args)
 static void record_geometry(const zeil_cpu_group_t *g, const void *const *args)
 {
     tk_geometry_t *records = ARG(tk_geometry_t *, 0);
-    uint64_t index = g->group_id[0] +
-                     (uint64_t)g->group_count[0] *
-                         (g->group_id[1] + (uint64_t)g->group_count[1] * g->group_id[2]);
+    uint64_t index =
+        g->group_id[0] + (uint64_t)g->group_count[0] *
+                             (g->group_id[1] + (uint64_t)g->group_count[1] * g->group_id[2]);
     tk_geometry_t *r = &records[index];
     for (int d = 0; d < 3; d++) {
         r->group_id[d] = g->group_id[d];
@@ -118,15 +118,18 @@ static const uint32_t vector_add_args[] = {sizeof(float *), sizeof(float *), siz
                                            sizeof(uint64_t)};
 static const uint32_t reduce_sum_args[] = {sizeof(float *), sizeof(float *), sizeof(uint64_t)};
 static const uint32_t scale_args[TK_SCALE_NUM_ARGS] = {
-    sizeof(double *), sizeof(float *), sizeof(uint64_t), sizeof(uint8_t),
-    sizeof(uint16_t), sizeof(uint32_t), sizeof(uint64_t), sizeof(float),
+    sizeof(double *), sizeof(float *),     sizeof(uint64_t),         sizeof(uint8_t),
+    sizeof(uint16_t), sizeof(uint32_t),    sizeof(uint64_t),         sizeof(float),
     sizeof(double),   sizeof(tk_blob24_t), sizeof(tk_scale_echo_t *)};
 static const uint32_t record_geometry_args[] = {sizeof(tk_geometry_t *)};
 static const uint32_t spin_args[] = {sizeof(uint64_t), sizeof(uint64_t *)};
 static const uint32_t stamp_args[] = {sizeof(uint64_t *)};
 static const uint32_t null_probe_args[] = {sizeof(uint32_t *), sizeof(uint64_t)};
 
-#define KERNEL(name, fn, sizes) {name, sizeof(sizes) / sizeof(sizes[0]), sizes, fn}
+#define KERNEL(name, fn, sizes) \
+    { \
+        name, sizeof(sizes) / sizeof(sizes[0]), sizes, fn \
+    }
 
 static const zeil_cpu_kernel_t kernels[] = {
     KERNEL(TK_VECTOR_ADD, vector_add, vector_add_args),

@@ -4,7 +4,7 @@
     check_env_reads.py SOURCE_DIR
 
 The layer (layer/, its output/ and hazards/ folders) reads it only in
-layer/env.c, the interop library only in interop/env.c: a getenv or
+layer/common/env.c, the interop library only in interop/env.c: a getenv or
 secure_getenv anywhere else in their sources fails here. (Their tests are
 not part of the component.)
 """
@@ -13,7 +13,7 @@ import re
 import sys
 
 READ = re.compile(r"\b(secure_)?getenv\s*\(")
-ALLOWED = {"layer": "layer/env.c", "interop": "interop/env.c"}
+ALLOWED = {"layer": "layer/common/env.c", "interop": "interop/env.c"}
 
 
 def main():
@@ -33,7 +33,7 @@ def main():
     if stray:
         print("check_env_reads: " + "; ".join(stray), file=sys.stderr)
         sys.exit(1)
-    print("ok: layer/env.c and interop/env.c are the only readers of the environment")
+    print("ok: layer/common/env.c and interop/env.c are the only readers of the environment")
 
 
 main()

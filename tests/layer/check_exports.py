@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-"""Holds libzeil.so to its export list (layer/libzeil.map).
+"""Holds libzeil.so to its export list (layer/api/libzeil.map).
 
     check_exports.py SOURCE_DIR LIBZEIL SHIM [IMPORTER...]
 
 1. The map's public node (ZEIL_0.1) lists exactly the functions
    include/zeil/zeil.h declares, and its private node (ZEIL_PRIVATE_SHIM)
-   exactly the zeil_shim_* functions layer/shim_abi.h declares.
+   exactly the zeil_shim_* functions layer/entry/shim_abi.h declares.
 2. LIBZEIL's dynamic symbol table defines exactly the names of the map, each
    with the version of its node: a stray export (an internal function that
    lost its static, a generated symbol) fails here.
@@ -77,14 +77,14 @@ def main():
     if len(sys.argv) < 4:
         fail("usage: check_exports.py SOURCE_DIR LIBZEIL SHIM [IMPORTER...]")
     source, libzeil, shim, importers = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-    nodes = map_nodes(f"{source}/layer/libzeil.map")
+    nodes = map_nodes(f"{source}/layer/api/libzeil.map")
     if set(nodes) != {PUBLIC, PRIVATE}:
-        fail(f"layer/libzeil.map has nodes {sorted(nodes)}, expected {PUBLIC} and {PRIVATE}")
+        fail(f"layer/api/libzeil.map has nodes {sorted(nodes)}, expected {PUBLIC} and {PRIVATE}")
 
     header = declared_functions(f"{source}/include/zeil/zeil.h", r"zeil_\w+")
-    contract = declared_functions(f"{source}/layer/shim_abi.h", r"zeil_shim_\w+")
+    contract = declared_functions(f"{source}/layer/entry/shim_abi.h", r"zeil_shim_\w+")
     for node, declared, where in ((PUBLIC, header, "include/zeil/zeil.h"),
-                                  (PRIVATE, contract, "layer/shim_abi.h")):
+                                  (PRIVATE, contract, "layer/entry/shim_abi.h")):
         if nodes[node] - declared:
             fail(f"{node} exports what {where} does not declare: {sorted(nodes[node] - declared)}")
         if declared - nodes[node]:
@@ -94,7 +94,7 @@ def main():
     exported, _ = dynamic_symbols(libzeil)
     stray = sorted(set(exported) - set(wanted))
     if stray:
-        fail(f"{libzeil} exports names not in layer/libzeil.map: {stray}")
+        fail(f"{libzeil} exports names not in layer/api/libzeil.map: {stray}")
     missing = sorted(set(wanted) - set(exported))
     if missing:
         fail(f"{libzeil} does not export: {missing}")

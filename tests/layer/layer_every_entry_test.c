@@ -36,13 +36,13 @@ static void open_driver_tables(void)
     ck_assert_ptr_nonnull(path);
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     ck_assert_msg(lib != NULL, "dlopen %s: %s", path, dlerror());
-#define GET_TABLE(getter, table, prefix)                                                \
-    {                                                                                   \
-        typedef ze_result_t (*getter_fn)(ze_api_version_t, table *);                    \
-        getter_fn get;                                                                  \
-        void *sym = dlsym(lib, #getter);                                                \
-        memcpy(&get, &sym, sizeof get);                                                 \
-        if (get)                                                                        \
+#define GET_TABLE(getter, table, prefix) \
+    { \
+        typedef ze_result_t (*getter_fn)(ze_api_version_t, table *); \
+        getter_fn get; \
+        void *sym = dlsym(lib, #getter); \
+        memcpy(&get, &sym, sizeof get); \
+        if (get) \
             (void)get(ZEIL_INSTALLED_API_VERSION, (table *)(void *)&driver_next.ddi_##table); \
     }
     ZEIL_DDI_TABLES(GET_TABLE)
@@ -53,8 +53,8 @@ static void open_driver_tables(void)
  * intercept only then). */
 static int driver_has(const char *api)
 {
-#define DRIVER_HAS(table, member, pfn, name, params, args)                \
-    if (strcmp(api, #name) == 0)                                          \
+#define DRIVER_HAS(table, member, pfn, name, params, args) \
+    if (strcmp(api, #name) == 0) \
         return driver_next.ddi_##table.member != NULL;
     ZEIL_DDI_ENTRIES(DRIVER_HAS)
 #undef DRIVER_HAS
@@ -135,8 +135,8 @@ static void assert_one_call_line(const char *log, const zeil_entry_case_t *c)
         char arg[96];
         snprintf(arg, sizeof arg, "%s=", p);
         const char *found = strstr(line, arg);
-        ck_assert_msg(found && found < line + len, "%s: no %s in its calls line: %.*s", c->api,
-                      arg, (int)len, line);
+        ck_assert_msg(found && found < line + len, "%s: no %s in its calls line: %.*s", c->api, arg,
+                      (int)len, line);
     }
 }
 
@@ -145,8 +145,8 @@ static void assert_one_call_line(const char *log, const zeil_entry_case_t *c)
 static void assert_names_a_parameter(const char *text, const zeil_entry_case_t *c)
 {
     char name[64];
-    ck_assert_msg(sscanf(text, " %63[A-Za-z0-9_]", name) == 1, "%s: no argument named in%s",
-                  c->api, text);
+    ck_assert_msg(sscanf(text, " %63[A-Za-z0-9_]", name) == 1, "%s: no argument named in%s", c->api,
+                  text);
     size_t n = strlen(name);
     const char *p = c->params;
     int found = 0;
@@ -201,8 +201,8 @@ START_TEST(every_other_entry_logs_one_call_line)
         const zeil_entry_case_t *c = &zeil_entry_cases[i];
         if (c->kind != ZEIL_KIND_UNKNOWN)
             continue;
-        const void *h = c->live == ZEIL_KIND_DEVICE ? (const void *)env.device
-                                                     : (const void *)env.driver;
+        const void *h =
+            c->live == ZEIL_KIND_DEVICE ? (const void *)env.device : (const void *)env.driver;
         if (!driver_has(c->api)) {
             absent++;
             continue;

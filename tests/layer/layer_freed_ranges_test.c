@@ -93,10 +93,9 @@ static void transfer_where_host_usm_was(int fill)
     static const char source[16] = "host memory";
     const char *api = fill ? "zeCommandListAppendMemoryFill" : "zeCommandListAppendMemoryCopy";
     size_t mark = zl_log_mark();
-    ze_result_t r = fill ? zeCommandListAppendMemoryFill(f.list, target, "x", 1, bytes, f.event[0],
-                                                         0, NULL)
-                         : zeCommandListAppendMemoryCopy(f.list, target, source, bytes,
-                                                         f.event[0], 0, NULL);
+    ze_result_t r =
+        fill ? zeCommandListAppendMemoryFill(f.list, target, "x", 1, bytes, f.event[0], 0, NULL)
+             : zeCommandListAppendMemoryCopy(f.list, target, source, bytes, f.event[0], 0, NULL);
     if (host || host_readable(freed)) {
         ZT_OK(r);
         zl_assert_one_finding(mark, "ZEIL-W016", api, "lies where freed allocation",
@@ -144,8 +143,7 @@ START_TEST(copy_into_freed_range_judged_by_host_mapping)
         /* Mapped (a sanitizer keeps freed memory mapped): whatever lies there
          * may be host memory, so zeil lets the call through. Zero bytes ask
          * zeil the same question without writing into it. */
-        ZT_OK(zeCommandListAppendMemoryCopy(f.list, gone + 4096, source, 0, f.event[0], 0,
-                                            NULL));
+        ZT_OK(zeCommandListAppendMemoryCopy(f.list, gone + 4096, source, 0, f.event[0], 0, NULL));
         zl_assert_one_finding(mark, "ZEIL-W016", "zeCommandListAppendMemoryCopy", NULL);
     } else {
         ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
@@ -244,8 +242,8 @@ START_TEST(usm_reallocated_at_freed_address_is_silent)
     void *second = zt_usm_alloc(&f.env, ZT_USM_HOST, 256, 0);
     char source[16] = "abc";
     size_t mark = zl_log_mark();
-    ZT_OK(zeCommandListAppendMemoryCopy(f.list, second, source, sizeof source, f.event[0], 0,
-                                        NULL));
+    ZT_OK(
+        zeCommandListAppendMemoryCopy(f.list, second, source, sizeof source, f.event[0], 0, NULL));
     zl_assert_silent(mark);
     ZT_OK(zeMemFree(f.env.context, second));
     zl_close(&f);

@@ -99,8 +99,7 @@ START_TEST(test_closed_list_refused_after_cached_launches)
     ZT_OK(zeCommandListClose(c.list));
     size_t mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, launch(c.list, c.kernel));
-    zl_assert_one_finding(mark, "ZEIL-E020", "zeCommandListAppendLaunchKernel", "is closed",
-                          NULL);
+    zl_assert_one_finding(mark, "ZEIL-E020", "zeCommandListAppendLaunchKernel", "is closed", NULL);
     /* Reset opens it again, and the fast path with it. */
     ZT_OK(zeCommandListReset(c.list));
     ZT_OK(launch(c.list, c.kernel));

@@ -78,9 +78,9 @@ static int child_execute_immediate(void)
 {
     zt_env_t env;
     open_env(&env);
-    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                  ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
-                                  ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t qd = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_queue_handle_t queue;
     ze_command_list_handle_t list;
     zeCommandQueueCreate(env.context, env.device, &qd, &queue);
@@ -139,9 +139,9 @@ START_TEST(test_registry_sees_objects)
     ck_assert_int_eq(info.kind, ZEIL_KIND_CONTEXT);
     ck_assert(info.alive);
 
-    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                  ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
-                                  ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t qd = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t imm = NULL;
     ZT_OK(zeCommandListCreateImmediate(env.context, env.device, &qd, &imm));
     ck_assert(zeil_lookup_handle(imm, &info));
@@ -226,8 +226,8 @@ START_TEST(test_next_drivers_chosen)
     ck_assert_str_eq(out, expected);
     /* Neither set: the standard driver names, none of which this machine has,
      * so nothing changes and nothing is wrapped. */
-    const char *none[] = {"ZE_ENABLE_ALT_DRIVERS=", "ZEIL_BOOTSTRAP_SHIMS=",
-                          "ZEIL_BOOTSTRAP_NEXT=", NULL};
+    const char *none[] = {
+        "ZE_ENABLE_ALT_DRIVERS=", "ZEIL_BOOTSTRAP_SHIMS=", "ZEIL_BOOTSTRAP_NEXT=", NULL};
     zl_run_child("status", none, out, sizeof out);
     ck_assert_str_eq(out, "init=0 active=0 enabled=1 alt=(null) next=(null)\n");
 }

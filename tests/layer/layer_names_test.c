@@ -92,8 +92,8 @@ START_TEST(unknown_handles_and_small_buffers)
     char label[8] = "xxxxxxx";
     ck_assert_int_eq(zeil_set_name((const void *)0x1234, "nobody"), -1);
     ck_assert_int_eq(zeil_set_name(NULL, "nobody"), -1);
-    ck_assert_uint_eq(zeil_track_label(0x77, (ze_command_list_handle_t)0x1234, label,
-                                       sizeof label), 0);
+    ck_assert_uint_eq(zeil_track_label(0x77, (ze_command_list_handle_t)0x1234, label, sizeof label),
+                      0);
     ck_assert_str_eq(label, "");
     /* Cut to the buffer, always terminated. */
     ck_assert_uint_eq(zeil_track_label(0, f.list, label, sizeof label), 7);

@@ -28,9 +28,9 @@
 
 typedef struct run {
     char name[64];
-    char *out;            /* the workload's stdout */
+    char *out; /* the workload's stdout */
     char *log, *report, *summary;
-    uint64_t dropped[5];  /* objects, allocations, records, other, unchecked */
+    uint64_t dropped[5]; /* objects, allocations, records, other, unchecked */
     uint64_t faults_seen, faults_failed;
     int reused_list, reused_kernel;
 } run_t;
@@ -76,8 +76,9 @@ static run_t run_workload(const char *name, const char *mode, const char *policy
      * of its size gets, so the driver reuses handle values at once, as
      * drivers with object pools do (the case a starved registry must not
      * confuse with the destroyed object). */
-    const char *overrides[] = {fault, log_env, report_env, summary_env,
-                               "GLIBC_TUNABLES=glibc.malloc.tcache_count=0", NULL};
+    const char *overrides[] = {
+        fault, log_env, report_env, summary_env, "GLIBC_TUNABLES=glibc.malloc.tcache_count=0",
+        NULL};
     r.out = malloc(OUTPUT_MAX);
     ck_assert_ptr_nonnull(r.out);
     int status = zl_run_child(mode, overrides, r.out, OUTPUT_MAX);
@@ -238,7 +239,7 @@ START_TEST(failures_start_after_set_up)
     ck_assert_int_eq(count_lines(starved.log, "[ZEIL-E002]"), 1);
     ck_assert_uint_gt(starved.dropped[1], 0); /* the rounds' USM */
     ck_assert_uint_gt(starved.dropped[2], 0); /* the rounds' submissions */
-#ifndef __SANITIZE_ADDRESS__ /* ASan's quarantine delays the reuse of memory */
+#ifndef __SANITIZE_ADDRESS__                  /* ASan's quarantine delays the reuse of memory */
     ck_assert_msg(starved.reused_list && starved.reused_kernel,
                   "the driver reused no handle value: the case this test is for did not happen");
 #endif

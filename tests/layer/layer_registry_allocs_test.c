@@ -1,5 +1,5 @@
 /*
- * The USM allocation index (layer/registry_allocs.c,
+ * The USM allocation index (layer/registry/usm/registry_allocs.c,
  * registry_alloc_frees.c and registry_alloc_lookup.c) on its own: the files are included here and
  * driven through registry_* with made-up addresses (the index works on
  * address values: nothing is allocated or dereferenced), no driver or loader. check forks each test, so each starts from an empty
@@ -36,8 +36,8 @@ void *__wrap_mmap(void *addr, size_t length, int prot, int flags, int fd, off_t 
 
 void *__wrap_mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset)
 {
-    return atomic_load(&fail_memory) ? MAP_FAILED : __real_mmap(addr, length, prot, flags, fd,
-                                                                 offset);
+    return atomic_load(&fail_memory) ? MAP_FAILED
+                                     : __real_mmap(addr, length, prot, flags, fd, offset);
 }
 
 #define CONTEXT ((ze_context_handle_t)(uintptr_t)0xc0)
@@ -47,9 +47,14 @@ static uint64_t next_call = 1;
 
 static void add(uintptr_t base, size_t size)
 {
-    zeil_alloc_t a = {.base = (void *)base, .size = size, .type = ZE_MEMORY_TYPE_DEVICE,
-                      .context = CONTEXT, .device = DEVICE, .created_by = "zeMemAllocDevice",
-                      .created_call = next_call++, .created_thread = 7};
+    zeil_alloc_t a = {.base = (void *)base,
+                      .size = size,
+                      .type = ZE_MEMORY_TYPE_DEVICE,
+                      .context = CONTEXT,
+                      .device = DEVICE,
+                      .created_by = "zeMemAllocDevice",
+                      .created_call = next_call++,
+                      .created_thread = 7};
     if (registry_add_alloc(&a) != 0)
         ck_abort_msg("registry_add_alloc(%#lx, %zu) failed", (unsigned long)base, size);
 }
@@ -270,8 +275,8 @@ START_TEST(tombstone_eviction)
     for (uintptr_t i = 0; i < 16; i++)
         expect(0x9000000 + i * 64, 0, 0, 0);
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 0);
-    for (unsigned k = 0; k < LEVELS; k++) {
-        table_t *t = LOAD(allocs.dead.tables[k]);
+    for (unsigned k = 0; k < ALLOC_LEVELS; k++) {
+        alloc_table_t *t = ALLOC_LOAD(allocs.dead.tables[k]);
         ck_assert(!t || t->used <= 2 * ZEIL_TOMBSTONES);
     }
 }
@@ -330,7 +335,7 @@ START_TEST(free_ends_on_its_allocation_after_moves)
             const void *table = freeing.table;
             for (uintptr_t b = base + 0x1000; b < base + 0x1000 + 200 * 0x100; b += 0x100)
                 add(b, 100);
-            ck_assert_ptr_ne(LOAD(allocs.live.tables[freeing.level]), table);
+            ck_assert_ptr_ne(ALLOC_LOAD(allocs.live.tables[freeing.level]), table);
         }
         ck_assert_int_eq(registry_end_free(&freeing, 1), 1);
         zeil_alloc_t a = expect(base + 1, 2, base, 100);
@@ -345,14 +350,15 @@ START_TEST(creators)
     static char names[300][8];
     for (int i = 0; i < 300; i++) {
         snprintf(names[i], sizeof names[i], "call%d", i);
-        zeil_alloc_t a = {.base = (void *)(0x8000000 + (uintptr_t)i * 64), .size = 64,
+        zeil_alloc_t a = {.base = (void *)(0x8000000 + (uintptr_t)i * 64),
+                          .size = 64,
                           .created_by = i == 7 ? NULL : names[i]};
         ck_assert_int_eq(registry_add_alloc(&a), 0);
     }
     for (int i = 0; i < 300; i++) {
-        zeil_alloc_t a = expect(0x8000000 + (uintptr_t)i * 64 + 5, 1,
-                                0x8000000 + (uintptr_t)i * 64, 64);
-        if (i == 7 || i > (int)CREATORS) /* (name 7 is null: takes no room) */
+        zeil_alloc_t a =
+            expect(0x8000000 + (uintptr_t)i * 64 + 5, 1, 0x8000000 + (uintptr_t)i * 64, 64);
+        if (i == 7 || i > (int)ALLOC_CREATORS) /* (name 7 is null: takes no room) */
             ck_assert_ptr_null(a.created_by);
         else
             ck_assert_ptr_eq(a.created_by, names[i]);
@@ -368,8 +374,8 @@ static int in_context(const zeil_alloc_t *a, const void *context)
 START_TEST(count_with_filter)
 {
     add(0xb0000, 100);
-    zeil_alloc_t other = {.base = (void *)0xc0000, .size = 1000,
-                          .context = (ze_context_handle_t)(uintptr_t)0xc1};
+    zeil_alloc_t other = {
+        .base = (void *)0xc0000, .size = 1000, .context = (ze_context_handle_t)(uintptr_t)0xc1};
     ck_assert_int_eq(registry_add_alloc(&other), 0);
     add(0xd0000 + 0xf0, 0x20); /* two entries, counted once */
     uint64_t bytes = 0;
@@ -393,20 +399,19 @@ static void layout(size_t i, uintptr_t *base, size_t *size)
  * table (keys that defeat the hash would make runs, and lookups, long). */
 static void expect_short_runs(const alloc_index_t *x)
 {
-    for (unsigned k = 0; k < LEVELS; k++) {
-        const table_t *t = LOAD(x->tables[k]);
+    for (unsigned k = 0; k < ALLOC_LEVELS; k++) {
+        const alloc_table_t *t = ALLOC_LOAD(x->tables[k]);
         size_t total = 0;
         for (size_t i = 0; t && i <= t->mask; i++) {
-            entry_t e;
+            alloc_entry_t e;
             slot_load(&t->slots[i], &e);
             if (e.span)
                 total += (i - home_slot(t, entry_block(&e, level_shift(k)))) & t->mask;
         }
-        ck_assert_msg(!t || total <= 2 * t->used, "level %u: %zu entries %zu slots past home",
-                      k, t ? t->used : 0, total);
+        ck_assert_msg(!t || total <= 2 * t->used, "level %u: %zu entries %zu slots past home", k,
+                      t ? t->used : 0, total);
     }
 }
-
 
 START_TEST(a_million)
 {
@@ -454,10 +459,10 @@ START_TEST(a_million)
     }
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 0);
     /* Memory given back: every table small again. */
-    for (unsigned k = 0; k < LEVELS; k++) {
-        table_t *t = LOAD(allocs.live.tables[k]);
+    for (unsigned k = 0; k < ALLOC_LEVELS; k++) {
+        alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
         ck_assert(!t || t->mask + 1 <= MIN_SLOTS);
-        t = LOAD(allocs.dead.tables[k]);
+        t = ALLOC_LOAD(allocs.dead.tables[k]);
         ck_assert(!t || t->mask + 1 <= 16 * ZEIL_TOMBSTONES);
     }
 }
@@ -517,7 +522,7 @@ END_TEST
 
 typedef struct shared {
     _Atomic int stop;
-    _Atomic size_t writing;          /* the place the writer is at */
+    _Atomic size_t writing; /* the place the writer is at */
     _Atomic uint64_t lookups, errors;
 } shared_t;
 
@@ -532,9 +537,11 @@ static uintptr_t place_base(size_t i)
 
 static zeil_alloc_t place_alloc(size_t i)
 {
-    return (zeil_alloc_t){.base = (void *)place_base(i), .size = 64 + i % 61,
+    return (zeil_alloc_t){.base = (void *)place_base(i),
+                          .size = 64 + i % 61,
                           .context = (ze_context_handle_t)(uintptr_t)(0x1000 + i),
-                          .created_call = i, .created_thread = (uint32_t)i};
+                          .created_call = i,
+                          .created_thread = (uint32_t)i};
 }
 
 static void *reader(void *arg)
@@ -613,17 +620,17 @@ END_TEST
 /* The reader hook: a writer that, right after a lookup has loaded the
  * sequence for the hook_first-th time (from 0), starts changing hook_slot
  * (garbage in it), and finishes (puts it back) at the hook_last-th time. */
-static slot_t *hook_slot;
+static alloc_slot_t *hook_slot;
 static int hook_first, hook_last, hook_calls;
-static entry_t hook_saved;
+static alloc_entry_t hook_saved;
 
 static void hook_begin(void)
 {
     write_begin();
     slot_load(hook_slot, &hook_saved);
-    STORE(hook_slot->context, (uintptr_t)0xbad);
-    STORE(hook_slot->span, (uintptr_t)1000);
-    STORE(hook_slot->created_call, (uint64_t)666);
+    ALLOC_STORE(hook_slot->context, (uintptr_t)0xbad);
+    ALLOC_STORE(hook_slot->span, (uintptr_t)1000);
+    ALLOC_STORE(hook_slot->created_call, (uint64_t)666);
 }
 
 static void reader_hook(void)
@@ -639,9 +646,9 @@ static void reader_hook(void)
     hook_calls++;
 }
 
-static slot_t *slot_of(alloc_index_t *x, uintptr_t base, size_t size)
+static alloc_slot_t *slot_of(alloc_index_t *x, uintptr_t base, size_t size)
 {
-    table_t *t = LOAD(x->tables[level_of(size)]);
+    alloc_table_t *t = ALLOC_LOAD(x->tables[level_of(size)]);
     ptrdiff_t i = table_find(t, base >> level_shift(level_of(size)), base, 0);
     ck_assert_int_ge(i, 0);
     return &t->slots[i];
@@ -719,24 +726,25 @@ START_TEST(seqlock_hides_half_writes)
     add(HALF_LIVE, 100);
     add(HALF_DEAD, 100);
     release(HALF_DEAD);
-    slot_t *slots[2] = {slot_of(&allocs.live, HALF_LIVE, 100), slot_of(&allocs.dead, HALF_DEAD, 100)};
+    alloc_slot_t *slots[2] = {slot_of(&allocs.live, HALF_LIVE, 100),
+                              slot_of(&allocs.dead, HALF_DEAD, 100)};
     half_writes_t h = {0};
     pthread_t readers[2];
     for (int r = 0; r < 2; r++)
         ck_assert_int_eq(pthread_create(&readers[r], NULL, half_write_reader, &h), 0);
     for (unsigned n = 0; n < 100000 / SCALE; n++) {
-        slot_t *slot = slots[n % 2];
+        alloc_slot_t *slot = slots[n % 2];
         spin_lock(&allocs_lock);
         write_begin();
-        uintptr_t context = LOAD(slot->context), span = LOAD(slot->span);
-        uint64_t created = LOAD(slot->created_call);
-        STORE(slot->context, (uintptr_t)0xbad);
-        STORE(slot->span, (uintptr_t)1000);
-        STORE(slot->created_call, (uint64_t)666);
+        uintptr_t context = ALLOC_LOAD(slot->context), span = ALLOC_LOAD(slot->span);
+        uint64_t created = ALLOC_LOAD(slot->created_call);
+        ALLOC_STORE(slot->context, (uintptr_t)0xbad);
+        ALLOC_STORE(slot->span, (uintptr_t)1000);
+        ALLOC_STORE(slot->created_call, (uint64_t)666);
         spin(300); /* long enough for readers to see it */
-        STORE(slot->context, context);
-        STORE(slot->span, span);
-        STORE(slot->created_call, created);
+        ALLOC_STORE(slot->context, context);
+        ALLOC_STORE(slot->span, span);
+        ALLOC_STORE(slot->created_call, created);
         write_end();
         spin_unlock(&allocs_lock);
         spin(n % 4 < 2 ? 20 : 300); /* and to start lookups just before the next */

@@ -1,5 +1,5 @@
 /*
- * The registry under immediate reuse (layer/registry_objects.c,
+ * The registry under immediate reuse (layer/registry/registry_objects.c,
  * registry_allocs.c and registry_alloc_frees.c on their own): a destroy or a free works
  * on the exact entry it found before the driver's call, and a creation that
  * receives the handle or address in between ends with the new entry live and
@@ -22,8 +22,11 @@
 
 static void add_alloc(uintptr_t base, size_t size, uint64_t call)
 {
-    zeil_alloc_t a = {.base = (void *)base, .size = size, .type = ZE_MEMORY_TYPE_HOST,
-                      .created_by = "zeMemAllocHost", .created_call = call};
+    zeil_alloc_t a = {.base = (void *)base,
+                      .size = size,
+                      .type = ZE_MEMORY_TYPE_HOST,
+                      .created_by = "zeMemAllocHost",
+                      .created_call = call};
     ck_assert_int_eq(registry_add_alloc(&a), 0);
 }
 
@@ -113,9 +116,8 @@ END_TEST
 
 static zeil_obj_t *insert(uintptr_t handle, uint64_t call)
 {
-    zeil_obj_t *obj = registry_insert(&(zeil_obj_t){.handle = (void *)handle,
-                                                    .kind = ZEIL_KIND_EVENT,
-                                                    .created_call = call});
+    zeil_obj_t *obj = registry_insert(
+        &(zeil_obj_t){.handle = (void *)handle, .kind = ZEIL_KIND_EVENT, .created_call = call});
     ck_assert_ptr_nonnull(obj);
     return obj;
 }

@@ -37,8 +37,8 @@ START_TEST(test_unknown_kernel_refused)
     snprintf(handle, sizeof handle, "hKernel %p", (void *)&not_a_kernel);
     size_t mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
-              zeCommandListAppendLaunchKernel(f.list, (ze_kernel_handle_t)&not_a_kernel,
-                                              &one_group, f.event[0], 0, NULL));
+              zeCommandListAppendLaunchKernel(f.list, (ze_kernel_handle_t)&not_a_kernel, &one_group,
+                                              f.event[0], 0, NULL));
     zl_assert_one_finding(mark, "ZEIL-E001", "zeCommandListAppendLaunchKernel", handle,
                           "is not a handle zeil knows", NULL);
     ck_assert(!zl_signalled(f.event[0]));
@@ -89,10 +89,9 @@ START_TEST(test_wrong_kind_refused)
     ck_assert(!zl_signalled(f.event[0]));
     /* A list where the event belongs. */
     mark = zl_log_mark();
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
-              zeEventHostReset((ze_event_handle_t)f.list));
-    zl_assert_one_finding(mark, "ZEIL-E003", "zeEventHostReset",
-                          "is a command list, not an event", NULL);
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeEventHostReset((ze_event_handle_t)f.list));
+    zl_assert_one_finding(mark, "ZEIL-E003", "zeEventHostReset", "is a command list, not an event",
+                          NULL);
     zl_close(&f);
 }
 END_TEST
@@ -104,7 +103,7 @@ START_TEST(test_destroyed_event_and_fence_refused)
     ze_event_handle_t gone = f.event[7];
     ZT_OK(zeEventDestroy(gone));
     f.event[7] = zt_event(f.pool, 7); /* the fixture destroys what it holds */
-    if (f.event[7] == gone) /* the driver reused the handle: zeil knows it is alive */
+    if (f.event[7] == gone)           /* the driver reused the handle: zeil knows it is alive */
         ck_assert_int_eq(zeEventQueryStatus(gone), ZE_RESULT_NOT_READY);
     else {
         size_t mark = zl_log_mark();
@@ -147,9 +146,9 @@ START_TEST(test_kernel_of_other_context_refused)
     /* Memory of the other context copied on this context's list. */
     char host[16] = {0};
     mark = zl_log_mark();
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-              zeCommandListAppendMemoryCopy(f.list, host, stamp, sizeof *stamp, f.event[0], 0,
-                                            NULL));
+    ZT_RESULT(
+        ZE_RESULT_ERROR_INVALID_ARGUMENT,
+        zeCommandListAppendMemoryCopy(f.list, host, stamp, sizeof *stamp, f.event[0], 0, NULL));
     zl_assert_one_finding(mark, "ZEIL-E004", "zeCommandListAppendMemoryCopy", "srcptr", NULL);
     ck_assert(!zl_signalled(f.event[0]));
     ZT_OK(zeMemFree(other.context, stamp));
@@ -173,8 +172,7 @@ START_TEST(test_memory_of_destroyed_context_refused)
     char host[64] = {0};
     size_t mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-              zeCommandListAppendMemoryCopy(f.list, host, gone, sizeof host, f.event[0], 0,
-                                            NULL));
+              zeCommandListAppendMemoryCopy(f.list, host, gone, sizeof host, f.event[0], 0, NULL));
     zl_assert_one_finding(mark, "ZEIL-E004", "zeCommandListAppendMemoryCopy", "srcptr",
                           "belongs to context", "destroyed", NULL);
     ck_assert(!zl_signalled(f.event[0]));

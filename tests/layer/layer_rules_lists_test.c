@@ -28,8 +28,7 @@ START_TEST(test_append_to_closed_list_refused)
     size_t mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
               zeCommandListAppendBarrier(list, f.event[0], 0, NULL));
-    zl_assert_one_finding(mark, "ZEIL-E020", "zeCommandListAppendBarrier", "is closed", text,
-                          NULL);
+    zl_assert_one_finding(mark, "ZEIL-E020", "zeCommandListAppendBarrier", "is closed", text, NULL);
     /* The refused barrier is not in the list: executing it signals nothing. */
     ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &list, NULL));
     ZT_OK(zeCommandQueueSynchronize(queue, UINT64_MAX));
@@ -58,8 +57,7 @@ START_TEST(test_execute_of_open_list_refused)
     size_t mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
               zeCommandQueueExecuteCommandLists(queue, 1, &list, NULL));
-    zl_assert_one_finding(mark, "ZEIL-E021", "zeCommandQueueExecuteCommandLists", "is open",
-                          NULL);
+    zl_assert_one_finding(mark, "ZEIL-E021", "zeCommandQueueExecuteCommandLists", "is open", NULL);
     ZT_OK(zeCommandQueueSynchronize(queue, UINT64_MAX));
     ck_assert(!zl_signalled(f.event[0]));
     ZT_OK(zeCommandListDestroy(list));
@@ -116,8 +114,7 @@ START_TEST(test_pool_destroyed_with_live_events_refused)
     ze_event_handle_t a = zt_event(pool, 0), b = zt_event(pool, 1);
     size_t mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE, zeEventPoolDestroy(pool));
-    zl_assert_one_finding(mark, "ZEIL-E030", "zeEventPoolDestroy", "still has 2 live events",
-                          NULL);
+    zl_assert_one_finding(mark, "ZEIL-E030", "zeEventPoolDestroy", "still has 2 live events", NULL);
     /* The pool is still there: its events work. */
     ZT_OK(zeEventHostSignal(a));
     ck_assert(zl_signalled(a));
@@ -195,8 +192,8 @@ START_TEST(test_launch_with_unset_argument_refused)
     size_t mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
               zeCommandListAppendLaunchKernel(f.list, k, &one_group, f.event[0], 0, NULL));
-    zl_assert_one_finding(mark, "ZEIL-E041", "zeCommandListAppendLaunchKernel",
-                          "kernel 'stamp'", "argument 0 of 1 never set", NULL);
+    zl_assert_one_finding(mark, "ZEIL-E041", "zeCommandListAppendLaunchKernel", "kernel 'stamp'",
+                          "argument 0 of 1 never set", NULL);
     ck_assert(!zl_signalled(f.event[0]));
     uint64_t *stamp = zt_usm_alloc(&f.env, ZT_USM_HOST, sizeof *stamp, 0);
     ZT_ARG(k, 0, stamp);

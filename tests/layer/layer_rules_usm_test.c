@@ -15,8 +15,8 @@
 
 static ze_memory_type_t type_of(ze_context_handle_t context, const void *ptr)
 {
-    ze_memory_allocation_properties_t props = {
-        .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+    ze_memory_allocation_properties_t props = {.stype =
+                                                   ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
     ze_device_handle_t device = NULL;
     ZT_OK(zeMemGetAllocProperties(context, ptr, &props, &device));
     return props.type;
@@ -43,8 +43,10 @@ START_TEST(test_free_of_interior_pointer_refused)
     zt_open(&env);
     char *base = zt_usm_alloc(&env, ZT_USM_DEVICE, 256, 0);
     char text[96];
-    snprintf(text, sizeof text, "%p is inside allocation %p (256 bytes, allocated by "
-             "zeMemAllocDevice at call #", (void *)(base + 64), (void *)base);
+    snprintf(text, sizeof text,
+             "%p is inside allocation %p (256 bytes, allocated by "
+             "zeMemAllocDevice at call #",
+             (void *)(base + 64), (void *)base);
     size_t mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(env.context, base + 64));
     zl_assert_one_finding(mark, "ZEIL-E011", "zeMemFree", text, "not its base", NULL);
@@ -64,9 +66,10 @@ START_TEST(test_double_free_refused)
     uint64_t free_call = zeil_call_number() + 1;
     ZT_OK(zeMemFree(env.context, ptr));
     char text[160];
-    snprintf(text, sizeof text, "zeMemFree: %p was already freed (allocated by zeMemAllocHost at "
-             "call #%llu, freed at call #%llu)", ptr, (unsigned long long)alloc_call,
-             (unsigned long long)free_call);
+    snprintf(text, sizeof text,
+             "zeMemFree: %p was already freed (allocated by zeMemAllocHost at "
+             "call #%llu, freed at call #%llu)",
+             ptr, (unsigned long long)alloc_call, (unsigned long long)free_call);
     size_t mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(env.context, ptr));
     zl_assert_one_finding(mark, "ZEIL-E012", "zeMemFree", text, "zeil: error [ZEIL-E012]", NULL);
@@ -89,8 +92,8 @@ START_TEST(test_free_in_other_context_refused)
     void *ptr = zt_usm_alloc(&env, ZT_USM_HOST, 128, 0);
     size_t mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeMemFree(other, ptr));
-    zl_assert_one_finding(mark, "ZEIL-E013", "zeMemFree", "belongs to context",
-                          "freed in context", NULL);
+    zl_assert_one_finding(mark, "ZEIL-E013", "zeMemFree", "belongs to context", "freed in context",
+                          NULL);
     ck_assert_int_eq(type_of(env.context, ptr), ZE_MEMORY_TYPE_HOST);
     ZT_OK(zeMemFree(env.context, ptr));
     ZT_OK(zeContextDestroy(other));
@@ -119,9 +122,9 @@ START_TEST(test_fill_past_allocation_refused)
     ck_assert_uint_eq(buf[63], 0xff);
     unsigned char source[128] = {0};
     mark = zl_log_mark();
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE,
-              zeCommandListAppendMemoryCopy(f.list, buf, source, sizeof source, f.event[2], 0,
-                                            NULL));
+    ZT_RESULT(
+        ZE_RESULT_ERROR_INVALID_SIZE,
+        zeCommandListAppendMemoryCopy(f.list, buf, source, sizeof source, f.event[2], 0, NULL));
     zl_assert_one_finding(mark, "ZEIL-E014", "zeCommandListAppendMemoryCopy", "dstptr",
                           "ends 64 bytes past", NULL);
     ck_assert(!zl_signalled(f.event[2]));
@@ -141,9 +144,9 @@ START_TEST(test_copy_into_freed_memory_refused)
     ZT_OK(zeMemFree(f.env.context, buf));
     char source[16] = "abc";
     size_t mark = zl_log_mark();
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-              zeCommandListAppendMemoryCopy(f.list, buf, source, sizeof source, f.event[0], 0,
-                                            NULL));
+    ZT_RESULT(
+        ZE_RESULT_ERROR_INVALID_ARGUMENT,
+        zeCommandListAppendMemoryCopy(f.list, buf, source, sizeof source, f.event[0], 0, NULL));
     zl_assert_one_finding(mark, "ZEIL-E015", "zeCommandListAppendMemoryCopy",
                           "is in freed allocation", "allocated by zeMemAllocShared", NULL);
     ck_assert(!zl_signalled(f.event[0]));
@@ -166,16 +169,16 @@ START_TEST(test_copy_from_context_checked)
     char *dst = zt_usm_alloc(&f.env, ZT_USM_HOST, 128, 0);
     /* valid: another context's memory, read through its own context */
     size_t mark = zl_log_mark();
-    ZT_OK(zeCommandListAppendMemoryCopyFromContext(f.list, dst, other.context, src, 64,
-                                                   f.event[0], 0, NULL));
+    ZT_OK(zeCommandListAppendMemoryCopyFromContext(f.list, dst, other.context, src, 64, f.event[0],
+                                                   0, NULL));
     zl_assert_silent(mark);
     ck_assert_int_eq(dst[63], 7);
     mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE,
               zeCommandListAppendMemoryCopyFromContext(f.list, dst, other.context, src, 65,
                                                        f.event[1], 0, NULL));
-    zl_assert_one_finding(mark, "ZEIL-E014", "zeCommandListAppendMemoryCopyFromContext",
-                          "srcptr", "ends 1 bytes past", NULL);
+    zl_assert_one_finding(mark, "ZEIL-E014", "zeCommandListAppendMemoryCopyFromContext", "srcptr",
+                          "ends 1 bytes past", NULL);
     ck_assert(!zl_signalled(f.event[1]));
     ZT_OK(zeMemFree(other.context, src));
     /* freed device memory: nothing the driver accepts can be there */
@@ -185,8 +188,8 @@ START_TEST(test_copy_from_context_checked)
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
               zeCommandListAppendMemoryCopyFromContext(f.list, dst, other.context, gone, 64,
                                                        f.event[2], 0, NULL));
-    zl_assert_one_finding(mark, "ZEIL-E015", "zeCommandListAppendMemoryCopyFromContext",
-                          "srcptr", "is in freed allocation", NULL);
+    zl_assert_one_finding(mark, "ZEIL-E015", "zeCommandListAppendMemoryCopyFromContext", "srcptr",
+                          "is in freed allocation", NULL);
     ck_assert(!zl_signalled(f.event[2]));
     ZT_OK(zeMemFree(f.env.context, dst));
     ZT_OK(zeContextDestroy(other.context));
@@ -216,8 +219,7 @@ START_TEST(test_every_usm_parameter_checked)
     ZT_OK(zeMemFree(f.env.context, gone));
     mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-              zeCommandListAppendImageCopyToMemory(f.list, gone, NULL, NULL, f.event[0], 0,
-                                                   NULL));
+              zeCommandListAppendImageCopyToMemory(f.list, gone, NULL, NULL, f.event[0], 0, NULL));
     zl_assert_one_finding(mark, "ZEIL-E015", "zeCommandListAppendImageCopyToMemory", "dstptr",
                           "is in freed allocation", NULL);
     ck_assert(!zl_signalled(f.event[0]));

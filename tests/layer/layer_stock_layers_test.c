@@ -64,10 +64,9 @@ static void assert_demo_given(void)
 START_TEST(test_demo_with_handle_lifetime)
 {
     assert_demo_given();
-    static const char *const env[] = {"ZE_ENABLE_VALIDATION_LAYER=1",
-                                      "ZE_ENABLE_HANDLE_LIFETIME=1",
-                                      "ZE_ENABLE_PARAMETER_VALIDATION=",
-                                      "ZE_ENABLE_TRACING_LAYER=", NULL};
+    static const char *const env[] = {
+        "ZE_ENABLE_VALIDATION_LAYER=1", "ZE_ENABLE_HANDLE_LIFETIME=1",
+        "ZE_ENABLE_PARAMETER_VALIDATION=", "ZE_ENABLE_TRACING_LAYER=", NULL};
     char out[8192];
     size_t mark = zl_log_mark();
     int status = zl_run_child("demo", env, out, sizeof out);
@@ -82,16 +81,14 @@ START_TEST(test_parameter_validation_refuses_in_order_lists)
     assert_demo_given();
     for (int zeil_on = 0; zeil_on < 2; zeil_on++) {
         const char *const env[] = {"ZE_ENABLE_VALIDATION_LAYER=1",
-                                   "ZE_ENABLE_PARAMETER_VALIDATION=1",
-                                   "ZE_ENABLE_TRACING_LAYER=",
+                                   "ZE_ENABLE_PARAMETER_VALIDATION=1", "ZE_ENABLE_TRACING_LAYER=",
                                    zeil_on ? "ZE_ENABLE_LAYERS=zeil" : "ZE_ENABLE_LAYERS=", NULL};
         char out[8192];
         int status = zl_run_child("demo", env, out, sizeof out);
         ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) != 0, "demo passed: %s", out);
-        ck_assert_msg(strstr(out, "zeCommandListCreateImmediate(") &&
-                          strstr(out, "returned 0x7800000c"),
-                      "zeil %s: not the validation layer's refusal: %s", zeil_on ? "on" : "off",
-                      out);
+        ck_assert_msg(
+            strstr(out, "zeCommandListCreateImmediate(") && strstr(out, "returned 0x7800000c"),
+            "zeil %s: not the validation layer's refusal: %s", zeil_on ? "on" : "off", out);
     }
 }
 END_TEST

@@ -45,8 +45,8 @@ START_TEST(test_launches_get_device_times)
     ZT_ARG(k, 0, micros);
     ZT_ARG(k, 1, finished);
     const uint32_t one[3] = {1, 1, 1};
-    zt_launch(f.list, k, one, one, NULL, 0, NULL);        /* no event of its own */
-    zt_launch(f.list, k, one, one, f.event[0], 0, NULL);  /* with the application's event */
+    zt_launch(f.list, k, one, one, NULL, 0, NULL);       /* no event of its own */
+    zt_launch(f.list, k, one, one, f.event[0], 0, NULL); /* with the application's event */
     ZT_OK(zeEventHostSynchronize(f.event[0], UINT64_MAX));
     ck_assert(zl_signalled(f.event[0]));
     zeil_flush();

@@ -85,8 +85,12 @@ static ze_event_handle_t event(ze_event_pool_handle_t pool, uint32_t index)
 
 static ze_command_list_handle_t immediate_list(objects_t *o)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
-                                    ZE_BIT(1) /* in order */, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    NULL,
+                                    0,
+                                    0,
+                                    ZE_BIT(1) /* in order */,
+                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list = NULL;
     R(zeCommandListCreateImmediate(o->context, o->device, &desc, &list));
@@ -114,8 +118,8 @@ static void set_up(objects_t *o)
     R(zeContextCreate(o->driver, &context_desc, &o->context));
     size_t size = 0;
     void *bytes = read_kernels(&size);
-    ze_module_desc_t module_desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL,
-                                    ZE_MODULE_FORMAT_NATIVE, size, bytes, NULL, NULL};
+    ze_module_desc_t module_desc = {
+        ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE, size, bytes, NULL, NULL};
     R(zeModuleCreate(o->context, o->device, &module_desc, &o->module, NULL));
     free(bytes);
     o->add = kernel(o, TK_VECTOR_ADD);
@@ -130,9 +134,9 @@ static void set_up(objects_t *o)
     o->spare_kernel = kernel(o, TK_STAMP);
     ze_command_list_desc_t list_desc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0, 0};
     R(zeCommandListCreate(o->context, o->device, &list_desc, &o->regular));
-    ze_command_queue_desc_t queue_desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                          ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                          ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t queue_desc = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     R(zeCommandQueueCreate(o->context, o->device, &queue_desc, &o->queue));
     ze_fence_desc_t fence_desc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
     R(zeFenceCreate(o->queue, &fence_desc, &o->fence));

@@ -35,10 +35,10 @@ void zl_child_main(int argc, char **argv, const zl_child_mode_t *modes);
 /* ---- a fixture most rule tests share ---- */
 typedef struct zl_fixture {
     zt_env_t env;
-    ze_command_list_handle_t list;   /* synchronous immediate */
-    ze_event_pool_handle_t pool;     /* 8 host-visible events */
+    ze_command_list_handle_t list; /* synchronous immediate */
+    ze_event_pool_handle_t pool;   /* 8 host-visible events */
     ze_event_handle_t event[8];
-    ze_module_handle_t module;       /* the test kernels */
+    ze_module_handle_t module; /* the test kernels */
 } zl_fixture_t;
 
 void zl_open(zl_fixture_t *f);

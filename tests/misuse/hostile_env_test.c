@@ -242,7 +242,8 @@ static int secure_getenv_check(void)
     }
     if (access(log, F_OK) == 0) {
         printf("hostile_env_test: a setgid process wrote ZEIL_LOG_FILE=%s: the path was read "
-               "with getenv, not secure_getenv\n", log);
+               "with getenv, not secure_getenv\n",
+               log);
         return 1;
     }
     printf("hostile_env_test: the setgid process ignored ZEIL_LOG_FILE\n");

@@ -14,9 +14,9 @@
 
 typedef struct misuse_case {
     const char *name;
-    const char *rule;             /* the rule the log must name, "ZEIL-E001" */
-    void (*run)(void);            /* the misuse, in the child */
-    const char *const *env;       /* extra "VAR=value" ("VAR=" unsets) or null */
+    const char *rule;       /* the rule the log must name, "ZEIL-E001" */
+    void (*run)(void);      /* the misuse, in the child */
+    const char *const *env; /* extra "VAR=value" ("VAR=" unsets) or null */
 } misuse_case_t;
 
 typedef struct misuse_case_list {
@@ -33,8 +33,7 @@ misuse_case_list_t misuse_interop_blob_cases(void);
 misuse_case_list_t misuse_hazard_cases(void);
 misuse_case_list_t misuse_hazard_interop_cases(void);
 
-#define MISUSE_LIST(array) \
-    ((misuse_case_list_t){(array), sizeof(array) / sizeof((array)[0])})
+#define MISUSE_LIST(array) ((misuse_case_list_t){(array), sizeof(array) / sizeof((array)[0])})
 
 /* ---- observables ---- */
 extern const ze_group_count_t misuse_one_group;

@@ -21,7 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { BYTES = 4096 };
+enum {
+    BYTES = 4096
+};
 static const uint64_t forever = UINT64_MAX;
 static const char *const hazards_env[] = {"ZEIL_CHECKS=hazards", NULL};
 
@@ -128,8 +130,8 @@ static void kernel_argument_race(void)
     /* Held back until the launch is done: a race to Level Zero's order, not
      * one the driver runs. */
     ze_event_handle_t go = f.event[2];
-    ZT_OK(zeCommandListAppendMemoryFill(a, stamp, &zero, sizeof zero, sizeof zero, f.event[0],
-                                        1, &go));
+    ZT_OK(zeCommandListAppendMemoryFill(a, stamp, &zero, sizeof zero, sizeof zero, f.event[0], 1,
+                                        &go));
     ZT_OK(zeCommandListAppendLaunchKernel(b, k, &misuse_one_group, f.event[1], 0, NULL));
     ZT_OK(zeEventHostSynchronize(f.event[1], forever)); /* the launch ran */
     ck_assert_uint_ne(*stamp, 0);

@@ -14,8 +14,8 @@ static dnnl_stream_t in_order_stream(const interop_fixture_t *x)
     return stream;
 }
 
-static ze_event_handle_t relu(const interop_fixture_t *x, dnnl_stream_t stream,
-                              dnnl_memory_t src, dnnl_memory_t dst, ze_event_handle_t wait)
+static ze_event_handle_t relu(const interop_fixture_t *x, dnnl_stream_t stream, dnnl_memory_t src,
+                              dnnl_memory_t dst, ze_event_handle_t wait)
 {
     dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}};
     ze_event_handle_t done = NULL;

@@ -97,8 +97,7 @@ static void engine_with_device_of_other_driver(void)
     uint64_t modules = misuse_live_modules();
     dnnl_engine_t engine = NULL;
     DNNL_STATUS(dnnl_invalid_arguments,
-                dnnl_ze_interop_engine_create(&engine, f.env.driver, other_device,
-                                              f.env.context));
+                dnnl_ze_interop_engine_create(&engine, f.env.driver, other_device, f.env.context));
     ck_assert_uint_eq(misuse_live_modules(), modules);
 }
 
@@ -326,8 +325,8 @@ static void execute_memory_of_other_engine(void)
     interop_fixture_t x;
     misuse_interop_open(&x);
     dnnl_engine_t second;
-    DNNL_OK(dnnl_ze_interop_engine_create(&second, x.f.env.driver, x.f.env.device,
-                                          x.f.env.context));
+    DNNL_OK(
+        dnnl_ze_interop_engine_create(&second, x.f.env.driver, x.f.env.device, x.f.env.context));
     dnnl_memory_t foreign;
     DNNL_OK(dnnl_ze_interop_memory_create(&foreign, &x.md, second, 1, &allocate));
     uint64_t count = zeil_submission_count(x.list);
@@ -371,8 +370,8 @@ static void execute_primitive_of_other_engine(void)
     interop_fixture_t x;
     misuse_interop_open(&x);
     dnnl_engine_t second;
-    DNNL_OK(dnnl_ze_interop_engine_create(&second, x.f.env.driver, x.f.env.device,
-                                          x.f.env.context));
+    DNNL_OK(
+        dnnl_ze_interop_engine_create(&second, x.f.env.driver, x.f.env.device, x.f.env.context));
     dnnl_primitive_t foreign = relu_on(second, &x.md);
     uint64_t count = zeil_submission_count(x.list);
     dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, x.src}, {DNNL_ARG_DST, x.dst}};
@@ -393,8 +392,8 @@ static void execute_append_refused_by_driver(void)
     ze_event_handle_t not_an_event = (ze_event_handle_t)x.f.env.context;
     dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, x.src}, {DNNL_ARG_DST, x.dst}};
     ze_event_handle_t done = NULL;
-    DNNL_STATUS(dnnl_runtime_error, dnnl_ze_interop_primitive_execute(x.relu, x.stream, 2, args,
-                                                                      1, &not_an_event, &done));
+    DNNL_STATUS(dnnl_runtime_error, dnnl_ze_interop_primitive_execute(x.relu, x.stream, 2, args, 1,
+                                                                      &not_an_event, &done));
     ck_assert_ptr_null(done);
     ck_assert_uint_eq(zeil_rule_count("ZEIL-E133"), 1);
     /* The stream still takes work. */
@@ -473,8 +472,7 @@ static const misuse_case_t cases[] = {
     {"interop_engine_destroyed_context", "ZEIL-E103", engine_with_destroyed_context, NULL},
     {"interop_engine_list_as_context", "ZEIL-E103", engine_with_list_as_context, NULL},
     {"interop_stream_on_cpu_engine", "ZEIL-E105", stream_on_cpu_engine, NULL},
-    {"interop_getter_context_destroyed", "ZEIL-E106", engine_getter_after_context_destroyed,
-     NULL},
+    {"interop_getter_context_destroyed", "ZEIL-E106", engine_getter_after_context_destroyed, NULL},
     {"interop_stream_on_regular_list", "ZEIL-E110", stream_on_regular_list, NULL},
     {"interop_stream_list_other_context", "ZEIL-E111", stream_on_list_of_other_context, NULL},
     {"interop_stream_destroyed_list", "ZEIL-E112", stream_on_destroyed_list, NULL},
@@ -488,8 +486,7 @@ static const misuse_case_t cases[] = {
     {"interop_memory_no_handles", "ZEIL-E127", memory_with_no_handles, NULL},
     {"interop_memory_allocation_fails", "ZEIL-E124", memory_allocation_fails, NULL},
     {"interop_execute_memory_other_engine", "ZEIL-E125", execute_memory_of_other_engine, NULL},
-    {"interop_execute_destroyed_dependency", "ZEIL-E130", execute_with_destroyed_dependency,
-     NULL},
+    {"interop_execute_destroyed_dependency", "ZEIL-E130", execute_with_destroyed_dependency, NULL},
     {"interop_execute_dependency_other_context", "ZEIL-E131",
      execute_with_dependency_of_other_context, NULL},
     {"interop_execute_primitive_other_engine", "ZEIL-E132", execute_primitive_of_other_engine,

@@ -13,16 +13,15 @@
 
 #include <oneapi/dnnl/dnnl.h>
 
-#define DNNL_OK(call)                                                                  \
-    do {                                                                               \
-        dnnl_status_t s_ = (call);                                                     \
-        ck_assert_msg(s_ == dnnl_success, "%s returned %d", #call, (int)s_);           \
+#define DNNL_OK(call) \
+    do { \
+        dnnl_status_t s_ = (call); \
+        ck_assert_msg(s_ == dnnl_success, "%s returned %d", #call, (int)s_); \
     } while (0)
-#define DNNL_STATUS(expected, call)                                                    \
-    do {                                                                               \
-        dnnl_status_t s_ = (call);                                                     \
-        ck_assert_msg(s_ == (expected), "%s returned %d, expected %s", #call, (int)s_, \
-                      #expected);                                                      \
+#define DNNL_STATUS(expected, call) \
+    do { \
+        dnnl_status_t s_ = (call); \
+        ck_assert_msg(s_ == (expected), "%s returned %d, expected %s", #call, (int)s_, #expected); \
     } while (0)
 
 typedef struct interop_fixture {
@@ -30,7 +29,7 @@ typedef struct interop_fixture {
     dnnl_engine_t engine;
     ze_command_list_handle_t list; /* the stream's */
     dnnl_stream_t stream;
-    dnnl_memory_desc_t md;         /* 1x16x8x8 f32 */
+    dnnl_memory_desc_t md; /* 1x16x8x8 f32 */
     dnnl_primitive_t relu;
     dnnl_memory_t src, dst;
 } interop_fixture_t;

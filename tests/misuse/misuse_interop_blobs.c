@@ -77,10 +77,22 @@ static void other_zeil(cache_blob_id_t *id)
 {
     id->format_version += 1;
 }
-static void blob_of_other_device(void) { offer_edited_blob(other_device); }
-static void blob_of_other_driver(void) { offer_edited_blob(other_driver); }
-static void blob_of_other_dnnl(void) { offer_edited_blob(other_dnnl); }
-static void blob_of_other_zeil(void) { offer_edited_blob(other_zeil); }
+static void blob_of_other_device(void)
+{
+    offer_edited_blob(other_device);
+}
+static void blob_of_other_driver(void)
+{
+    offer_edited_blob(other_driver);
+}
+static void blob_of_other_dnnl(void)
+{
+    offer_edited_blob(other_dnnl);
+}
+static void blob_of_other_zeil(void)
+{
+    offer_edited_blob(other_zeil);
+}
 
 static void blob_buffer_too_small(void)
 {

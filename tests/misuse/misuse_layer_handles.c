@@ -36,8 +36,7 @@ static void unknown_list_append(void)
     zl_fixture_t f;
     zl_open(&f);
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
-              zeCommandListAppendSignalEvent((ze_command_list_handle_t)not_a_handle,
-                                             f.event[0]));
+              zeCommandListAppendSignalEvent((ze_command_list_handle_t)not_a_handle, f.event[0]));
     ck_assert(!zl_signalled(f.event[0]));
 }
 
@@ -49,8 +48,7 @@ static void destroyed_kernel_launch(void)
     ze_kernel_handle_t k = misuse_stamp_kernel(&f, &stamp);
     ZT_OK(zeKernelDestroy(k));
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
-              zeCommandListAppendLaunchKernel(f.list, k, &misuse_one_group, f.event[0], 0,
-                                              NULL));
+              zeCommandListAppendLaunchKernel(f.list, k, &misuse_one_group, f.event[0], 0, NULL));
     ck_assert(!zl_signalled(f.event[0]));
     ck_assert_uint_eq(*stamp, 0);
 }

@@ -70,9 +70,9 @@ static void fill_past_allocation(void)
     uint8_t *p = zt_usm_alloc(&f.env, ZT_USM_HOST, 512, 0);
     memset(p, 0, 512);
     const uint8_t pattern = 9;
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE,
-              zeCommandListAppendMemoryFill(f.list, p + 256, &pattern, 1, 512, f.event[0], 0,
-                                            NULL));
+    ZT_RESULT(
+        ZE_RESULT_ERROR_INVALID_SIZE,
+        zeCommandListAppendMemoryFill(f.list, p + 256, &pattern, 1, 512, f.event[0], 0, NULL));
     ck_assert(!zl_signalled(f.event[0]));
     ck_assert_uint_eq(p[256], 0);
 }
@@ -113,9 +113,9 @@ static void copy_size_overflows(void)
     uint8_t *dst = zt_usm_alloc(&f.env, ZT_USM_HOST, 256, 0);
     uint8_t *src = zt_usm_alloc(&f.env, ZT_USM_HOST, 256, 0);
     memset(dst, 0, 256);
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE,
-              zeCommandListAppendMemoryCopy(f.list, dst + 16, src, SIZE_MAX - 8, f.event[0], 0,
-                                            NULL));
+    ZT_RESULT(
+        ZE_RESULT_ERROR_INVALID_SIZE,
+        zeCommandListAppendMemoryCopy(f.list, dst + 16, src, SIZE_MAX - 8, f.event[0], 0, NULL));
     ck_assert(!zl_signalled(f.event[0]));
     ck_assert_uint_eq(dst[16], 0);
 }

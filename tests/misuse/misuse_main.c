@@ -44,8 +44,8 @@ static const expected_failure_t expected_failures[] = {
 };
 
 static misuse_case_list_t (*const case_groups[])(void) = {
-    misuse_layer_handle_cases, misuse_layer_usm_cases, misuse_layer_list_cases,
-    misuse_thread_cases,       misuse_interop_cases,     misuse_interop_blob_cases,
+    misuse_layer_handle_cases, misuse_layer_usm_cases,      misuse_layer_list_cases,
+    misuse_thread_cases,       misuse_interop_cases,        misuse_interop_blob_cases,
     misuse_hazard_cases,       misuse_hazard_interop_cases,
 };
 #define GROUP_COUNT (sizeof case_groups / sizeof case_groups[0])
@@ -210,8 +210,9 @@ static int judge_case(const misuse_case_t *c, const char *dir)
     else if (WIFSIGNALED(status))
         snprintf(why, sizeof why, "crashed with signal %d", WTERMSIG(status)), problem = why;
     else if (WEXITSTATUS(status) != 0)
-        snprintf(why, sizeof why, "its assertions failed (exit %d, see %s)",
-                 WEXITSTATUS(status), out_path), problem = why;
+        snprintf(why, sizeof why, "its assertions failed (exit %d, see %s)", WEXITSTATUS(status),
+                 out_path),
+            problem = why;
     if (!problem) {
         char *log = read_text(log_path), *out = read_text(out_path);
         size_t len = strlen(log) + strlen(out) + 2;
@@ -224,12 +225,12 @@ static int judge_case(const misuse_case_t *c, const char *dir)
     }
     const expected_failure_t *known = expected_failure(c->name);
     if (known) {
-        printf("%s %-40s %s%s%s (known bug: %s)\n", problem ? "XFAIL" : "XPASS", c->name,
-               c->rule, problem ? ": " : "", problem ? problem : "", known->reason);
+        printf("%s %-40s %s%s%s (known bug: %s)\n", problem ? "XFAIL" : "XPASS", c->name, c->rule,
+               problem ? ": " : "", problem ? problem : "", known->reason);
         return problem || known->may_pass ? 0 : 1;
     }
-    printf("%s %-40s %s%s%s\n", problem ? "FAIL " : "ok   ", c->name, c->rule,
-           problem ? ": " : "", problem ? problem : "");
+    printf("%s %-40s %s%s%s\n", problem ? "FAIL " : "ok   ", c->name, c->rule, problem ? ": " : "",
+           problem ? problem : "");
     return problem ? 1 : 0;
 }
 

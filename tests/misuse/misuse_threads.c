@@ -55,8 +55,8 @@ static void *copy_before_and_after(void *arg)
     s->first = zeCommandListAppendMemoryCopy(s->f->list, s->memory, s->source, 64, NULL, 0, NULL);
     pthread_barrier_wait(&s->used_once);
     pthread_barrier_wait(&s->destroyed);
-    s->second = zeCommandListAppendMemoryCopy(s->f->list, s->memory, s->source, 64,
-                                              s->f->event[1], 0, NULL);
+    s->second = zeCommandListAppendMemoryCopy(s->f->list, s->memory, s->source, 64, s->f->event[1],
+                                              0, NULL);
     return NULL;
 }
 
@@ -88,8 +88,8 @@ static const char *const no_system_memory[] = {"ZEIL_CPU_SYSTEM_MEMORY=0", NULL}
 static const misuse_case_t cases[] = {
     {"list_destroyed_while_other_thread_appends", "ZEIL-E002",
      list_destroyed_while_other_thread_appends, NULL},
-    {"memory_freed_while_other_thread_copies", "ZEIL-E015",
-     memory_freed_while_other_thread_copies, no_system_memory},
+    {"memory_freed_while_other_thread_copies", "ZEIL-E015", memory_freed_while_other_thread_copies,
+     no_system_memory},
 };
 
 misuse_case_list_t misuse_thread_cases(void)

@@ -41,10 +41,10 @@ static void open_next(void)
 
 typedef void (*future_fn)(void);
 
-#define CANARY(table, member, api, version, index, kind)                    \
-    static ze_result_t canary_##table##_##member(void)                      \
-    {                                                                       \
-        return future_canary_result(#table, index);                         \
+#define CANARY(table, member, api, version, index, kind) \
+    static ze_result_t canary_##table##_##member(void) \
+    { \
+        return future_canary_result(#table, index); \
     }
 ZEIL_DDI_LAYOUT(CANARY)
 #undef CANARY
@@ -106,10 +106,10 @@ static ze_result_t ZE_APICALL future_get_api_version(ze_driver_handle_t driver,
     return ZE_RESULT_SUCCESS;
 }
 
-typedef ze_result_t (ZE_APICALL *getter_fn)(ze_api_version_t, void *);
+typedef ze_result_t(ZE_APICALL *getter_fn)(ze_api_version_t, void *);
 
-static ze_result_t fill(const char *getter, ze_api_version_t version, size_t first,
-                        size_t count, void *ddi)
+static ze_result_t fill(const char *getter, ze_api_version_t version, size_t first, size_t count,
+                        void *ddi)
 {
     pthread_once(&next_once, open_next);
     if (!next_driver)
@@ -146,14 +146,14 @@ static void wrap_driver_table(const char *table, void *ddi)
     driver->pfnGetApiVersion = future_get_api_version;
 }
 
-#define GETTER(getter, table, prefix, first, count, type)                               \
-    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi);   \
-    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi)    \
-    {                                                                                   \
-        ze_result_t r = fill(#getter, version, first, count, ddi);                      \
-        if (r == ZE_RESULT_SUCCESS)                                                     \
-            wrap_driver_table(#table, ddi);                                             \
-        return r;                                                                       \
+#define GETTER(getter, table, prefix, first, count, type) \
+    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi); \
+    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi) \
+    { \
+        ze_result_t r = fill(#getter, version, first, count, ddi); \
+        if (r == ZE_RESULT_SUCCESS) \
+            wrap_driver_table(#table, ddi); \
+        return r; \
     }
 ZEIL_DDI_ALL_TABLES(GETTER)
 #undef GETTER

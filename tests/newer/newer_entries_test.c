@@ -46,8 +46,12 @@ static void open_with_init_drivers(zt_env_t *env)
 
 static ze_command_list_handle_t in_order_list(const zt_env_t *env)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 1,
-                                    ZE_BIT(1) /* in order */, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    NULL,
+                                    0,
+                                    1,
+                                    ZE_BIT(1) /* in order */,
+                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                     ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH};
     ze_command_list_handle_t list;
     ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
@@ -71,16 +75,15 @@ START_TEST(test_program_of_api_1_17)
     void *args[] = {&started};
     ze_group_count_t groups = {1, 1, 1};
     ze_group_size_t sizes = {1, 1, 1};
-    ZT_OK(zeCommandListAppendLaunchKernelWithArguments(list, stamp, groups, sizes, args, NULL,
-                                                       NULL, 0, NULL));
+    ZT_OK(zeCommandListAppendLaunchKernelWithArguments(list, stamp, groups, sizes, args, NULL, NULL,
+                                                       0, NULL));
     ZT_OK(zeCommandListHostSynchronize(list, UINT64_MAX));
     ck_assert_uint_ne(*started, 0);
     *started = 0;
-    ZT_OK(zeCommandListAppendLaunchKernelWithParameters(list, stamp, &groups, NULL, NULL, 0,
-                                                        NULL));
+    ZT_OK(zeCommandListAppendLaunchKernelWithParameters(list, stamp, &groups, NULL, NULL, 0, NULL));
     uint64_t copy = 0;
-    ZT_OK(zeCommandListAppendMemoryCopyWithParameters(list, &copy, started, sizeof copy, NULL,
-                                                      NULL, 0, NULL));
+    ZT_OK(zeCommandListAppendMemoryCopyWithParameters(list, &copy, started, sizeof copy, NULL, NULL,
+                                                      0, NULL));
     ZT_OK(zeCommandListHostSynchronize(list, UINT64_MAX));
     ck_assert_uint_ne(copy, 0);
     ck_assert_uint_eq(zeil_submission_count(list), 3);
@@ -143,8 +146,7 @@ START_TEST(test_newer_misuse)
     ZT_OK(zeCommandListDestroy(gone));
     mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, zeCommandListHostSynchronize(gone, 0));
-    zl_assert_one_finding(mark, "ZEIL-E002", "zeCommandListHostSynchronize", "was destroyed",
-                          NULL);
+    zl_assert_one_finding(mark, "ZEIL-E002", "zeCommandListHostSynchronize", "was destroyed", NULL);
 
     ze_command_list_handle_t regular = zt_regular_list(&env);
     ZT_OK(zeCommandListClose(regular));
@@ -154,9 +156,8 @@ START_TEST(test_newer_misuse)
     ZT_ARG(stamp, 0, started);
     ze_group_count_t groups = {1, 1, 1};
     mark = zl_log_mark();
-    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-              zeCommandListAppendLaunchKernelWithParameters(regular, stamp, &groups, NULL, NULL,
-                                                            0, NULL));
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, zeCommandListAppendLaunchKernelWithParameters(
+                                                    regular, stamp, &groups, NULL, NULL, 0, NULL));
     zl_assert_one_finding(mark, "ZEIL-E020", "zeCommandListAppendLaunchKernelWithParameters",
                           "is closed", NULL);
 
@@ -166,8 +167,7 @@ START_TEST(test_newer_misuse)
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_SIZE,
               zeCommandListAppendMemoryCopyWithParameters(list, started, host, sizeof host, NULL,
                                                           NULL, 0, NULL));
-    zl_assert_one_finding(mark, "ZEIL-E014", "zeCommandListAppendMemoryCopyWithParameters",
-                          NULL);
+    zl_assert_one_finding(mark, "ZEIL-E014", "zeCommandListAppendMemoryCopyWithParameters", NULL);
     ze_command_list_handle_t open_list = zt_regular_list(&env);
     mark = zl_log_mark();
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
@@ -180,8 +180,7 @@ START_TEST(test_newer_misuse)
     ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT,
               zeCommandListAppendMemoryFillWithParameters(list, started, &pattern, sizeof pattern,
                                                           64, NULL, NULL, 0, NULL));
-    zl_assert_one_finding(mark, "ZEIL-E015", "zeCommandListAppendMemoryFillWithParameters",
-                          NULL);
+    zl_assert_one_finding(mark, "ZEIL-E015", "zeCommandListAppendMemoryFillWithParameters", NULL);
     ZT_OK(zeCommandListDestroy(open_list));
     ZT_OK(zeCommandListDestroy(list));
     ZT_OK(zeCommandListDestroy(regular));
@@ -191,7 +190,7 @@ START_TEST(test_newer_misuse)
 }
 END_TEST
 
-typedef ze_result_t (ZE_APICALL *getter_fn)(ze_api_version_t, void *);
+typedef ze_result_t(ZE_APICALL *getter_fn)(ze_api_version_t, void *);
 
 /* A list zeil never saw created: made by the driver's own table, as an
  * entry zeil passes through or an extension function would make it. At a
@@ -208,8 +207,12 @@ START_TEST(test_list_zeil_never_saw)
     zeil_full_ze_command_list_dditable_t own;
     memset(&own, 0, sizeof own);
     ZT_OK(((getter_fn)dlsym(driver, "zeGetCommandListProcAddrTable"))(ZE_API_VERSION_1_4, &own));
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
-                                    ZE_BIT(1), ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    NULL,
+                                    0,
+                                    0,
+                                    ZE_BIT(1),
+                                    ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t unseen;
     ZT_OK(own.pfnCreateImmediate(env.context, env.device, &desc, &unseen));
@@ -281,10 +284,9 @@ START_TEST(test_newer_entries_reach_driver)
     size_t mark = zl_log_mark();
     ck_assert_uint_eq((uint32_t)zeDeviceSynchronize(env.device),
                       canary("ze_device_dditable_t", ZEIL_DDI_INDEX_zeDeviceSynchronize));
-    ck_assert_uint_eq((uint32_t)zeCommandListAppendHostFunction(list, host_function, NULL, NULL,
-                                                                NULL, 0, NULL),
-                      canary("ze_command_list_dditable_t",
-                             ZEIL_DDI_INDEX_zeCommandListAppendHostFunction));
+    ck_assert_uint_eq(
+        (uint32_t)zeCommandListAppendHostFunction(list, host_function, NULL, NULL, NULL, 0, NULL),
+        canary("ze_command_list_dditable_t", ZEIL_DDI_INDEX_zeCommandListAppendHostFunction));
     ze_command_list_handle_t regular = zt_regular_list(&env);
     ZT_OK(zeCommandListClose(regular));
     ck_assert_uint_eq(
@@ -292,10 +294,10 @@ START_TEST(test_newer_entries_reach_driver)
                                                                          NULL, 0, NULL),
         canary("ze_command_list_dditable_t",
                ZEIL_DDI_INDEX_zeCommandListImmediateAppendCommandListsWithParameters));
-    ck_assert_uint_eq((uint32_t)zeCommandListImmediateAppendCommandListsExp(list, 1, &regular,
-                                                                            NULL, 0, NULL),
-                      canary("ze_command_list_exp_dditable_t",
-                             ZEIL_DDI_INDEX_zeCommandListImmediateAppendCommandListsExp));
+    ck_assert_uint_eq(
+        (uint32_t)zeCommandListImmediateAppendCommandListsExp(list, 1, &regular, NULL, 0, NULL),
+        canary("ze_command_list_exp_dditable_t",
+               ZEIL_DDI_INDEX_zeCommandListImmediateAppendCommandListsExp));
     ze_command_list_flags_t flags = 1;
     ZT_OK(zeCommandListGetFlags(regular, &flags));
     ck_assert_uint_eq(flags, 0);
@@ -330,8 +332,12 @@ START_TEST(test_interop_stream_on_list_zeil_never_saw)
     zeil_full_ze_command_list_dditable_t own;
     memset(&own, 0, sizeof own);
     ZT_OK(((getter_fn)dlsym(driver, "zeGetCommandListProcAddrTable"))(ZE_API_VERSION_1_4, &own));
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
-                                    ZE_BIT(1), ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    NULL,
+                                    0,
+                                    0,
+                                    ZE_BIT(1),
+                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t unseen;
     ZT_OK(own.pfnCreateImmediate(env.context, env.device, &desc, &unseen));

@@ -25,7 +25,7 @@
 
 #define NEWEST_MINOR_TESTED 19 /* past the newest zeil knows (1.18) */
 
-typedef ze_result_t (ZE_APICALL *getter_fn)(ze_api_version_t, void *);
+typedef ze_result_t(ZE_APICALL *getter_fn)(ze_api_version_t, void *);
 typedef void (*entry_fn)(void);
 
 static void *open_library(const char *variable)
@@ -93,8 +93,8 @@ static void check_table(void *shim, void *driver, future_canary_of_fn canary_of,
         const char *member = i < known ? ddi_entries[info->first + i].member : "(unknown)";
         if (i < known && zeil_intercepts(info->first + i) && expected[i]) {
             ck_assert_msg(actual[i] && actual[i] != expected[i],
-                          "%s.%s at 1.%u is intercepted but was not replaced", info->table,
-                          member, ZE_MINOR_VERSION(version));
+                          "%s.%s at 1.%u is intercepted but was not replaced", info->table, member,
+                          ZE_MINOR_VERSION(version));
             tally->replaced++;
             continue;
         }
@@ -103,7 +103,7 @@ static void check_table(void *shim, void *driver, future_canary_of_fn canary_of,
         tally->unchanged++;
         uint32_t canary = canary_of((const void *)actual[i]);
         if (canary) {
-            ze_result_t r = ((ze_result_t (*)(void))actual[i])();
+            ze_result_t r = ((ze_result_t(*)(void))actual[i])();
             ck_assert_msg((uint32_t)r == canary, "%s.%s at 1.%u reached 0x%x, not its canary 0x%x",
                           info->table, member, ZE_MINOR_VERSION(version), (unsigned)r, canary);
             if (i < known)

@@ -62,7 +62,7 @@ static ze_api_version_t play_version(void)
     return ZE_MAKE_VERSION(major, minor);
 }
 
-typedef ze_result_t (ZE_APICALL *getter_fn)(ze_api_version_t, void *);
+typedef ze_result_t(ZE_APICALL *getter_fn)(ze_api_version_t, void *);
 
 static void play_load(void)
 {
@@ -98,11 +98,11 @@ static zeil_ddi_untyped_fn play_entry(size_t table, size_t index)
     return entries[table] && index < sizes[table] ? entries[table][index] : NULL;
 }
 
-#define PLAY_ENTRY(table, member, pfn, api, params, args)                         \
-    ZE_DLLEXPORT ze_result_t ZE_APICALL api params                                \
-    {                                                                             \
+#define PLAY_ENTRY(table, member, pfn, api, params, args) \
+    ZE_DLLEXPORT ze_result_t ZE_APICALL api params \
+    { \
         zeil_ddi_untyped_fn fn = play_entry(PLAY_TABLE_##table, ZEIL_DDI_INDEX_##api); \
-        return fn ? ((pfn)fn) args : ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;         \
+        return fn ? ((pfn)fn)args : ZE_RESULT_ERROR_UNSUPPORTED_FEATURE; \
     }
 ZEIL_DDI_ENTRIES(PLAY_ENTRY)
 #undef PLAY_ENTRY

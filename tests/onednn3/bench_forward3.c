@@ -17,13 +17,18 @@
 #include <stdlib.h>
 #include <time.h>
 
-enum { ROUNDS = 15, ROUND_EXECUTES = 200, ELEMENTS = 64 };
+enum {
+    ROUNDS = 15,
+    ROUND_EXECUTES = 200,
+    ELEMENTS = 64
+};
 
 typedef __typeof__(&dnnl_ze_interop_primitive_execute) execute_fn;
 
 static void give_up(const char *why)
 {
-    printf("{\"zeil_ns\": null, \"onednn_ns\": null, \"added_ns\": null, \"reason\": \"%s\"}\n", why);
+    printf("{\"zeil_ns\": null, \"onednn_ns\": null, \"added_ns\": null, \"reason\": \"%s\"}\n",
+           why);
     exit(0);
 }
 
@@ -70,8 +75,13 @@ static void make_setup(setup_t *s)
     if (zeInit(0) || zeDriverGet(&n, &driver) || zeDeviceGet(driver, &n, &device) ||
         zeContextCreate(driver, &cdesc, &context))
         give_up("no Level Zero device");
-    ze_command_queue_desc_t qdesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, ZE_BIT(1),
-                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t qdesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                     NULL,
+                                     0,
+                                     0,
+                                     ZE_BIT(1),
+                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list = NULL;
     if (zeCommandListCreateImmediate(context, device, &qdesc, &list))
         give_up("no immediate command list");
@@ -83,8 +93,9 @@ static void make_setup(setup_t *s)
     const dnnl_dims_t dims = {ELEMENTS};
     dnnl_memory_desc_create_with_tag(&md, 1, dims, dnnl_f32, dnnl_a);
     dnnl_primitive_desc_t pd = NULL;
-    if (dnnl_eltwise_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference, dnnl_eltwise_relu, md,
-                                                   md, 0.f, 0.f, NULL) != dnnl_success ||
+    if (dnnl_eltwise_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference,
+                                                   dnnl_eltwise_relu, md, md, 0.f, 0.f,
+                                                   NULL) != dnnl_success ||
         dnnl_primitive_create(&s->relu, pd) != dnnl_success)
         give_up("oneDNN made no eltwise primitive (the driver runs no OpenCL C kernels yet)");
     ze_device_mem_alloc_desc_t ddesc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
@@ -118,7 +129,7 @@ int main(void)
     qsort(zeil, ROUNDS, sizeof(double), by_value);
     qsort(own, ROUNDS, sizeof(double), by_value);
     qsort(added, ROUNDS, sizeof(double), by_value);
-    printf("{\"zeil_ns\": %.1f, \"onednn_ns\": %.1f, \"added_ns\": %.1f, \"reason\": null}\n", zeil[ROUNDS / 2],
-           own[ROUNDS / 2], added[ROUNDS / 2]);
+    printf("{\"zeil_ns\": %.1f, \"onednn_ns\": %.1f, \"added_ns\": %.1f, \"reason\": null}\n",
+           zeil[ROUNDS / 2], own[ROUNDS / 2], added[ROUNDS / 2]);
     return 0;
 }

@@ -21,7 +21,16 @@
 
 #define PROG "zeil_demo_net3"
 
-enum { BATCH = 2, IN_C = 3, H = 8, W = 8, CONV_C = 8, K = 3, PAD = 1, CLASSES = 10 };
+enum {
+    BATCH = 2,
+    IN_C = 3,
+    H = 8,
+    W = 8,
+    CONV_C = 8,
+    K = 3,
+    PAD = 1,
+    CLASSES = 10
+};
 enum {
     INPUT_N = BATCH * IN_C * H * W,
     CONV_W_N = CONV_C * IN_C * K * K,
@@ -42,16 +51,16 @@ static void fail(const char *fmt, ...)
     exit(1);
 }
 
-#define ZE(call)                                                                 \
-    do {                                                                         \
-        ze_result_t r_ = (call);                                                 \
-        if (r_ != ZE_RESULT_SUCCESS)                                             \
-            fail("%s returned 0x%x", #call, (unsigned)r_);                       \
+#define ZE(call) \
+    do { \
+        ze_result_t r_ = (call); \
+        if (r_ != ZE_RESULT_SUCCESS) \
+            fail("%s returned 0x%x", #call, (unsigned)r_); \
     } while (0)
-#define DNNL(call)                                                               \
-    do {                                                                         \
-        dnnl_status_t s_ = (call);                                               \
-        if (s_ != dnnl_success)                                                  \
+#define DNNL(call) \
+    do { \
+        dnnl_status_t s_ = (call); \
+        if (s_ != dnnl_success) \
             fail("%s returned %d (ONEDNN_VERBOSE=all says why)", #call, (int)s_); \
     } while (0)
 
@@ -68,8 +77,13 @@ typedef struct net {
 
 static ze_command_list_handle_t in_order_list(const net_t *n)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, ZE_BIT(1),
-                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    NULL,
+                                    0,
+                                    0,
+                                    ZE_BIT(1),
+                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list = NULL;
     ZE(zeCommandListCreateImmediate(n->context, n->device, &desc, &list));
     return list;
@@ -88,7 +102,8 @@ static void open_net(net_t *n)
     n->list_b = in_order_list(n);
     zeil_set_name(n->list_a, "A: conv+relu");
     zeil_set_name(n->list_b, "B: inner product");
-    ze_event_pool_desc_t pdesc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL, ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
+    ze_event_pool_desc_t pdesc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+                                  ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
     ZE(zeEventPoolCreate(n->context, &pdesc, 1, &n->device, &n->pool));
     ze_event_desc_t edesc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0, ZE_EVENT_SCOPE_FLAG_HOST,
                              ZE_EVENT_SCOPE_FLAG_HOST};
@@ -177,7 +192,8 @@ int main(void)
 
     dnnl_memory_desc_t x_md = md4(BATCH, IN_C, H, W), h_md = md4(BATCH, CONV_C, H, W);
     dnnl_memory_desc_t cw_md = NULL, iw_md = NULL, out_md = NULL;
-    const dnnl_dims_t cw_dims = {CONV_C, IN_C, K, K}, iw_dims = {CLASSES, CONV_C, H, W}, out_dims = {BATCH, CLASSES};
+    const dnnl_dims_t cw_dims = {CONV_C, IN_C, K, K}, iw_dims = {CLASSES, CONV_C, H, W},
+                      out_dims = {BATCH, CLASSES};
     DNNL(dnnl_memory_desc_create_with_tag(&cw_md, 4, cw_dims, dnnl_f32, dnnl_oihw));
     DNNL(dnnl_memory_desc_create_with_tag(&iw_md, 4, iw_dims, dnnl_f32, dnnl_oihw));
     DNNL(dnnl_memory_desc_create_with_tag(&out_md, 2, out_dims, dnnl_f32, dnnl_nc));
@@ -185,14 +201,14 @@ int main(void)
     dnnl_primitive_desc_t pd = NULL;
     const dnnl_dims_t strides = {1, 1}, dilates = {0, 0}, pads = {PAD, PAD};
     DNNL(dnnl_convolution_forward_primitive_desc_create(&pd, n.engine, dnnl_forward_inference,
-                                                        dnnl_convolution_direct, x_md, cw_md, NULL, h_md,
-                                                        strides, dilates, pads, pads, NULL));
+                                                        dnnl_convolution_direct, x_md, cw_md, NULL,
+                                                        h_md, strides, dilates, pads, pads, NULL));
     dnnl_primitive_t conv = make(pd);
-    DNNL(dnnl_eltwise_forward_primitive_desc_create(&pd, n.engine, dnnl_forward_inference, dnnl_eltwise_relu,
-                                                    h_md, h_md, 0.f, 0.f, NULL));
+    DNNL(dnnl_eltwise_forward_primitive_desc_create(&pd, n.engine, dnnl_forward_inference,
+                                                    dnnl_eltwise_relu, h_md, h_md, 0.f, 0.f, NULL));
     dnnl_primitive_t relu = make(pd);
-    DNNL(dnnl_inner_product_forward_primitive_desc_create(&pd, n.engine, dnnl_forward_inference, h_md, iw_md,
-                                                          NULL, out_md, NULL));
+    DNNL(dnnl_inner_product_forward_primitive_desc_create(&pd, n.engine, dnnl_forward_inference,
+                                                          h_md, iw_md, NULL, out_md, NULL));
     dnnl_primitive_t ip = make(pd);
 
     dnnl_memory_t xm = wrap(&n, x_md, x), cwm = wrap(&n, cw_md, cw), hm = wrap(&n, h_md, hidden);
@@ -216,7 +232,7 @@ int main(void)
         worst = e > worst ? e : worst;
     }
     printf(PROG ": convolution -> ReLU (stream A) -> inner product (stream B) on oneDNN %d.%d.%d's "
-           "Level Zero runtime: max relative error %.2g vs. the C reference: %s\n",
+                "Level Zero runtime: max relative error %.2g vs. the C reference: %s\n",
            dnnl_version()->major, dnnl_version()->minor, dnnl_version()->patch, worst,
            worst < 1e-4 ? "ok" : "WRONG");
 

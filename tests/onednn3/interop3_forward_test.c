@@ -18,17 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DNNL_OK(call)                                                                        \
-    do {                                                                                     \
-        dnnl_status_t s_ = (call);                                                           \
-        ck_assert_msg(s_ == dnnl_success, "%s returned %d", #call, (int)s_);                 \
+#define DNNL_OK(call) \
+    do { \
+        dnnl_status_t s_ = (call); \
+        ck_assert_msg(s_ == dnnl_success, "%s returned %d", #call, (int)s_); \
     } while (0)
 
 /* The call returns status and the rule fired exactly once more. */
-#define REFUSED(status, rule, call)                                                          \
-    do {                                                                                     \
-        uint64_t before_ = zeil_rule_count(rule);                                            \
-        dnnl_status_t s_ = (call);                                                           \
+#define REFUSED(status, rule, call) \
+    do { \
+        uint64_t before_ = zeil_rule_count(rule); \
+        dnnl_status_t s_ = (call); \
         ck_assert_msg(s_ == (status), "%s returned %d, expected %s", #call, (int)s_, #status); \
         ck_assert_msg(zeil_rule_count(rule) == before_ + 1, "%s did not report %s", #call, rule); \
     } while (0)
@@ -47,8 +47,12 @@ static void *onednn_own(const char *name)
 
 static ze_command_list_handle_t immediate_list(const zt_env_t *env, int in_order)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0,
-                                    in_order ? ZE_BIT(1) : 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    NULL,
+                                    0,
+                                    0,
+                                    in_order ? ZE_BIT(1) : 0,
+                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list = NULL;
     ZT_OK(zeCommandListCreateImmediate(env->context, env->device, &desc, &list));
@@ -110,8 +114,8 @@ START_TEST(cache_blob_round_trip)
     uint8_t *blob = malloc(size);
     DNNL_OK(dnnl_ze_interop_engine_get_cache_blob(engine, &size, blob));
     dnnl_engine_t cached = NULL;
-    DNNL_OK(dnnl_ze_interop_engine_create_from_cache_blob(&cached, env.driver, env.device, env.context,
-                                                          size, blob));
+    DNNL_OK(dnnl_ze_interop_engine_create_from_cache_blob(&cached, env.driver, env.device,
+                                                          env.context, size, blob));
     ze_device_handle_t device = NULL;
     DNNL_OK(dnnl_ze_interop_engine_get_device(cached, &device));
     ck_assert_ptr_eq(device, env.device);
@@ -132,7 +136,8 @@ START_TEST(memory_is_validated_then_forwarded)
     dnnl_memory_desc_t md = vector_md(32);
     void *host = malloc(128);
     dnnl_memory_t memory = NULL;
-    REFUSED(dnnl_invalid_arguments, "ZEIL-E120", dnnl_ze_interop_memory_create(&memory, md, engine, 1, &host));
+    REFUSED(dnnl_invalid_arguments, "ZEIL-E120",
+            dnnl_ze_interop_memory_create(&memory, md, engine, 1, &host));
     free(host);
     ze_device_mem_alloc_desc_t desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
     void *usm = NULL;
@@ -160,10 +165,13 @@ START_TEST(streams_need_in_order_lists)
     ze_command_list_desc_t rdesc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0, 0};
     ze_command_list_handle_t regular = NULL;
     ZT_OK(zeCommandListCreate(env.context, env.device, &rdesc, &regular));
-    REFUSED(dnnl_invalid_arguments, "ZEIL-E110", dnnl_ze_interop_stream_create(&stream, engine, regular, 0));
+    REFUSED(dnnl_invalid_arguments, "ZEIL-E110",
+            dnnl_ze_interop_stream_create(&stream, engine, regular, 0));
     ze_command_list_handle_t unordered = immediate_list(&env, 0);
-    REFUSED(dnnl_invalid_arguments, "ZEIL-E114", dnnl_ze_interop_stream_create(&stream, engine, unordered, 0));
-    REFUSED(dnnl_invalid_arguments, "ZEIL-E101", dnnl_ze_interop_stream_create(&stream, engine, NULL, 0));
+    REFUSED(dnnl_invalid_arguments, "ZEIL-E114",
+            dnnl_ze_interop_stream_create(&stream, engine, unordered, 0));
+    REFUSED(dnnl_invalid_arguments, "ZEIL-E101",
+            dnnl_ze_interop_stream_create(&stream, engine, NULL, 0));
     ze_command_list_handle_t list = immediate_list(&env, 1);
     DNNL_OK(dnnl_ze_interop_stream_create(&stream, engine, list, 0));
     ze_command_list_handle_t got = NULL;
@@ -218,7 +226,8 @@ static int collect(const zeil_record_t *record, void *user)
     seen_t *seen = user;
     if (seen->count++ == 0) {
         snprintf(seen->kernel, sizeof seen->kernel, "%s", record->kernel ? record->kernel : "");
-        snprintf(seen->primitive, sizeof seen->primitive, "%s", record->primitive ? record->primitive : "");
+        snprintf(seen->primitive, sizeof seen->primitive, "%s",
+                 record->primitive ? record->primitive : "");
     }
     return 0; /* go on */
 }

@@ -44,7 +44,16 @@
 #define DEFAULT_ITERATIONS 8
 
 /* The network's shape: a batch of BATCH images of IN_C x H x W per iteration. */
-enum { BATCH = 4, IN_C = 3, H = 64, W = 64, CONV_C = 16, K = 3, PAD = 1, CLASSES = 10 };
+enum {
+    BATCH = 4,
+    IN_C = 3,
+    H = 64,
+    W = 64,
+    CONV_C = 16,
+    K = 3,
+    PAD = 1,
+    CLASSES = 10
+};
 enum {
     INPUT_N = BATCH * IN_C * H * W,
     CONV_W_N = CONV_C * IN_C * K * K,
@@ -67,18 +76,18 @@ static void fail(const char *fmt, ...)
     exit(1);
 }
 
-#define ZE_CHECK(call)                                                                   \
-    do {                                                                                 \
-        ze_result_t r_ = (call);                                                         \
-        if (r_ != ZE_RESULT_SUCCESS)                                                     \
-            fail("%s returned 0x%x (line %d)", #call, (unsigned)r_, __LINE__);           \
+#define ZE_CHECK(call) \
+    do { \
+        ze_result_t r_ = (call); \
+        if (r_ != ZE_RESULT_SUCCESS) \
+            fail("%s returned 0x%x (line %d)", #call, (unsigned)r_, __LINE__); \
     } while (0)
 
-#define DNNL_CHECK(call)                                                                 \
-    do {                                                                                 \
-        dnnl_status_t s_ = (call);                                                       \
-        if (s_ != dnnl_success)                                                          \
-            fail("%s returned dnnl_status %d (line %d)", #call, (int)s_, __LINE__);      \
+#define DNNL_CHECK(call) \
+    do { \
+        dnnl_status_t s_ = (call); \
+        if (s_ != dnnl_success) \
+            fail("%s returned dnnl_status %d (line %d)", #call, (int)s_, __LINE__); \
     } while (0)
 
 /* ---- Level Zero ------------------------------------------------------------ */
@@ -146,8 +155,11 @@ static void close_level_zero(level_zero_t *ze)
 /* oneDNN streams need in-order immediate lists. */
 static ze_command_list_handle_t in_order_list(const level_zero_t *ze)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL,
-                                    ze->compute_ordinal, 0, ZE_COMMAND_QUEUE_FLAG_IN_ORDER,
+    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                                    NULL,
+                                    ze->compute_ordinal,
+                                    0,
+                                    ZE_COMMAND_QUEUE_FLAG_IN_ORDER,
                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list = NULL;
@@ -166,8 +178,8 @@ static float *device_floats(const level_zero_t *ze, size_t n)
 static void copy_floats(ze_command_list_handle_t list, float *dst, const float *src, size_t n,
                         ze_event_handle_t signal, ze_event_handle_t wait)
 {
-    ZE_CHECK(zeCommandListAppendMemoryCopy(list, dst, src, n * sizeof(float), signal,
-                                           wait ? 1 : 0, wait ? &wait : NULL));
+    ZE_CHECK(zeCommandListAppendMemoryCopy(list, dst, src, n * sizeof(float), signal, wait ? 1 : 0,
+                                           wait ? &wait : NULL));
 }
 
 /* ---- oneDNN ------------------------------------------------------------------- */
@@ -231,8 +243,7 @@ static void create_network(network_t *net, dnnl_engine_t engine)
     net->relu = primitive_from(&relu, engine);
     dnnl_inner_product_desc_t ip;
     DNNL_CHECK(dnnl_inner_product_forward_desc_init(&ip, dnnl_forward_inference, &net->hidden,
-                                                    &net->ip_weights, &net->ip_bias,
-                                                    &net->output));
+                                                    &net->ip_weights, &net->ip_bias, &net->output));
     net->ip = primitive_from(&ip, engine);
 }
 
@@ -296,8 +307,7 @@ typedef struct host_data {
 typedef struct device_data {
     float *conv_w, *conv_b, *ip_w, *ip_b, *input[MAX_ITERATIONS], *output[MAX_ITERATIONS];
     dnnl_memory_t conv_w_mem, conv_b_mem, ip_w_mem, ip_b_mem;
-    dnnl_memory_t input_mem[MAX_ITERATIONS], hidden_mem[MAX_ITERATIONS],
-        output_mem[MAX_ITERATIONS];
+    dnnl_memory_t input_mem[MAX_ITERATIONS], hidden_mem[MAX_ITERATIONS], output_mem[MAX_ITERATIONS];
 } device_data_t;
 
 static void fill_host_data(host_data_t *host, int iterations)
@@ -411,8 +421,8 @@ static double worst_error(const host_data_t *host, int iterations)
         reference_forward(host->input[it], host->conv_w, host->conv_b, host->ip_w, host->ip_b,
                           hidden, expected);
         for (int i = 0; i < OUTPUT_N; i++) {
-            double error = fabs((double)host->output[it][i] - expected[i]) /
-                           (1.0 + fabs((double)expected[i]));
+            double error =
+                fabs((double)host->output[it][i] - expected[i]) / (1.0 + fabs((double)expected[i]));
             if (!(error <= worst)) /* NaN counts as the worst */
                 worst = isnan(error) ? INFINITY : error;
         }
@@ -446,8 +456,8 @@ int main(int argc, char **argv)
     create_network(&net, engine);
     create_device_data(&dev, &ze, transfer, engine, &net, &host, iterations);
 
-    ze_event_handle_t computed = run_network(&net, &dev, stream_a, stream_b, ze.uploaded,
-                                             iterations, drop_wait);
+    ze_event_handle_t computed =
+        run_network(&net, &dev, stream_a, stream_b, ze.uploaded, iterations, drop_wait);
     if (drop_wait) /* B's events no longer cover A's work: wait for A itself */
         DNNL_CHECK(dnnl_stream_wait(stream_a));
     /* The read-back waits on B's last event (B is in order: all of it). */
@@ -459,7 +469,7 @@ int main(int argc, char **argv)
     double worst = worst_error(&host, iterations);
     const double tolerance = 1e-4;
     printf(PROG ": %d iterations of convolution -> ReLU (stream A) -> inner product (stream B), "
-           "batch %d: max relative error %.1e vs. the C reference: %s\n",
+                "batch %d: max relative error %.1e vs. the C reference: %s\n",
            iterations, BATCH, worst, worst <= tolerance ? "ok" : "WRONG");
     fflush(stdout);
 
@@ -473,7 +483,6 @@ int main(int argc, char **argv)
     DNNL_CHECK(dnnl_engine_destroy(engine));
     close_level_zero(&ze);
     if (worst > tolerance)
-        fail("the network's outputs differ from the C reference (max relative error %.1e)",
-             worst);
+        fail("the network's outputs differ from the C reference (max relative error %.1e)", worst);
     return 0;
 }

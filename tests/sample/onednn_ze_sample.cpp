@@ -18,13 +18,13 @@
 namespace ze_interop = dnnl::ze_interop;
 using dnnl::memory;
 
-#define ZE_CHECK(call)                                                                     \
-    do {                                                                                   \
-        ze_result_t r_ = (call);                                                           \
-        if (r_ != ZE_RESULT_SUCCESS) {                                                     \
+#define ZE_CHECK(call) \
+    do { \
+        ze_result_t r_ = (call); \
+        if (r_ != ZE_RESULT_SUCCESS) { \
             std::fprintf(stderr, "onednn_ze_sample: %s returned 0x%x\n", #call, (unsigned)r_); \
-            std::exit(1);                                                                  \
-        }                                                                                  \
+            std::exit(1); \
+        } \
     } while (0)
 
 static dnnl::primitive linear(const dnnl::engine &eng, const memory::desc &md, float alpha,
@@ -37,8 +37,8 @@ static dnnl::primitive linear(const dnnl::engine &eng, const memory::desc &md, f
 
 static dnnl::primitive relu(const dnnl::engine &eng, const memory::desc &md)
 {
-    dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference,
-                                  dnnl::algorithm::eltwise_relu, md, 0.f, 0.f);
+    dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_relu,
+                                  md, 0.f, 0.f);
     return dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(d, eng));
 }
 
@@ -87,8 +87,8 @@ int main()
             in[i] = static_cast<float>(i - n / 2);
         src.unmap_data(in);
 
-        ze_device_mem_alloc_desc_t alloc_desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC,
-                                                 nullptr, 0, 0};
+        ze_device_mem_alloc_desc_t alloc_desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr,
+                                                 0, 0};
         void *usm = nullptr;
         ZE_CHECK(zeMemAllocDevice(context, &alloc_desc, md.get_size(), 64, device, &usm));
         memory scaled = ze_interop::make_memory(md, eng, usm);
@@ -100,8 +100,8 @@ int main()
                         clip = relu(eng, md);
         // first stream: a plain execute, then an interop execute after it
         twice.execute(first, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, scaled}});
-        ze_event_handle_t shifted_ready = ze_interop::execute(
-            minus3, first, {{DNNL_ARG_SRC, scaled}, {DNNL_ARG_DST, shifted}});
+        ze_event_handle_t shifted_ready =
+            ze_interop::execute(minus3, first, {{DNNL_ARG_SRC, scaled}, {DNNL_ARG_DST, shifted}});
         // second stream: waits for the first stream's event
         ze_event_handle_t done = ze_interop::execute(
             clip, second, {{DNNL_ARG_SRC, shifted}, {DNNL_ARG_DST, out}}, {shifted_ready});

@@ -12,7 +12,7 @@
    count as one space, and `…` stands for any text.
 2. Every environment variable the code reads (getenv, in layer/, interop/,
    tests/refdriver/ and scripts/) appears in the README.
-(The rule table has its own test: scripts/gen-rule-table --check.)
+(The rule table has its own test: scripts/codegen/gen-rule-table --check.)
 """
 import os
 import re

@@ -43,21 +43,22 @@ static int fail(const char *step, const char *fmt, ...)
 }
 
 /* Returns from the step with a message when a Level Zero call fails. */
-#define ZE_CHECK(step, call)                                                      \
-    do {                                                                          \
-        ze_result_t r_ = (call);                                                  \
-        if (r_ != ZE_RESULT_SUCCESS)                                              \
-            return fail(step, "%s returned 0x%x", #call, (unsigned)r_);           \
+#define ZE_CHECK(step, call) \
+    do { \
+        ze_result_t r_ = (call); \
+        if (r_ != ZE_RESULT_SUCCESS) \
+            return fail(step, "%s returned 0x%x", #call, (unsigned)r_); \
     } while (0)
 
-static const ze_device_mem_alloc_desc_t device_desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
+static const ze_device_mem_alloc_desc_t device_desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC,
+                                                       NULL, 0, 0};
 static const ze_host_mem_alloc_desc_t host_desc = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0};
 
 static ze_result_t immediate_list(const sample_t *s, ze_command_list_handle_t *list)
 {
-    ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                    ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t desc = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     return zeCommandListCreateImmediate(s->context, s->device, &desc, list);
 }
 
@@ -97,8 +98,13 @@ static int open_sample(sample_t *s, const char *kernels_path)
         free(bytes);
         return fail(step, "cannot read the kernel module %s", kernels_path);
     }
-    ze_module_desc_t mdesc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
-                              (size_t)size, bytes, NULL, NULL};
+    ze_module_desc_t mdesc = {ZE_STRUCTURE_TYPE_MODULE_DESC,
+                              NULL,
+                              ZE_MODULE_FORMAT_NATIVE,
+                              (size_t)size,
+                              bytes,
+                              NULL,
+                              NULL};
     ze_result_t r = zeModuleCreate(s->context, s->device, &mdesc, &s->module, NULL);
     free(bytes);
     if (r != ZE_RESULT_SUCCESS)
@@ -113,18 +119,22 @@ static int step_allocations(const sample_t *s)
     const char *step = "allocations";
     const size_t size = 1u << 20;
     void *ptr[3] = {0};
-    const ze_memory_type_t expected[3] = {ZE_MEMORY_TYPE_HOST, ZE_MEMORY_TYPE_DEVICE, ZE_MEMORY_TYPE_SHARED};
+    const ze_memory_type_t expected[3] = {ZE_MEMORY_TYPE_HOST, ZE_MEMORY_TYPE_DEVICE,
+                                          ZE_MEMORY_TYPE_SHARED};
     ZE_CHECK(step, zeMemAllocHost(s->context, &host_desc, size, 4096, &ptr[0]));
     ZE_CHECK(step, zeMemAllocDevice(s->context, &device_desc, size, 4096, s->device, &ptr[1]));
-    ZE_CHECK(step, zeMemAllocShared(s->context, &device_desc, &host_desc, size, 4096, s->device, &ptr[2]));
+    ZE_CHECK(step, zeMemAllocShared(s->context, &device_desc, &host_desc, size, 4096, s->device,
+                                    &ptr[2]));
     for (int i = 0; i < 3; i++) {
         if ((uintptr_t)ptr[i] % 4096 != 0)
             return fail(step, "allocation %p is not 4096-byte aligned", ptr[i]);
-        ze_memory_allocation_properties_t props = {.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
+        ze_memory_allocation_properties_t props = {
+            .stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES};
         const char *inside = (const char *)ptr[i] + size / 2;
         ZE_CHECK(step, zeMemGetAllocProperties(s->context, inside, &props, NULL));
         if (props.type != expected[i])
-            return fail(step, "allocation %d reports memory type %d, expected %d", i, props.type, expected[i]);
+            return fail(step, "allocation %d reports memory type %d, expected %d", i, props.type,
+                        expected[i]);
         void *base = NULL;
         size_t range = 0;
         ZE_CHECK(step, zeMemGetAddressRange(s->context, inside, &base, &range));
@@ -132,7 +142,8 @@ static int step_allocations(const sample_t *s)
             return fail(step, "allocation %p reports range %p + %zu", ptr[i], base, range);
         ZE_CHECK(step, zeMemFree(s->context, ptr[i]));
     }
-    printf("ok  allocations: host, device and shared USM; types and ranges from interior pointers\n");
+    printf(
+        "ok  allocations: host, device and shared USM; types and ranges from interior pointers\n");
     return 0;
 }
 
@@ -152,7 +163,8 @@ static int step_copies_and_fills(const sample_t *s)
         source[i] = (uint32_t)(i * 2654435761u);
     memset(result, 0, size);
     ZE_CHECK(step, zeMemAllocDevice(s->context, &device_desc, size, 0, s->device, &device));
-    ZE_CHECK(step, zeMemAllocShared(s->context, &device_desc, &host_desc, size, 0, s->device, &shared));
+    ZE_CHECK(step,
+             zeMemAllocShared(s->context, &device_desc, &host_desc, size, 0, s->device, &shared));
     /* malloc -> device -> shared -> malloc, in order on one list. */
     ZE_CHECK(step, zeCommandListAppendMemoryCopy(list, device, source, size, NULL, 0, NULL));
     ZE_CHECK(step, zeCommandListAppendMemoryCopy(list, shared, device, size, NULL, 0, NULL));
@@ -163,13 +175,15 @@ static int step_copies_and_fills(const sample_t *s)
 
     const uint8_t pattern[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
     ZE_CHECK(step, zeEventHostReset(done));
-    ZE_CHECK(step, zeCommandListAppendMemoryFill(list, device, pattern, sizeof pattern, size, NULL, 0, NULL));
+    ZE_CHECK(step, zeCommandListAppendMemoryFill(list, device, pattern, sizeof pattern, size, NULL,
+                                                 0, NULL));
     ZE_CHECK(step, zeCommandListAppendMemoryCopy(list, result, device, size, done, 0, NULL));
     ZE_CHECK(step, zeEventHostSynchronize(done, UINT64_MAX));
     const uint8_t *bytes = (const uint8_t *)result;
     for (size_t i = 0; i < size; i++)
         if (bytes[i] != pattern[i % sizeof pattern])
-            return fail(step, "filled byte %zu is %u, expected %u", i, bytes[i], pattern[i % sizeof pattern]);
+            return fail(step, "filled byte %zu is %u, expected %u", i, bytes[i],
+                        pattern[i % sizeof pattern]);
 
     ZE_CHECK(step, zeMemFree(s->context, device));
     ZE_CHECK(step, zeMemFree(s->context, shared));
@@ -177,7 +191,8 @@ static int step_copies_and_fills(const sample_t *s)
     free(result);
     ZE_CHECK(step, zeEventDestroy(done));
     ZE_CHECK(step, zeCommandListDestroy(list));
-    printf("ok  copies and fills: 16 MiB through malloc, device and shared memory; 16-byte pattern fill\n");
+    printf("ok  copies and fills: 16 MiB through malloc, device and shared memory; 16-byte pattern "
+           "fill\n");
     return 0;
 }
 
@@ -204,7 +219,8 @@ static int step_events_across_lists(const sample_t *s)
     *finished = 0;
     /* The consumer waits for the producer's slow kernel, then copies what it
      * wrote; the consumer's work is appended first. */
-    ZE_CHECK(step, zeCommandListAppendMemoryCopy(consumer, &copy, finished, sizeof copy, consumed, 1, &produced));
+    ZE_CHECK(step, zeCommandListAppendMemoryCopy(consumer, &copy, finished, sizeof copy, consumed,
+                                                 1, &produced));
     uint64_t us = 50 * 1000;
     ZE_CHECK(step, zeKernelSetArgumentValue(spin, 0, sizeof us, &us));
     ZE_CHECK(step, zeKernelSetArgumentValue(spin, 1, sizeof finished, &finished));
@@ -230,8 +246,9 @@ static int step_events_across_lists(const sample_t *s)
 static int step_queue_and_kernels(const sample_t *s)
 {
     const char *step = "queue, fence and kernels";
-    ze_command_queue_desc_t qdesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t qdesc = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_desc_t ldesc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0, 0};
     ze_fence_desc_t fdesc = {ZE_STRUCTURE_TYPE_FENCE_DESC, NULL, 0};
     ze_command_queue_handle_t queue = NULL;
@@ -246,10 +263,14 @@ static int step_queue_and_kernels(const sample_t *s)
 
     const uint32_t group = 256, groups = (N + group - 1) / group;
     float *a = NULL, *b = NULL, *c = NULL, *partials = NULL;
-    ZE_CHECK(step, zeMemAllocShared(s->context, &device_desc, &host_desc, N * sizeof(float), 0, s->device, (void **)&a));
-    ZE_CHECK(step, zeMemAllocDevice(s->context, &device_desc, N * sizeof(float), 0, s->device, (void **)&b));
-    ZE_CHECK(step, zeMemAllocShared(s->context, &device_desc, &host_desc, N * sizeof(float), 0, s->device, (void **)&c));
-    ZE_CHECK(step, zeMemAllocShared(s->context, &device_desc, &host_desc, groups * sizeof(float), 0, s->device, (void **)&partials));
+    ZE_CHECK(step, zeMemAllocShared(s->context, &device_desc, &host_desc, N * sizeof(float), 0,
+                                    s->device, (void **)&a));
+    ZE_CHECK(step, zeMemAllocDevice(s->context, &device_desc, N * sizeof(float), 0, s->device,
+                                    (void **)&b));
+    ZE_CHECK(step, zeMemAllocShared(s->context, &device_desc, &host_desc, N * sizeof(float), 0,
+                                    s->device, (void **)&c));
+    ZE_CHECK(step, zeMemAllocShared(s->context, &device_desc, &host_desc, groups * sizeof(float), 0,
+                                    s->device, (void **)&partials));
     for (uint32_t i = 0; i < N; i++)
         a[i] = (float)(i % 100);
     uint64_t n = N;
@@ -265,7 +286,8 @@ static int step_queue_and_kernels(const sample_t *s)
     ZE_CHECK(step, zeKernelSetGroupSize(reduce, group, 1, 1));
     ze_group_count_t count = {groups, 1, 1};
     /* b = 2; c = a + b; partials = per-group sums of c. */
-    ZE_CHECK(step, zeCommandListAppendMemoryFill(list, b, &two, sizeof two, N * sizeof(float), NULL, 0, NULL));
+    ZE_CHECK(step, zeCommandListAppendMemoryFill(list, b, &two, sizeof two, N * sizeof(float), NULL,
+                                                 0, NULL));
     ZE_CHECK(step, zeCommandListAppendBarrier(list, NULL, 0, NULL));
     ZE_CHECK(step, zeCommandListAppendLaunchKernel(list, add, &count, NULL, 0, NULL));
     ZE_CHECK(step, zeCommandListAppendBarrier(list, NULL, 0, NULL));
@@ -284,7 +306,8 @@ static int step_queue_and_kernels(const sample_t *s)
         for (uint32_t g = 0; g < groups; g++)
             total += partials[g];
         if (total != expected)
-            return fail(step, "round %d: reduction gave %.1f, expected %.1f", round, total, expected);
+            return fail(step, "round %d: reduction gave %.1f, expected %.1f", round, total,
+                        expected);
         for (uint32_t i = 0; i < N; i++) /* new input for the second run */
             a[i] = (float)(i % 10);
     }
@@ -297,7 +320,9 @@ static int step_queue_and_kernels(const sample_t *s)
     ZE_CHECK(step, zeFenceDestroy(fence));
     ZE_CHECK(step, zeCommandListDestroy(list));
     ZE_CHECK(step, zeCommandQueueDestroy(queue));
-    printf("ok  queue, fence and kernels: fill, vector_add and reduce_sum over %u elements, run twice\n", N);
+    printf("ok  queue, fence and kernels: fill, vector_add and reduce_sum over %u elements, run "
+           "twice\n",
+           N);
     return 0;
 }
 

@@ -55,10 +55,10 @@ void *stress_querier_run(void *querier);
  * on its own in-order immediate list. */
 typedef struct stress_dnnl {
     const zt_env_t *env;
-    uint64_t executes;              /* per stream */
+    uint64_t executes; /* per stream */
     ze_command_list_handle_t list[2];
-    uint64_t submissions[2];        /* zeil_submission_count before teardown */
-    uint64_t done[2];               /* executes that completed */
+    uint64_t submissions[2]; /* zeil_submission_count before teardown */
+    uint64_t done[2];        /* executes that completed */
 } stress_dnnl_t;
 
 void *stress_dnnl_run(void *dnnl);

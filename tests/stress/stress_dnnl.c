@@ -13,18 +13,18 @@
 /* oneDNN has no nhandles == 0: DNNL_MEMORY_ALLOCATE asks for a buffer. */
 static void *allocate = DNNL_MEMORY_ALLOCATE;
 
-#define DNNL_OK(call)                                                                  \
-    do {                                                                               \
-        dnnl_status_t s_ = (call);                                                     \
-        ck_assert_msg(s_ == dnnl_success, "%s returned %d", #call, (int)s_);           \
+#define DNNL_OK(call) \
+    do { \
+        dnnl_status_t s_ = (call); \
+        ck_assert_msg(s_ == dnnl_success, "%s returned %d", #call, (int)s_); \
     } while (0)
 
 void *stress_dnnl_run(void *arg)
 {
     stress_dnnl_t *d = arg;
     dnnl_engine_t engine;
-    DNNL_OK(dnnl_ze_interop_engine_create(&engine, d->env->driver, d->env->device,
-                                          d->env->context));
+    DNNL_OK(
+        dnnl_ze_interop_engine_create(&engine, d->env->driver, d->env->device, d->env->context));
     dnnl_stream_t stream[2];
     for (int s = 0; s < 2; s++) {
         d->list[s] = zt_immediate_list(d->env, 0);
@@ -34,8 +34,8 @@ void *stress_dnnl_run(void *arg)
     const dnnl_dims_t dims = {1, 16, 8, 8};
     DNNL_OK(dnnl_memory_desc_init_by_tag(&md, 4, dims, dnnl_f32, dnnl_nchw));
     dnnl_eltwise_desc_t relu;
-    DNNL_OK(dnnl_eltwise_forward_desc_init(&relu, dnnl_forward_inference, dnnl_eltwise_relu,
-                                           &md, 0.f, 0.f));
+    DNNL_OK(dnnl_eltwise_forward_desc_init(&relu, dnnl_forward_inference, dnnl_eltwise_relu, &md,
+                                           0.f, 0.f));
     dnnl_primitive_desc_t pd;
     dnnl_primitive_t primitive;
     DNNL_OK(dnnl_primitive_desc_create(&pd, &relu, NULL, engine, NULL));
@@ -50,8 +50,7 @@ void *stress_dnnl_run(void *arg)
         int s = (int)(i % 2);
         dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, src[s]}, {DNNL_ARG_DST, dst[s]}};
         ze_event_handle_t done = NULL;
-        DNNL_OK(dnnl_ze_interop_primitive_execute(primitive, stream[s], 2, args, 0, NULL,
-                                                  &done));
+        DNNL_OK(dnnl_ze_interop_primitive_execute(primitive, stream[s], 2, args, 0, NULL, &done));
         ZT_OK(zeEventHostSynchronize(done, UINT64_MAX));
         d->done[s]++;
     }

@@ -137,9 +137,9 @@ START_TEST(threads_leave_exact_records_and_registry)
     printf("stress: %d workers x %llu launches, copies, allocations and frees; oneDNN: 2 streams "
            "(%llu executes per stream); registry: %llu handle and %llu pointer lookups; "
            "%.1f s\n",
-           STRESS_WORKERS, (unsigned long long)ops,
-           (unsigned long long)dnnl.executes, (unsigned long long)querier.handle_lookups,
-           (unsigned long long)querier.pointer_lookups, seconds_since(&started));
+           STRESS_WORKERS, (unsigned long long)ops, (unsigned long long)dnnl.executes,
+           (unsigned long long)querier.handle_lookups, (unsigned long long)querier.pointer_lookups,
+           seconds_since(&started));
     ZT_OK(zeModuleDestroy(module));
     zt_close(&env);
     alarm(0);

@@ -12,7 +12,11 @@
 
 /* Each list has its own kernel object (arguments are kernel state) and its
  * own destinations: the two lists run at the same time. */
-enum { ON_IMMEDIATE, ON_REGULAR, LIST_KINDS };
+enum {
+    ON_IMMEDIATE,
+    ON_REGULAR,
+    LIST_KINDS
+};
 
 typedef struct worker_buffers {
     ze_kernel_handle_t kernel[LIST_KINDS];
@@ -20,7 +24,7 @@ typedef struct worker_buffers {
     void *copy_src, *copy_dst[LIST_KINDS]; /* host USM, 64 bytes each */
     void *live[STRESS_LIVE_ALLOCS];
     ze_event_pool_handle_t pool;
-    ze_event_handle_t done;      /* signalled by the last launch of a batch */
+    ze_event_handle_t done; /* signalled by the last launch of a batch */
 } worker_buffers_t;
 
 void stress_worker_open(stress_worker_t *w)
@@ -106,8 +110,8 @@ static void append_immediate(stress_worker_t *w, worker_buffers_t *b, int last_o
     ZT_OK(zeCommandListAppendMemoryCopy(w->immediate, b->copy_dst[ON_IMMEDIATE], b->copy_src, 64,
                                         NULL, 0, NULL));
     ze_group_count_t groups = {1, 1, 1};
-    ZT_OK(zeCommandListAppendLaunchKernel(w->immediate, b->kernel[ON_IMMEDIATE], &groups, signal,
-                                          0, NULL));
+    ZT_OK(zeCommandListAppendLaunchKernel(w->immediate, b->kernel[ON_IMMEDIATE], &groups, signal, 0,
+                                          NULL));
     w->immediate_appends += 2;
     if (last_of_batch) {
         ZT_OK(zeEventHostSynchronize(b->done, UINT64_MAX));
@@ -117,11 +121,11 @@ static void append_immediate(stress_worker_t *w, worker_buffers_t *b, int last_o
 
 static void append_regular(stress_worker_t *w, worker_buffers_t *b, int last_of_batch)
 {
-    ZT_OK(zeCommandListAppendMemoryCopy(w->regular, b->copy_dst[ON_REGULAR], b->copy_src, 64,
-                                        NULL, 0, NULL));
+    ZT_OK(zeCommandListAppendMemoryCopy(w->regular, b->copy_dst[ON_REGULAR], b->copy_src, 64, NULL,
+                                        0, NULL));
     ze_group_count_t groups = {1, 1, 1};
-    ZT_OK(zeCommandListAppendLaunchKernel(w->regular, b->kernel[ON_REGULAR], &groups, NULL, 0,
-                                          NULL));
+    ZT_OK(
+        zeCommandListAppendLaunchKernel(w->regular, b->kernel[ON_REGULAR], &groups, NULL, 0, NULL));
     w->regular_appends += 2;
     if (last_of_batch) {
         ZT_OK(zeCommandListClose(w->regular));

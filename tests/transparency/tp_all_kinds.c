@@ -25,8 +25,8 @@ typedef struct round_objects {
     ze_fence_handle_t fence;
     ze_event_pool_handle_t pool;
     ze_event_handle_t done, copied;
-    float *a, *b, *c;       /* shared, host, device */
-    float *result;          /* host */
+    float *a, *b, *c; /* shared, host, device */
+    float *result;    /* host */
 } round_objects_t;
 
 static void create_all(tp_thread_t *t, round_objects_t *o, int own_context)
@@ -39,16 +39,21 @@ static void create_all(tp_thread_t *t, round_objects_t *o, int own_context)
     }
     o->module = t->module;
     if (own_context) {
-        ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
-                                 t->module_size, t->module_bytes, NULL, NULL};
+        ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC,
+                                 NULL,
+                                 ZE_MODULE_FORMAT_NATIVE,
+                                 t->module_size,
+                                 t->module_bytes,
+                                 NULL,
+                                 NULL};
         o->module = NULL;
         TP_CALL(t, zeModuleCreate(o->context, t->device, &desc, &o->module, NULL));
     }
     ze_kernel_desc_t kdesc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, NULL, 0, TK_VECTOR_ADD};
     TP_CALL(t, zeKernelCreate(o->module, &kdesc, &o->kernel));
-    ze_command_queue_desc_t qdesc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                     ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                     ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t qdesc = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     TP_CALL(t, zeCommandListCreateImmediate(o->context, t->device, &qdesc, &o->immediate));
     TP_CALL(t, zeCommandQueueCreate(o->context, t->device, &qdesc, &o->queue));
     ze_command_list_desc_t ldesc = {ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, NULL, 0, 0};
@@ -67,8 +72,7 @@ static void create_all(tp_thread_t *t, round_objects_t *o, int own_context)
     ze_device_mem_alloc_desc_t ddesc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
     ze_host_mem_alloc_desc_t hdesc = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0};
     size_t bytes = ITEMS * sizeof(float);
-    TP_CALL(t, zeMemAllocShared(o->context, &ddesc, &hdesc, bytes, 64, t->device,
-                                (void **)&o->a));
+    TP_CALL(t, zeMemAllocShared(o->context, &ddesc, &hdesc, bytes, 64, t->device, (void **)&o->a));
     TP_CALL(t, zeMemAllocHost(o->context, &hdesc, bytes, 64, (void **)&o->b));
     TP_CALL(t, zeMemAllocDevice(o->context, &ddesc, bytes, 64, t->device, (void **)&o->c));
     TP_CALL(t, zeMemAllocHost(o->context, &hdesc, bytes, 64, (void **)&o->result));
@@ -117,12 +121,11 @@ static void submit_and_check(tp_thread_t *t, round_objects_t *o, uint32_t round)
     TP_CALL(t, zeKernelSetArgumentValue(o->kernel, 3, sizeof n, &n));
     TP_CALL(t, zeKernelSetGroupSize(o->kernel, 16, 1, 1));
     ze_group_count_t groups = {ITEMS / 16, 1, 1};
-    TP_CALL(t, zeCommandListAppendLaunchKernel(o->immediate, o->kernel, &groups, o->done, 0,
-                                               NULL));
+    TP_CALL(t, zeCommandListAppendLaunchKernel(o->immediate, o->kernel, &groups, o->done, 0, NULL));
     TP_CALL(t, zeEventHostSynchronize(o->done, UINT64_MAX));
     uint8_t zero = 0;
-    TP_CALL(t, zeCommandListAppendMemoryFill(o->regular, o->result, &zero, 1,
-                                             ITEMS * sizeof(float), NULL, 0, NULL));
+    TP_CALL(t, zeCommandListAppendMemoryFill(o->regular, o->result, &zero, 1, ITEMS * sizeof(float),
+                                             NULL, 0, NULL));
     TP_CALL(t, zeCommandListAppendBarrier(o->regular, NULL, 0, NULL));
     TP_CALL(t, zeCommandListAppendMemoryCopy(o->regular, o->result, o->c, ITEMS * sizeof(float),
                                              o->copied, 0, NULL));

@@ -19,8 +19,8 @@ ze_result_t tp_record(tp_thread_t *t, int line, const char *what, ze_result_t r)
     t->calls++;
     t->hash = (t->hash ^ ((uint64_t)(uint32_t)line << 32 | (uint32_t)r)) * 0x100000001b3ull;
     if (r != ZE_RESULT_SUCCESS && r != ZE_RESULT_NOT_READY && !t->failures++)
-        snprintf(t->first_failure, sizeof t->first_failure, "line %d: %s returned 0x%x", line,
-                 what, (unsigned)r);
+        snprintf(t->first_failure, sizeof t->first_failure, "line %d: %s returned 0x%x", line, what,
+                 (unsigned)r);
     return r;
 }
 
@@ -48,8 +48,8 @@ void tp_events_workload(tp_thread_t *t)
             continue;
         ze_event_handle_t events[POOL_EVENTS_MAX] = {0};
         for (uint32_t i = 0; i < count; i++) {
-            ze_event_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, i,
-                                    ZE_EVENT_SCOPE_FLAG_HOST, ZE_EVENT_SCOPE_FLAG_HOST};
+            ze_event_desc_t desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, i, ZE_EVENT_SCOPE_FLAG_HOST,
+                                    ZE_EVENT_SCOPE_FLAG_HOST};
             TP_CALL(t, zeEventCreate(pool, &desc, &events[i]));
         }
         for (uint32_t i = 0; i < count; i++) {
@@ -76,17 +76,16 @@ void tp_events_workload(tp_thread_t *t)
 
 static ze_result_t usm_alloc(tp_thread_t *t, int kind, size_t size, size_t alignment, void **ptr)
 {
-    ze_device_mem_alloc_desc_t device_desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0,
-                                              0};
+    ze_device_mem_alloc_desc_t device_desc = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
     ze_host_mem_alloc_desc_t host_desc = {ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0};
     *ptr = NULL;
     if (kind == 0)
         return TP_CALL(t, zeMemAllocHost(t->context, &host_desc, size, alignment, ptr));
     if (kind == 1)
-        return TP_CALL(t, zeMemAllocDevice(t->context, &device_desc, size, alignment, t->device,
-                                           ptr));
-    return TP_CALL(t, zeMemAllocShared(t->context, &device_desc, &host_desc, size, alignment,
-                                       t->device, ptr));
+        return TP_CALL(t,
+                       zeMemAllocDevice(t->context, &device_desc, size, alignment, t->device, ptr));
+    return TP_CALL(
+        t, zeMemAllocShared(t->context, &device_desc, &host_desc, size, alignment, t->device, ptr));
 }
 
 static void usm_free(tp_thread_t *t, void *ptr)
@@ -102,9 +101,9 @@ static void usm_free(tp_thread_t *t, void *ptr)
 
 void tp_usm_workload(tp_thread_t *t)
 {
-    ze_command_queue_desc_t queue_desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                          ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
-                                          ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t queue_desc = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_command_list_handle_t list = NULL;
     if (TP_CALL(t, zeCommandListCreateImmediate(t->context, t->device, &queue_desc, &list)) !=
         ZE_RESULT_SUCCESS)
@@ -118,12 +117,11 @@ void tp_usm_workload(tp_thread_t *t)
             usm_free(t, live[slot]);
         size_t size = 1 + tp_random(t, ALLOC_BYTES_MAX);
         size_t alignment = (size_t)1 << tp_random(t, 8);
-        if (usm_alloc(t, (int)tp_random(t, 3), size, alignment, &live[slot]) !=
-            ZE_RESULT_SUCCESS)
+        if (usm_alloc(t, (int)tp_random(t, 3), size, alignment, &live[slot]) != ZE_RESULT_SUCCESS)
             continue;
         uint8_t pattern = (uint8_t)(t->index * 16 + round);
-        TP_CALL(t, zeCommandListAppendMemoryFill(list, live[slot], &pattern, 1, size, NULL, 0,
-                                                 NULL));
+        TP_CALL(t,
+                zeCommandListAppendMemoryFill(list, live[slot], &pattern, 1, size, NULL, 0, NULL));
         memset(check, 0, size);
         TP_CALL(t, zeCommandListAppendMemoryCopy(list, check, live[slot], size, NULL, 0, NULL));
         size_t same = 0;

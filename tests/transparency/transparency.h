@@ -24,12 +24,12 @@ typedef struct tp_thread {
     ze_driver_handle_t driver;
     ze_device_handle_t device;
     ze_context_handle_t context;
-    ze_module_handle_t module;     /* the test kernels on context, shared */
-    const void *module_bytes;      /* the test kernel library, for modules of its own */
+    ze_module_handle_t module; /* the test kernels on context, shared */
+    const void *module_bytes;  /* the test kernel library, for modules of its own */
     size_t module_size;
     uint32_t iterations;
     uint64_t calls, failures, hash;
-    char first_failure[160];       /* the first call that did not succeed */
+    char first_failure[160]; /* the first call that did not succeed */
     uint64_t rng;
 } tp_thread_t;
 

@@ -38,7 +38,7 @@ extern char **environ;
 typedef struct workload {
     const char *name;
     void (*run)(tp_thread_t *t);
-    uint32_t rounds;       /* per thread, by default */
+    uint32_t rounds; /* per thread, by default */
     int needs_module;
 } workload_t;
 
@@ -124,8 +124,8 @@ static int run_child(const char *name)
         size = f ? fread(bytes, 1, sizeof bytes, f) : 0;
         if (f)
             fclose(f);
-        ze_module_desc_t desc = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE,
-                                 size, bytes, NULL, NULL};
+        ze_module_desc_t desc = {
+            ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, ZE_MODULE_FORMAT_NATIVE, size, bytes, NULL, NULL};
         if (!size || zeModuleCreate(context, device, &desc, &module, NULL)) {
             fprintf(stderr, "transparency_test: cannot load ZEIL_TEST_KERNELS\n");
             return 2;
@@ -137,9 +137,13 @@ static int run_child(const char *name)
     static tp_thread_t threads[TP_THREADS];
     pthread_t ids[TP_THREADS];
     for (int i = 0; i < TP_THREADS; i++) {
-        threads[i] = (tp_thread_t){.index = i, .driver = driver, .device = device,
-                                   .context = context, .module = module,
-                                   .module_bytes = bytes, .module_size = size,
+        threads[i] = (tp_thread_t){.index = i,
+                                   .driver = driver,
+                                   .device = device,
+                                   .context = context,
+                                   .module = module,
+                                   .module_bytes = bytes,
+                                   .module_size = size,
                                    .iterations = rounds};
         if (pthread_create(&ids[i], NULL, thread_main, &threads[i]) != 0)
             return 2;
@@ -229,11 +233,11 @@ static void compare_with_and_without_zeil(const char *name)
     static char without[1 << 14], with[1 << 14];
     for (unsigned long rep = 0; rep < reps; rep++) {
         int plain = spawn_child(name, 0, without, sizeof without);
-        ck_assert_msg(plain == 0, "%s without zeil, repetition %lu: exit %d\n%s", name, rep,
-                      plain, without);
+        ck_assert_msg(plain == 0, "%s without zeil, repetition %lu: exit %d\n%s", name, rep, plain,
+                      without);
         int layered = spawn_child(name, 1, with, sizeof with);
-        ck_assert_msg(layered == 0, "%s with zeil, repetition %lu: exit %d (-1: killed)\n%s",
-                      name, rep, layered, with);
+        ck_assert_msg(layered == 0, "%s with zeil, repetition %lu: exit %d (-1: killed)\n%s", name,
+                      rep, layered, with);
         ck_assert_msg(strstr(with, "zeil: active 1, 0 errors, 0 warnings, 0 objects") != NULL,
                       "%s: zeil was not active or not clean:\n%s", name, with);
         size_t a = transcript_length(without), b = transcript_length(with);

@@ -1,5 +1,5 @@
 /*
- * zo_now_ns (zo_clock.h): the counter-based clock stays on CLOCK_MONOTONIC's
+ * zo_now_ns (zo_now.h): the counter-based clock stays on CLOCK_MONOTONIC's
  * time base, does not run backwards, is really used where the processor has
  * an invariant TSC, and falls back to clock_gettime when turned off.
  */
@@ -42,21 +42,21 @@ static void agree_for_ms(unsigned ms)
 
 START_TEST(counter_clock_agrees_with_monotonic)
 {
-    int counter = zo_clock_use_counter(1);
+    int counter = zo_now_use_counter(1);
     agree_for_ms(300); /* past several recalibrations (at most 100 ms apart) */
 #if defined(__x86_64__)
     if (counter)
-        ck_assert_ptr_nonnull(atomic_load(&zo_clock_current));
+        ck_assert_ptr_nonnull(atomic_load(&zo_now_current));
 #endif
 }
 END_TEST
 
 START_TEST(without_the_counter_it_is_clock_gettime)
 {
-    ck_assert_int_eq(zo_clock_use_counter(0), 0);
+    ck_assert_int_eq(zo_now_use_counter(0), 0);
     agree_for_ms(20);
-    ck_assert_ptr_null(atomic_load(&zo_clock_current));
-    zo_clock_use_counter(1);
+    ck_assert_ptr_null(atomic_load(&zo_now_current));
+    zo_now_use_counter(1);
 }
 END_TEST
 

@@ -1,7 +1,7 @@
 /* test_output_crash.c: what a dying process leaves behind: a fatal signal
  * completes the trace, summary and report from the handler; SIGKILL leaves
  * a trace prefix that zeil-report still reads. */
-#include "fake_zeil_counters.h"
+#include "zo_test_snapshot.h"
 #include "zeil_output.h"
 #include "zo_test_util.h"
 
@@ -18,15 +18,20 @@
 #define CHILD_CALLS 50
 
 static const zeil_kernel_stats_t child_kernels[] = {
-    {.stream_id = 0x10, .list = (ze_command_list_handle_t)0x100, .kernel = "conv_fwd",
-     .primitive = "convolution", .impl = "jit", .launches = CHILD_LAUNCHES},
+    {.stream_id = 0x10,
+     .list = (ze_command_list_handle_t)0x100,
+     .kernel = "conv_fwd",
+     .primitive = "convolution",
+     .impl = "jit",
+     .launches = CHILD_LAUNCHES},
 };
 
 /* In the child: trace, summary and report on, records made, then `die`. */
 static void child_records_then(void (*die)(void), int wait_for_snapshot, int ready_fd)
 {
-    fake_zeil_set_counters(child_kernels, 1, 0, 0, 0, 0, 0);
-    zo_config_t config = {.log_level = ZO_LOG_WARNING,
+    zo_test_set_counters(child_kernels, 1, 0, 0, 0, 0, 0);
+    zo_config_t config = {.snapshot = zo_test_snapshot,
+                          .log_level = ZO_LOG_WARNING,
                           .trace_file = zo_test_path("trace.json"),
                           .report = 1,
                           .report_file = zo_test_path("report.txt"),
@@ -43,7 +48,7 @@ static void child_records_then(void (*die)(void), int wait_for_snapshot, int rea
     if (wait_for_snapshot)
         usleep(1300 * 1000); /* one report snapshot (every second) */
     if (ready_fd >= 0) {
-        usleep(300 * 1000);  /* three flush intervals */
+        usleep(300 * 1000); /* three flush intervals */
         (void)!write(ready_fd, "r", 1);
     }
     die();
@@ -150,7 +155,8 @@ START_TEST(sigkill_after_a_flush_interval_leaves_a_readable_prefix)
     free(out);
 
     char command[1024];
-    snprintf(command, sizeof command, "%s '%s' 2>&1", ZO_TEST_ZEIL_REPORT, zo_test_path("trace.json"));
+    snprintf(command, sizeof command, "%s '%s' 2>&1", ZO_TEST_ZEIL_REPORT,
+             zo_test_path("trace.json"));
     char *report = zo_test_run(command, &status);
     ck_assert_msg(status == 0, "zeil-report: %s", report);
     ck_assert_ptr_nonnull(strstr(report, "conv_fwd"));
@@ -162,7 +168,8 @@ START_TEST(sigkill_after_a_flush_interval_leaves_a_readable_prefix)
     ck_assert_ptr_nonnull(strstr(summary, "\"launches\": 300"));
     ck_assert_ptr_nonnull(strstr(summary, "\"status\": \"running\"\n}\n"));
     free(summary);
-    snprintf(command, sizeof command, "%s '%s' 2>&1", ZO_TEST_ZEIL_REPORT, zo_test_path("summary.json"));
+    snprintf(command, sizeof command, "%s '%s' 2>&1", ZO_TEST_ZEIL_REPORT,
+             zo_test_path("summary.json"));
     report = zo_test_run(command, &status);
     ck_assert_msg(status == 0, "zeil-report: %s", report);
     ck_assert_ptr_nonnull(strstr(report, "status: running"));
@@ -173,8 +180,8 @@ END_TEST
 /* ---- kill -9 in the middle of writing: the loss bound ---- */
 
 typedef struct progress {
-    uint64_t made;    /* records made so far */
-    uint64_t at_ns;   /* when (CLOCK_MONOTONIC) */
+    uint64_t made;  /* records made so far */
+    uint64_t at_ns; /* when (CLOCK_MONOTONIC) */
 } progress_t;
 
 static void child_writes_until_killed(int progress_fd)

@@ -1,7 +1,7 @@
 /* test_output_files.c: where output goes and what happens when it cannot:
  * unwritable paths warn once, symlinks are refused, modes are 0600, log
  * lines of many threads stay whole, the report goes where it is told. */
-#include "fake_zeil_counters.h"
+#include "zo_test_snapshot.h"
 #include "zeil_output.h"
 #include "zo_test_util.h"
 
@@ -45,7 +45,8 @@ static int count_lines(const char *text)
 START_TEST(unwritable_paths_warn_once_and_carry_on)
 {
     capture_stderr();
-    zo_config_t config = {.log_level = ZO_LOG_INFO,
+    zo_config_t config = {.snapshot = zo_test_snapshot,
+                          .log_level = ZO_LOG_INFO,
                           .log_file = "/nonexistent-zeil-dir/zeil.log",
                           .trace_file = "/nonexistent-zeil-dir/trace.json",
                           .report = 1,
@@ -61,7 +62,8 @@ START_TEST(unwritable_paths_warn_once_and_carry_on)
     zo_flush();
     zo_finish();
     char *err = captured_stderr();
-    ck_assert_str_eq(err,
+    ck_assert_str_eq(
+        err,
         "zeil: warning: ZEIL_LOG_FILE file /nonexistent-zeil-dir/zeil.log: its directory does not "
         "exist; carrying on without it\n"
         "zeil: warning: ZEIL_REPORT file /nonexistent-zeil-dir/report.txt: its directory does not "
@@ -105,16 +107,23 @@ static unsigned file_mode(const char *path)
 }
 
 static const zeil_kernel_stats_t one_kernel[] = {
-    {.stream_id = 0, .list = (ze_command_list_handle_t)0x100, .kernel = "fill_kernel",
-     .primitive = 0, .impl = 0, .launches = 7, .timed_launches = 7, .total_device_ns = 7000,
+    {.stream_id = 0,
+     .list = (ze_command_list_handle_t)0x100,
+     .kernel = "fill_kernel",
+     .primitive = 0,
+     .impl = 0,
+     .launches = 7,
+     .timed_launches = 7,
+     .total_device_ns = 7000,
      .max_device_ns = 1500},
 };
 
 START_TEST(outputs_are_private_and_report_goes_to_its_file)
 {
     umask(0);
-    fake_zeil_set_counters(one_kernel, 1, 0, 0, 0, 0, 0);
-    zo_config_t config = {.log_file = zo_test_path("zeil.log"),
+    zo_test_set_counters(one_kernel, 1, 0, 0, 0, 0, 0);
+    zo_config_t config = {.snapshot = zo_test_snapshot,
+                          .log_file = zo_test_path("zeil.log"),
                           .trace_file = zo_test_path("trace.json"),
                           .report = 1,
                           .report_file = zo_test_path("report.txt"),
@@ -146,9 +155,9 @@ END_TEST
 
 START_TEST(report_defaults_to_stderr)
 {
-    fake_zeil_set_counters(one_kernel, 1, 0, 0, 0, 0, 0);
+    zo_test_set_counters(one_kernel, 1, 0, 0, 0, 0, 0);
     capture_stderr();
-    zo_config_t on = {.report = 1};
+    zo_config_t on = {.report = 1, .snapshot = zo_test_snapshot};
     zo_init(&on);
     zo_finish();
     char *err = captured_stderr();
@@ -159,9 +168,9 @@ END_TEST
 
 START_TEST(report_off_writes_nothing)
 {
-    fake_zeil_set_counters(one_kernel, 1, 0, 0, 0, 0, 0);
+    zo_test_set_counters(one_kernel, 1, 0, 0, 0, 0, 0);
     capture_stderr();
-    zo_config_t off = {.report = 0};
+    zo_config_t off = {.report = 0, .snapshot = zo_test_snapshot};
     zo_init(&off);
     zo_finish();
     char *err = captured_stderr();
@@ -218,7 +227,8 @@ START_TEST(log_lines_of_four_threads_never_interleave)
     char *log = zo_test_read(zo_test_path("calls.log"));
     int lines = 0;
     for (char *line = log, *nl; (nl = strchr(line, '\n')); line = nl + 1, lines++)
-        ck_assert_msg(whole_call_line(line, (size_t)(nl - line)), "broken line %d: %.80s", lines, line);
+        ck_assert_msg(whole_call_line(line, (size_t)(nl - line)), "broken line %d: %.80s", lines,
+                      line);
     ck_assert_int_eq(lines, LOG_THREADS * LOG_LINES);
     free(log);
 }

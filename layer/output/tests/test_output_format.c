@@ -1,6 +1,6 @@
 /* test_output_format.c: text building, JSON escaping, the exit report and
  * the summary, from known counters (no trace, no layer). */
-#include "fake_zeil_counters.h"
+#include "zo_test_snapshot.h"
 #include "zo_buf.h"
 #include "zo_report_format.h"
 #include "zo_result_name.h"
@@ -25,7 +25,8 @@ START_TEST(json_strings_are_escaped)
     char out[2048];
     ck_assert_str_eq(buf_json(out, sizeof out, "conv \"fwd\"\\x"), "\"conv \\\"fwd\\\"\\\\x\"");
     ck_assert_str_eq(buf_json(out, sizeof out, "a\nb\tc\x01"), "\"a\\u000ab\\u0009c\\u0001\"");
-    ck_assert_str_eq(buf_json(out, sizeof out, "gemm \xc3\xa9t\xc3\xa9"), "\"gemm \xc3\xa9t\xc3\xa9\"");
+    ck_assert_str_eq(buf_json(out, sizeof out, "gemm \xc3\xa9t\xc3\xa9"),
+                     "\"gemm \xc3\xa9t\xc3\xa9\"");
     /* invalid UTF-8: stray continuation, overlong, truncated sequence */
     ck_assert_str_eq(buf_json(out, sizeof out, "x\x80y\xc0\xafz\xe2\x82"),
                      "\"x\\ufffdy\\ufffd\\ufffdz\\ufffd\\ufffd\"");
@@ -51,7 +52,7 @@ START_TEST(numbers_format_exactly)
     zo_buf_init(&b, out, sizeof out - 1);
     zo_buf_fixed(&b, 1234567, 1000, 3);
     zo_buf_char(&b, ' ');
-    zo_buf_fixed(&b, 1999999, 1000000, 3);  /* rounds up into the next unit */
+    zo_buf_fixed(&b, 1999999, 1000000, 3); /* rounds up into the next unit */
     zo_buf_char(&b, ' ');
     zo_buf_fixed(&b, 5, 1000, 3);
     zo_buf_char(&b, ' ');
@@ -96,24 +97,52 @@ END_TEST
 /* ---- report and summary ---- */
 
 static const zeil_kernel_stats_t known_kernels[] = {
-    {.stream_id = 0x10, .list = (ze_command_list_handle_t)0x1000, .kernel = "relu_fwd",
-     .primitive = "eltwise", .impl = "ref:any", .launches = 10, .timed_launches = 10,
-     .total_device_ns = 500000, .max_device_ns = 90000},
-    {.stream_id = 0x10, .list = (ze_command_list_handle_t)0x1000, .kernel = "conv_fwd",
-     .primitive = "convolution", .impl = "jit:gemm", .launches = 10, .timed_launches = 10,
-     .total_device_ns = 12345678, .max_device_ns = 2000000},
-    {.stream_id = 0, .list = (ze_command_list_handle_t)0x2000, .kernel = "copy_kernel",
-     .primitive = 0, .impl = 0, .launches = 3, .timed_launches = 0},
-    {.stream_id = 0x20, .list = (ze_command_list_handle_t)0x3000, .kernel = "matmul \"big\"\n",
-     .primitive = "matmul", .impl = "ref", .launches = 2, .timed_launches = 1,
-     .total_device_ns = 3000, .max_device_ns = 3000},
+    {.stream_id = 0x10,
+     .list = (ze_command_list_handle_t)0x1000,
+     .kernel = "relu_fwd",
+     .primitive = "eltwise",
+     .impl = "ref:any",
+     .launches = 10,
+     .timed_launches = 10,
+     .total_device_ns = 500000,
+     .max_device_ns = 90000},
+    {.stream_id = 0x10,
+     .list = (ze_command_list_handle_t)0x1000,
+     .kernel = "conv_fwd",
+     .primitive = "convolution",
+     .impl = "jit:gemm",
+     .launches = 10,
+     .timed_launches = 10,
+     .total_device_ns = 12345678,
+     .max_device_ns = 2000000},
+    {.stream_id = 0,
+     .list = (ze_command_list_handle_t)0x2000,
+     .kernel = "copy_kernel",
+     .primitive = 0,
+     .impl = 0,
+     .launches = 3,
+     .timed_launches = 0},
+    {.stream_id = 0x20,
+     .list = (ze_command_list_handle_t)0x3000,
+     .kernel = "matmul \"big\"\n",
+     .primitive = "matmul",
+     .impl = "ref",
+     .launches = 2,
+     .timed_launches = 1,
+     .total_device_ns = 3000,
+     .max_device_ns = 3000},
 };
 
 static const zeil_rule_stats_t known_rules[] = {
     {.rule = "ZEIL-E001", .severity = ZEIL_SEVERITY_ERROR, .summary = "unknown handle", .count = 0},
-    {.rule = "ZEIL-E012", .severity = ZEIL_SEVERITY_ERROR, .summary = "USM double free", .count = 2},
-    {.rule = "ZEIL-W040", .severity = ZEIL_SEVERITY_WARNING,
-     .summary = "kernel argument points into freed USM", .count = 1},
+    {.rule = "ZEIL-E012",
+     .severity = ZEIL_SEVERITY_ERROR,
+     .summary = "USM double free",
+     .count = 2},
+    {.rule = "ZEIL-W040",
+     .severity = ZEIL_SEVERITY_WARNING,
+     .summary = "kernel argument points into freed USM",
+     .count = 1},
 };
 
 /* Track labels as the layer makes them; the third track has none. */
@@ -126,9 +155,15 @@ static const char *const known_labels[] = {
 
 static zo_report_data_t known_data(void)
 {
-    zo_report_data_t d = {.pid = 4242, .rank = 3,
-                          .kernels = known_kernels, .num_kernels = 4, .labels = known_labels,
-                          .rules = known_rules, .num_rules = 3, .errors = 2, .warnings = 1};
+    zo_report_data_t d = {.pid = 4242,
+                          .rank = 3,
+                          .kernels = known_kernels,
+                          .num_kernels = 4,
+                          .labels = known_labels,
+                          .rules = known_rules,
+                          .num_rules = 3,
+                          .errors = 2,
+                          .warnings = 1};
     d.live.handles[ZEIL_KIND_DRIVER] = 1;
     d.live.handles[ZEIL_KIND_DEVICE] = 1;
     d.live.handles[ZEIL_KIND_COMMAND_LIST] = 1;
@@ -212,9 +247,11 @@ static const char expected_summary[] =
     "    {\"name\": \"\\\"encoder\\\": stream 1 on \\\"zeil CPU 0\\\", list #1\", "
     "\"stream\": \"0x10\", \"list\": \"0x1000\", \"kernels\": [\n"
     "        {\"kernel\": \"conv_fwd\", \"primitive\": \"convolution\", \"impl\": \"jit:gemm\", "
-    "\"launches\": 10, \"total_device_ns\": 12345678, \"max_device_ns\": 2000000, \"timed_launches\": 10},\n"
+    "\"launches\": 10, \"total_device_ns\": 12345678, \"max_device_ns\": 2000000, "
+    "\"timed_launches\": 10},\n"
     "        {\"kernel\": \"relu_fwd\", \"primitive\": \"eltwise\", \"impl\": \"ref:any\", "
-    "\"launches\": 10, \"total_device_ns\": 500000, \"max_device_ns\": 90000, \"timed_launches\": 10}\n"
+    "\"launches\": 10, \"total_device_ns\": 500000, \"max_device_ns\": 90000, \"timed_launches\": "
+    "10}\n"
     "    ]},\n"
     "    {\"name\": \"list #2 on \\\"zeil CPU 0\\\", ordinal 0 index 0\", "
     "\"stream\": null, \"list\": \"0x2000\", \"kernels\": [\n"
@@ -222,12 +259,14 @@ static const char expected_summary[] =
     "\"launches\": 3, \"total_device_ns\": 0, \"max_device_ns\": 0, \"timed_launches\": 0}\n"
     "    ]},\n"
     "    {\"name\": null, \"stream\": \"0x20\", \"list\": \"0x3000\", \"kernels\": [\n"
-    "        {\"kernel\": \"matmul \\\"big\\\"\\u000a\", \"primitive\": \"matmul\", \"impl\": \"ref\", "
+    "        {\"kernel\": \"matmul \\\"big\\\"\\u000a\", \"primitive\": \"matmul\", \"impl\": "
+    "\"ref\", "
     "\"launches\": 2, \"total_device_ns\": 3000, \"max_device_ns\": 3000, \"timed_launches\": 1}\n"
     "    ]}\n"
     "  ],\n"
     "  \"rules\": [\n"
-    "    {\"rule\": \"ZEIL-E012\", \"severity\": \"error\", \"count\": 2, \"summary\": \"USM double free\"},\n"
+    "    {\"rule\": \"ZEIL-E012\", \"severity\": \"error\", \"count\": 2, \"summary\": \"USM "
+    "double free\"},\n"
     "    {\"rule\": \"ZEIL-W040\", \"severity\": \"warning\", \"count\": 1, "
     "\"summary\": \"kernel argument points into freed USM\"}\n"
     "  ],\n"
@@ -263,32 +302,40 @@ START_TEST(coverage_is_reported)
     char *text = render_report(&d);
     ck_assert_msg(!strstr(text, "coverage:"), "a coverage line without a loader:\n%s", text);
     free(text);
-    d.coverage = (zeil_coverage_t){ZE_MAKE_VERSION(1, 19), ZE_MAKE_VERSION(1, 17),
-                                   ZE_MAKE_VERSION(1, 4), ZE_MAKE_VERSION(1, 18), 96, 143};
+    d.coverage = (zeil_coverage_t){ZE_MAKE_VERSION(1, 19),
+                                   ZE_MAKE_VERSION(1, 17),
+                                   ZE_MAKE_VERSION(1, 4),
+                                   ZE_MAKE_VERSION(1, 18),
+                                   96,
+                                   143};
     text = render_report(&d);
-    const char *line = "\ncoverage: the loader asked for API 1.19, the driver reports 1.17; "
-                       "zeil intercepts 96 of that version's entries and passes 143 entries newer than "
-                       "API 1.4 through unchecked (ZEIL_LOG=info lists them); entries after "
-                       "API 1.18 are unknown to zeil and pass through unchecked\n";
+    const char *line =
+        "\ncoverage: the loader asked for API 1.19, the driver reports 1.17; "
+        "zeil intercepts 96 of that version's entries and passes 143 entries newer than "
+        "API 1.4 through unchecked (ZEIL_LOG=info lists them); entries after "
+        "API 1.18 are unknown to zeil and pass through unchecked\n";
     ck_assert_msg(strstr(text, line), "no coverage line in:\n%s", text);
     free(text);
     d.coverage.unchecked = 0;
     d.coverage.requested_version = ZE_MAKE_VERSION(1, 4);
     text = render_report(&d);
-    ck_assert_msg(strstr(text, "of that version's entries and checks everything it intercepts of that "
-                               "version\n"), "%s", text);
+    ck_assert_msg(strstr(text,
+                         "of that version's entries and checks everything it intercepts of that "
+                         "version\n"),
+                  "%s", text);
     free(text);
     text = render_summary(&d, 0);
     ck_assert_msg(strstr(text, "\"coverage\": {\"requested_version\": \"1.4\", "
                                "\"driver_version\": \"1.17\", \"headers_version\": \"1.4\", "
                                "\"known_version\": \"1.18\", \"intercepted\": 96, "
-                               "\"unchecked\": 0},"), "%s", text);
+                               "\"unchecked\": 0},"),
+                  "%s", text);
     free(text);
 }
 END_TEST
 
-static const zeil_dropped_counts_t some_dropped = {.objects = 3, .allocations = 1,
-                                                   .records = 40, .other = 0, .unchecked = 1};
+static const zeil_dropped_counts_t some_dropped = {
+    .objects = 3, .allocations = 1, .records = 40, .other = 0, .unchecked = 1};
 
 START_TEST(out_of_memory_counts_are_reported)
 {
@@ -335,8 +382,8 @@ static int python_loads_json(const char *text, const char *name)
     fputs(text, f);
     fclose(f);
     char command[1024];
-    snprintf(command, sizeof command,
-             "%s -c 'import json,sys; json.load(open(sys.argv[1]))' '%s'", ZO_TEST_PYTHON, path);
+    snprintf(command, sizeof command, "%s -c 'import json,sys; json.load(open(sys.argv[1]))' '%s'",
+             ZO_TEST_PYTHON, path);
     int status;
     free(zo_test_run(command, &status));
     return status == 0;

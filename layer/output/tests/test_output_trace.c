@@ -1,6 +1,6 @@
 /* test_output_trace.c: the Chrome trace from scripted synthetic records:
  * exact tracks, events and counts; concurrent writers; device times; drops. */
-#include "fake_zeil_counters.h"
+#include "zo_test_snapshot.h"
 #include "zeil_output.h"
 #include "zo_test_util.h"
 
@@ -14,8 +14,11 @@
 
 static void start_trace(const char *name, int timing)
 {
-    zo_config_t config = {.log_level = ZO_LOG_WARNING, .trace_file = zo_test_path(name),
-                          .report = 0, .timing = timing};
+    zo_config_t config = {.snapshot = zo_test_snapshot,
+                          .log_level = ZO_LOG_WARNING,
+                          .trace_file = zo_test_path(name),
+                          .report = 0,
+                          .timing = timing};
     zo_init(&config);
     ck_assert(zo_trace_enabled());
 }
@@ -125,10 +128,11 @@ START_TEST(scripted_sequence_has_exact_tracks_and_events)
                                       "\"primitive\":\"convolution\",\"impl\":\"jit:gemm\","
                                       "\"memory\":\"src f32 4x3x8x8, dst f32 4x8x8x8\","
                                       "\"group_count\":[4,2,1],\"group_size\":[64,1,1]"));
-    ck_assert_ptr_nonnull(strstr(raw, "\"kind\":\"copy\",\"call\":\"zeCommandListAppendMemoryCopy\","
-                                      "\"bytes\":4096"));
+    ck_assert_ptr_nonnull(strstr(raw,
+                                 "\"kind\":\"copy\",\"call\":\"zeCommandListAppendMemoryCopy\","
+                                 "\"bytes\":4096"));
     /* waiters name the call numbers they wait on */
-    ck_assert_ptr_nonnull(strstr(raw, "\"seq\":4,") );
+    ck_assert_ptr_nonnull(strstr(raw, "\"seq\":4,"));
     ck_assert_ptr_nonnull(strstr(strstr(raw, "\"seq\":4,"), "\"wait_events\":2,\"waits_on\":[1],"));
     /* the host append carries its call number and the span's category */
     ck_assert_ptr_nonnull(strstr(raw, "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"cat\":\"submission\","
@@ -138,22 +142,31 @@ START_TEST(scripted_sequence_has_exact_tracks_and_events)
     char conv_ts[32], copy_ts[32], host_ts[32], flow[256];
     ts_after(raw, "\"name\":\"convolution (jit:gemm) [nominal]\"", conv_ts, sizeof conv_ts);
     ts_after(raw, "\"name\":\"copy [nominal]\"", copy_ts, sizeof copy_ts);
-    ts_after(raw, "\"cat\":\"submission\",\"name\":\"zeCommandListAppendLaunchKernel\"",
-             host_ts, sizeof host_ts);
-    snprintf(flow, sizeof flow, "{\"ph\":\"s\",\"pid\":2,\"tid\":1001,\"cat\":\"submission\","
-             "\"name\":\"event\",\"id\":49,\"ts\":%s}", conv_ts);
+    ts_after(raw, "\"cat\":\"submission\",\"name\":\"zeCommandListAppendLaunchKernel\"", host_ts,
+             sizeof host_ts);
+    snprintf(flow, sizeof flow,
+             "{\"ph\":\"s\",\"pid\":2,\"tid\":1001,\"cat\":\"submission\","
+             "\"name\":\"event\",\"id\":49,\"ts\":%s}",
+             conv_ts);
     ck_assert_msg(strstr(raw, flow), "missing %s", flow);
-    snprintf(flow, sizeof flow, "{\"ph\":\"f\",\"pid\":2,\"tid\":1,\"cat\":\"submission\","
-             "\"name\":\"event\",\"id\":49,\"ts\":%s,\"bp\":\"e\"}", copy_ts);
+    snprintf(flow, sizeof flow,
+             "{\"ph\":\"f\",\"pid\":2,\"tid\":1,\"cat\":\"submission\","
+             "\"name\":\"event\",\"id\":49,\"ts\":%s,\"bp\":\"e\"}",
+             copy_ts);
     ck_assert_msg(strstr(raw, flow), "missing %s", flow);
-    snprintf(flow, sizeof flow, "{\"ph\":\"s\",\"pid\":1,\"tid\":1,\"cat\":\"submission\","
-             "\"name\":\"submit\",\"id\":16,\"ts\":%s}", host_ts);
+    snprintf(flow, sizeof flow,
+             "{\"ph\":\"s\",\"pid\":1,\"tid\":1,\"cat\":\"submission\","
+             "\"name\":\"submit\",\"id\":16,\"ts\":%s}",
+             host_ts);
     ck_assert_msg(strstr(raw, flow), "missing %s", flow);
-    snprintf(flow, sizeof flow, "{\"ph\":\"f\",\"pid\":2,\"tid\":1001,\"cat\":\"submission\","
-             "\"name\":\"submit\",\"id\":16,\"ts\":%s,\"bp\":\"e\"}", conv_ts);
+    snprintf(flow, sizeof flow,
+             "{\"ph\":\"f\",\"pid\":2,\"tid\":1001,\"cat\":\"submission\","
+             "\"name\":\"submit\",\"id\":16,\"ts\":%s,\"bp\":\"e\"}",
+             conv_ts);
     ck_assert_msg(strstr(raw, flow), "missing %s", flow);
-    ck_assert_ptr_nonnull(strstr(raw, "{\"ph\":\"M\",\"pid\":2,\"tid\":1001,\"name\":\"thread_sort_index\","
-                                      "\"args\":{\"sort_index\":1}}"));
+    ck_assert_ptr_nonnull(
+        strstr(raw, "{\"ph\":\"M\",\"pid\":2,\"tid\":1001,\"name\":\"thread_sort_index\","
+                    "\"args\":{\"sort_index\":1}}"));
     free(raw);
 }
 END_TEST
@@ -178,23 +191,22 @@ START_TEST(waiter_appended_before_its_signaller_is_laid_out_after_it)
     zo_trace_submission(&r);
     zo_finish();
     char *out = describe("early_waiter.json", "--spans");
-    ck_assert_str_eq(out,
-                     "FLOW f event 2 1 1\n"
-                     "FLOW f submit 2 1 2\n"
-                     "FLOW f submit 2 2 1\n"
-                     "FLOW s event 2 2 1\n"
-                     "FLOW s submit 1 1 3\n"
-                     "X submission 2 1 2\n"
-                     "X submission 2 2 1\n"
-                     "end exit 0 0\n"
-                     "name 1 - host\n"
-                     "name 2 - device\n"
-                     "name 2 1 list 0x200\n"
-                     "name 2 2 list 0x100\n"
-                     "timing nominal 3\n"
-                     "span 2 spin [nominal] 3 +0.000 10.000 nominal\n"
-                     "span 1 copy [nominal] 1 +10.000 10.000 nominal\n"
-                     "span 1 after_copy [nominal] 2 +20.000 10.000 nominal\n");
+    ck_assert_str_eq(out, "FLOW f event 2 1 1\n"
+                          "FLOW f submit 2 1 2\n"
+                          "FLOW f submit 2 2 1\n"
+                          "FLOW s event 2 2 1\n"
+                          "FLOW s submit 1 1 3\n"
+                          "X submission 2 1 2\n"
+                          "X submission 2 2 1\n"
+                          "end exit 0 0\n"
+                          "name 1 - host\n"
+                          "name 2 - device\n"
+                          "name 2 1 list 0x200\n"
+                          "name 2 2 list 0x100\n"
+                          "timing nominal 3\n"
+                          "span 2 spin [nominal] 3 +0.000 10.000 nominal\n"
+                          "span 1 copy [nominal] 1 +10.000 10.000 nominal\n"
+                          "span 1 after_copy [nominal] 2 +20.000 10.000 nominal\n");
     free(out);
 }
 END_TEST
@@ -364,7 +376,8 @@ START_TEST(timed_trace_writes_copies_in_order_without_waiting_for_the_end)
     zo_flush();
     char *text = zo_test_read(zo_test_path("timed_copy.json"));
     ck_assert_ptr_nonnull(text);
-    ck_assert_msg(strstr(text, "\"copy\"") == NULL, "the copy was written before the launch before it");
+    ck_assert_msg(strstr(text, "\"copy\"") == NULL,
+                  "the copy was written before the launch before it");
     free(text);
     zo_trace_device_times(1, t + 100000, t + 300000);
     zo_flush();
@@ -467,7 +480,7 @@ static Suite *trace_suite(void)
 
 int main(void)
 {
-    fake_zeil_set_counters(0, 0, 0, 0, 0, 0, 0);
+    zo_test_set_counters(0, 0, 0, 0, 0, 0, 0);
     SRunner *r = srunner_create(trace_suite());
     srunner_run_all(r, CK_NORMAL);
     int failed = srunner_ntests_failed(r);

@@ -3,7 +3,7 @@
  * Prints the median ns per zo_trace_submission over batches that fit in a
  * ring (the launch path itself), and how many entries per second the
  * consumer writes (the flusher's side). */
-#include "fake_zeil_counters.h"
+#include "zo_test_snapshot.h"
 #include "zeil_output.h"
 #include "zo_test_util.h"
 

@@ -14,63 +14,92 @@
 
 /* load, store, exchange, compare-exchange and the integer operations of T,
  * named by suffix S. */
-#define RD_AT_COMMON(T, S)                                                                       \
-    T __zeil_atomic_load_##S(rd_u64 a, int o)                                                    \
-    {                                                                                            \
-        T r;                                                                                     \
-        __atomic_load(RD_AT_PTR(T, a), &r, o == 3 || o == 4 ? 5 : o);                            \
-        return r;                                                                                \
-    }                                                                                            \
-    void __zeil_atomic_store_##S(rd_u64 a, T v, int o)                                           \
-    {                                                                                            \
-        __atomic_store(RD_AT_PTR(T, a), &v, o == 2 || o == 4 ? 5 : o);                           \
-    }                                                                                            \
-    T __zeil_atomic_xchg_##S(rd_u64 a, T v, int o)                                               \
-    {                                                                                            \
-        T r;                                                                                     \
-        __atomic_exchange(RD_AT_PTR(T, a), &v, &r, o);                                           \
-        return r;                                                                                \
-    }                                                                                            \
-    /* expected: the caller's private copy; failure orders weaker than release */               \
+#define RD_AT_COMMON(T, S) \
+    T __zeil_atomic_load_##S(rd_u64 a, int o) \
+    { \
+        T r; \
+        __atomic_load(RD_AT_PTR(T, a), &r, o == 3 || o == 4 ? 5 : o); \
+        return r; \
+    } \
+    void __zeil_atomic_store_##S(rd_u64 a, T v, int o) \
+    { \
+        __atomic_store(RD_AT_PTR(T, a), &v, o == 2 || o == 4 ? 5 : o); \
+    } \
+    T __zeil_atomic_xchg_##S(rd_u64 a, T v, int o) \
+    { \
+        T r; \
+        __atomic_exchange(RD_AT_PTR(T, a), &v, &r, o); \
+        return r; \
+    } \
+    /* expected: the caller's private copy; failure orders weaker than release */ \
     int __zeil_atomic_cmpxchg_##S(rd_u64 a, rd_u64 expected, T desired, int weak, int os, int of) \
-    {                                                                                            \
-        of = of == 3 ? 0 : of == 4 ? 2 : of;                                                     \
-        if (weak)                                                                                \
-            return __atomic_compare_exchange(RD_AT_PTR(T, a), (T *)(unsigned long)expected, &desired, 1, os, of); \
-        return __atomic_compare_exchange(RD_AT_PTR(T, a), (T *)(unsigned long)expected, &desired, 0, os, of); \
+    { \
+        of = of == 3 ? 0 : of == 4 ? 2 : of; \
+        if (weak) \
+            return __atomic_compare_exchange(RD_AT_PTR(T, a), (T *)(unsigned long)expected, \
+                                             &desired, 1, os, of); \
+        return __atomic_compare_exchange(RD_AT_PTR(T, a), (T *)(unsigned long)expected, &desired, \
+                                         0, os, of); \
     }
 
-#define RD_AT_INT(T, S)                                                                          \
-    RD_AT_COMMON(T, S)                                                                           \
-    T __zeil_atomic_add_##S(rd_u64 a, T v, int o) { return __atomic_fetch_add(RD_AT_PTR(T, a), v, o); } \
-    T __zeil_atomic_sub_##S(rd_u64 a, T v, int o) { return __atomic_fetch_sub(RD_AT_PTR(T, a), v, o); } \
-    T __zeil_atomic_and_##S(rd_u64 a, T v, int o) { return __atomic_fetch_and(RD_AT_PTR(T, a), v, o); } \
-    T __zeil_atomic_or_##S(rd_u64 a, T v, int o) { return __atomic_fetch_or(RD_AT_PTR(T, a), v, o); }   \
-    T __zeil_atomic_xor_##S(rd_u64 a, T v, int o) { return __atomic_fetch_xor(RD_AT_PTR(T, a), v, o); } \
-    T __zeil_atomic_min_##S(rd_u64 a, T v, int o) { return __atomic_fetch_min(RD_AT_PTR(T, a), v, o); } \
-    T __zeil_atomic_max_##S(rd_u64 a, T v, int o) { return __atomic_fetch_max(RD_AT_PTR(T, a), v, o); }
+#define RD_AT_INT(T, S) \
+    RD_AT_COMMON(T, S) \
+    T __zeil_atomic_add_##S(rd_u64 a, T v, int o) \
+    { \
+        return __atomic_fetch_add(RD_AT_PTR(T, a), v, o); \
+    } \
+    T __zeil_atomic_sub_##S(rd_u64 a, T v, int o) \
+    { \
+        return __atomic_fetch_sub(RD_AT_PTR(T, a), v, o); \
+    } \
+    T __zeil_atomic_and_##S(rd_u64 a, T v, int o) \
+    { \
+        return __atomic_fetch_and(RD_AT_PTR(T, a), v, o); \
+    } \
+    T __zeil_atomic_or_##S(rd_u64 a, T v, int o) \
+    { \
+        return __atomic_fetch_or(RD_AT_PTR(T, a), v, o); \
+    } \
+    T __zeil_atomic_xor_##S(rd_u64 a, T v, int o) \
+    { \
+        return __atomic_fetch_xor(RD_AT_PTR(T, a), v, o); \
+    } \
+    T __zeil_atomic_min_##S(rd_u64 a, T v, int o) \
+    { \
+        return __atomic_fetch_min(RD_AT_PTR(T, a), v, o); \
+    } \
+    T __zeil_atomic_max_##S(rd_u64 a, T v, int o) \
+    { \
+        return __atomic_fetch_max(RD_AT_PTR(T, a), v, o); \
+    }
 
 /* Floating point: add as an atomic fadd; min and max (fmin/fmax's rule for
  * NaN) by compare-exchange on the bits. */
-#define RD_AT_FLOAT(T, S, I)                                                                     \
-    RD_AT_COMMON(T, S)                                                                           \
-    T __zeil_atomic_add_##S(rd_u64 a, T v, int o) { return __atomic_fetch_add(RD_AT_PTR(T, a), v, o); } \
-    T __zeil_atomic_sub_##S(rd_u64 a, T v, int o) { return __atomic_fetch_sub(RD_AT_PTR(T, a), v, o); } \
-    T __zeil_atomic_min_##S(rd_u64 a, T v, int o)                                                \
-    {                                                                                            \
-        T old = __zeil_atomic_load_##S(a, 0);                                                    \
-        while (!(old <= v || v != v) &&                                                          \
-               !__atomic_compare_exchange(RD_AT_PTR(T, a), &old, &v, 1, o, 0))                   \
-            ;                                                                                    \
-        return old;                                                                              \
-    }                                                                                            \
-    T __zeil_atomic_max_##S(rd_u64 a, T v, int o)                                                \
-    {                                                                                            \
-        T old = __zeil_atomic_load_##S(a, 0);                                                    \
-        while (!(old >= v || v != v) &&                                                          \
-               !__atomic_compare_exchange(RD_AT_PTR(T, a), &old, &v, 1, o, 0))                   \
-            ;                                                                                    \
-        return old;                                                                              \
+#define RD_AT_FLOAT(T, S, I) \
+    RD_AT_COMMON(T, S) \
+    T __zeil_atomic_add_##S(rd_u64 a, T v, int o) \
+    { \
+        return __atomic_fetch_add(RD_AT_PTR(T, a), v, o); \
+    } \
+    T __zeil_atomic_sub_##S(rd_u64 a, T v, int o) \
+    { \
+        return __atomic_fetch_sub(RD_AT_PTR(T, a), v, o); \
+    } \
+    T __zeil_atomic_min_##S(rd_u64 a, T v, int o) \
+    { \
+        T old = __zeil_atomic_load_##S(a, 0); \
+        while (!(old <= v || v != v) && \
+               !__atomic_compare_exchange(RD_AT_PTR(T, a), &old, &v, 1, o, 0)) \
+            ; \
+        return old; \
+    } \
+    T __zeil_atomic_max_##S(rd_u64 a, T v, int o) \
+    { \
+        T old = __zeil_atomic_load_##S(a, 0); \
+        while (!(old >= v || v != v) && \
+               !__atomic_compare_exchange(RD_AT_PTR(T, a), &old, &v, 1, o, 0)) \
+            ; \
+        return old; \
     }
 
 RD_AT_INT(int, i32)

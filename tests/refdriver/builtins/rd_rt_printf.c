@@ -50,7 +50,8 @@ static void rd_pf_advance(rd_pf_out_t *o, int n)
 
 static int rd_pf_is_float(char c)
 {
-    return c == 'f' || c == 'F' || c == 'e' || c == 'E' || c == 'g' || c == 'G' || c == 'a' || c == 'A';
+    return c == 'f' || c == 'F' || c == 'e' || c == 'E' || c == 'g' || c == 'G' || c == 'a' ||
+           c == 'A';
 }
 
 /* One scalar conversion: spec is "%<flags,width,precision><host length><c>". */
@@ -58,11 +59,14 @@ static void rd_pf_scalar(rd_pf_out_t *o, const char *spec, char conv, int is_lon
 {
     int n;
     if (rd_pf_is_float(conv))
-        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, __builtin_va_arg(*ap, double));
+        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec,
+                     __builtin_va_arg(*ap, double));
     else if (conv == 's')
-        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, __builtin_va_arg(*ap, const char *));
+        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec,
+                     __builtin_va_arg(*ap, const char *));
     else if (conv == 'p')
-        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, __builtin_va_arg(*ap, void *));
+        n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec,
+                     __builtin_va_arg(*ap, void *));
     else if (is_long)
         n = snprintf(o->buf + o->len, (rd_size_t)rd_pf_room(o), spec, __builtin_va_arg(*ap, long));
     else
@@ -72,7 +76,8 @@ static void rd_pf_scalar(rd_pf_out_t *o, const char *spec, char conv, int is_lon
 
 /* One element of a vector (bytes at v), formatted with spec (the host's
  * length already in it). */
-static void rd_pf_element(rd_pf_out_t *o, const char *spec, char conv, int lbytes, const unsigned char *v, int i)
+static void rd_pf_element(rd_pf_out_t *o, const char *spec, char conv, int lbytes,
+                          const unsigned char *v, int i)
 {
     int n;
     const unsigned char *e = v + i * lbytes;
@@ -104,7 +109,8 @@ static void rd_pf_element(rd_pf_out_t *o, const char *spec, char conv, int lbyte
 /* A vector conversion of width elements of lbytes each. The kernel passes
  * the vector as LLVM does on x86-64: widened to whole 16-byte SSE
  * registers, one after another (a 3-element vector takes the room of 4). */
-static int rd_pf_vector(rd_pf_out_t *o, const char *spec, char conv, int width, int lbytes, rd_va_list *ap)
+static int rd_pf_vector(rd_pf_out_t *o, const char *spec, char conv, int width, int lbytes,
+                        rd_va_list *ap)
 {
     union {
         rd_pf_i4 q[8];
@@ -136,15 +142,24 @@ static const char *rd_pf_conversion(rd_pf_out_t *o, const char *f, rd_va_list *a
         while (*f >= '0' && *f <= '9')
             width = width * 10 + (*f++ - '0');
     }
-    if (f[0] == 'h' && f[1] == 'h') { lbytes = 1; f += 2; }
-    else if (f[0] == 'h' && f[1] == 'l') { lbytes = 4; f += 2; }
-    else if (f[0] == 'h') { lbytes = 2; f++; }
-    else if (f[0] == 'l') { lbytes = 8; f++; }
+    if (f[0] == 'h' && f[1] == 'h') {
+        lbytes = 1;
+        f += 2;
+    } else if (f[0] == 'h' && f[1] == 'l') {
+        lbytes = 4;
+        f += 2;
+    } else if (f[0] == 'h') {
+        lbytes = 2;
+        f++;
+    } else if (f[0] == 'l') {
+        lbytes = 8;
+        f++;
+    }
     char conv = *f;
     if (!conv || !__builtin_strchr("diouxXfFeEgGaAcsp", conv))
         return 0;
-    if ((lbytes == 8 || (width && !rd_pf_is_float(conv))) && !rd_pf_is_float(conv) && conv != 'c' && conv != 's' &&
-        conv != 'p')
+    if ((lbytes == 8 || (width && !rd_pf_is_float(conv))) && !rd_pf_is_float(conv) && conv != 'c' &&
+        conv != 's' && conv != 'p')
         spec[n++] = 'l'; /* vector elements are formatted as long */
     spec[n++] = conv;
     spec[n] = 0;

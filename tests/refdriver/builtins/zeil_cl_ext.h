@@ -27,28 +27,32 @@
 #define ZEIL_CL_DECL __attribute__((overloadable)) __attribute__((convergent))
 
 /* Shuffles and broadcast of one type T. */
-#define ZEIL_CL_SHUFFLES(T)                                                  \
-    T ZEIL_CL_DECL intel_sub_group_shuffle(T, uint);                         \
-    T ZEIL_CL_DECL intel_sub_group_shuffle_xor(T, uint);                     \
-    T ZEIL_CL_DECL intel_sub_group_shuffle_down(T, T, uint);                 \
-    T ZEIL_CL_DECL intel_sub_group_shuffle_up(T, T, uint);                   \
+#define ZEIL_CL_SHUFFLES(T) \
+    T ZEIL_CL_DECL intel_sub_group_shuffle(T, uint); \
+    T ZEIL_CL_DECL intel_sub_group_shuffle_xor(T, uint); \
+    T ZEIL_CL_DECL intel_sub_group_shuffle_down(T, T, uint); \
+    T ZEIL_CL_DECL intel_sub_group_shuffle_up(T, T, uint); \
     T ZEIL_CL_DECL intel_sub_group_broadcast(T, uint)
-#define ZEIL_CL_SHUFFLES_V(T)                                                \
-    ZEIL_CL_SHUFFLES(T); ZEIL_CL_SHUFFLES(T##2); ZEIL_CL_SHUFFLES(T##3);     \
-    ZEIL_CL_SHUFFLES(T##4); ZEIL_CL_SHUFFLES(T##8); ZEIL_CL_SHUFFLES(T##16)
+#define ZEIL_CL_SHUFFLES_V(T) \
+    ZEIL_CL_SHUFFLES(T); \
+    ZEIL_CL_SHUFFLES(T##2); \
+    ZEIL_CL_SHUFFLES(T##3); \
+    ZEIL_CL_SHUFFLES(T##4); \
+    ZEIL_CL_SHUFFLES(T##8); \
+    ZEIL_CL_SHUFFLES(T##16)
 
 /* Block reads and writes of T, suffix S, at address space AS. */
-#define ZEIL_CL_BLOCK(T, S, AS)                                                        \
-    T ZEIL_CL_DECL intel_sub_group_block_read##S(const AS T *);                        \
-    T##2 ZEIL_CL_DECL intel_sub_group_block_read##S##2(const AS T *);                  \
-    T##4 ZEIL_CL_DECL intel_sub_group_block_read##S##4(const AS T *);                  \
-    T##8 ZEIL_CL_DECL intel_sub_group_block_read##S##8(const AS T *);                  \
-    void ZEIL_CL_DECL intel_sub_group_block_write##S(AS T *, T);                       \
-    void ZEIL_CL_DECL intel_sub_group_block_write##S##2(AS T *, T##2);                 \
-    void ZEIL_CL_DECL intel_sub_group_block_write##S##4(AS T *, T##4);                 \
+#define ZEIL_CL_BLOCK(T, S, AS) \
+    T ZEIL_CL_DECL intel_sub_group_block_read##S(const AS T *); \
+    T##2 ZEIL_CL_DECL intel_sub_group_block_read##S##2(const AS T *); \
+    T##4 ZEIL_CL_DECL intel_sub_group_block_read##S##4(const AS T *); \
+    T##8 ZEIL_CL_DECL intel_sub_group_block_read##S##8(const AS T *); \
+    void ZEIL_CL_DECL intel_sub_group_block_write##S(AS T *, T); \
+    void ZEIL_CL_DECL intel_sub_group_block_write##S##2(AS T *, T##2); \
+    void ZEIL_CL_DECL intel_sub_group_block_write##S##4(AS T *, T##4); \
     void ZEIL_CL_DECL intel_sub_group_block_write##S##8(AS T *, T##8)
-#define ZEIL_CL_BLOCK16(T, S, AS)                                            \
-    T##16 ZEIL_CL_DECL intel_sub_group_block_read##S##16(const AS T *);      \
+#define ZEIL_CL_BLOCK16(T, S, AS) \
+    T##16 ZEIL_CL_DECL intel_sub_group_block_read##S##16(const AS T *); \
     void ZEIL_CL_DECL intel_sub_group_block_write##S##16(AS T *, T##16)
 
 /* cl_intel_subgroups_char */
@@ -60,10 +64,16 @@ ZEIL_CL_BLOCK(uchar, _uc, __local);
 ZEIL_CL_BLOCK16(uchar, _uc, __local);
 
 /* cl_intel_subgroups_long: vectors of long (the scalars are in opencl-c.h) */
-ZEIL_CL_SHUFFLES(long2); ZEIL_CL_SHUFFLES(long3); ZEIL_CL_SHUFFLES(long4);
-ZEIL_CL_SHUFFLES(long8); ZEIL_CL_SHUFFLES(long16);
-ZEIL_CL_SHUFFLES(ulong2); ZEIL_CL_SHUFFLES(ulong3); ZEIL_CL_SHUFFLES(ulong4);
-ZEIL_CL_SHUFFLES(ulong8); ZEIL_CL_SHUFFLES(ulong16);
+ZEIL_CL_SHUFFLES(long2);
+ZEIL_CL_SHUFFLES(long3);
+ZEIL_CL_SHUFFLES(long4);
+ZEIL_CL_SHUFFLES(long8);
+ZEIL_CL_SHUFFLES(long16);
+ZEIL_CL_SHUFFLES(ulong2);
+ZEIL_CL_SHUFFLES(ulong3);
+ZEIL_CL_SHUFFLES(ulong4);
+ZEIL_CL_SHUFFLES(ulong8);
+ZEIL_CL_SHUFFLES(ulong16);
 long ZEIL_CL_DECL intel_sub_group_broadcast(long, uint);
 ulong ZEIL_CL_DECL intel_sub_group_broadcast(ulong, uint);
 ZEIL_CL_BLOCK(ulong, _ul, __global);

@@ -16,13 +16,15 @@ static ze_result_t append_plain(rd_cmdlist_t *list, ze_event_handle_t signal, ui
                                 ze_event_handle_t *waits)
 {
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_BARRIER, rd_cmdlist_arena(list, rd_cmdlist_bytes(num_waits, 0)), signal,
-                             num_waits, waits));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_BARRIER,
+                           rd_cmdlist_arena(list, rd_cmdlist_bytes(num_waits, 0)), signal,
+                           num_waits, waits));
     return rd_cmdlist_append(list, &cmd);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList,
-                                                     ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                                     ze_event_handle_t hSignalEvent,
+                                                     uint32_t numWaitEvents,
                                                      ze_event_handle_t *phWaitEvents)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
@@ -30,11 +32,10 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendBarrier(ze_command_list_handle_t hC
     return append_plain(list, hSignalEvent, numWaitEvents, phWaitEvents);
 }
 
-ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCommandList,
-                                                                 uint32_t numRanges, const size_t *pRangeSizes,
-                                                                 const void **pRanges, ze_event_handle_t hSignalEvent,
-                                                                 uint32_t numWaitEvents,
-                                                                 ze_event_handle_t *phWaitEvents)
+ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryRangesBarrier(
+    ze_command_list_handle_t hCommandList, uint32_t numRanges, const size_t *pRangeSizes,
+    const void **pRanges, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(pRangeSizes);
@@ -43,16 +44,19 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryRangesBarrier(ze_command_list
     return append_plain(list, hSignalEvent, numWaitEvents, phWaitEvents);
 }
 
-ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList, void *dstptr,
-                                                        const void *srcptr, size_t size,
-                                                        ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList,
+                                                        void *dstptr, const void *srcptr,
+                                                        size_t size, ze_event_handle_t hSignalEvent,
+                                                        uint32_t numWaitEvents,
                                                         ze_event_handle_t *phWaitEvents)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(dstptr);
     RD_NOT_NULL(srcptr);
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_COPY, rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent, numWaitEvents, phWaitEvents));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_COPY,
+                           rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent,
+                           numWaitEvents, phWaitEvents));
     cmd.u.copy.dst = dstptr;
     cmd.u.copy.src = srcptr;
     cmd.u.copy.size = size;
@@ -60,13 +64,14 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopy(ze_command_list_handle_t
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopyFromContext(
-    ze_command_list_handle_t hCommandList, void *dstptr, ze_context_handle_t hContextSrc, const void *srcptr,
-    size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+    ze_command_list_handle_t hCommandList, void *dstptr, ze_context_handle_t hContextSrc,
+    const void *srcptr, size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents)
 {
     RD_HANDLE(rd_context_t, src_ctx, hContextSrc, RD_MAGIC_CONTEXT);
     (void)src_ctx; /* all contexts share the host's address space */
-    return rd_zeCommandListAppendMemoryCopy(hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents,
-                                            phWaitEvents);
+    return rd_zeCommandListAppendMemoryCopy(hCommandList, dstptr, srcptr, size, hSignalEvent,
+                                            numWaitEvents, phWaitEvents);
 }
 
 static int ranges_meet(uint32_t a, uint32_t a_len, uint32_t b, uint32_t b_len)
@@ -83,9 +88,10 @@ static int boxes_overlap(const ze_copy_region_t *a, const ze_copy_region_t *b)
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopyRegion(
-    ze_command_list_handle_t hCommandList, void *dstptr, const ze_copy_region_t *dstRegion, uint32_t dstPitch,
-    uint32_t dstSlicePitch, const void *srcptr, const ze_copy_region_t *srcRegion, uint32_t srcPitch,
-    uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+    ze_command_list_handle_t hCommandList, void *dstptr, const ze_copy_region_t *dstRegion,
+    uint32_t dstPitch, uint32_t dstSlicePitch, const void *srcptr,
+    const ze_copy_region_t *srcRegion, uint32_t srcPitch, uint32_t srcSlicePitch,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(dstptr);
@@ -105,25 +111,33 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryCopyRegion(
         boxes_overlap(dstRegion, srcRegion))
         return ZE_RESULT_ERROR_OVERLAPPING_REGIONS;
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_COPY_REGION, rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent, numWaitEvents, phWaitEvents));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_COPY_REGION,
+                           rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent,
+                           numWaitEvents, phWaitEvents));
     cmd.u.region.dst = (rd_region_t){dstptr, *dstRegion, dstPitch, dstSlicePitch};
-    cmd.u.region.src = (rd_region_t){(char *)(uintptr_t)srcptr, *srcRegion, srcPitch, srcSlicePitch};
+    cmd.u.region.src =
+        (rd_region_t){(char *)(uintptr_t)srcptr, *srcRegion, srcPitch, srcSlicePitch};
     return rd_cmdlist_append(list, &cmd);
 }
 
-ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void *ptr,
-                                                        const void *pattern, size_t pattern_size, size_t size,
-                                                        ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList,
+                                                        void *ptr, const void *pattern,
+                                                        size_t pattern_size, size_t size,
+                                                        ze_event_handle_t hSignalEvent,
+                                                        uint32_t numWaitEvents,
                                                         ze_event_handle_t *phWaitEvents)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(ptr);
     RD_NOT_NULL(pattern);
     /* A power of two up to maxMemoryFillPatternSize, as the specification says. */
-    if (pattern_size == 0 || pattern_size > RD_MAX_FILL_PATTERN || (pattern_size & (pattern_size - 1)))
+    if (pattern_size == 0 || pattern_size > RD_MAX_FILL_PATTERN ||
+        (pattern_size & (pattern_size - 1)))
         return ZE_RESULT_ERROR_INVALID_SIZE;
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_FILL, rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent, numWaitEvents, phWaitEvents));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_FILL,
+                           rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent,
+                           numWaitEvents, phWaitEvents));
     cmd.u.fill.dst = ptr;
     cmd.u.fill.size = size;
     cmd.u.fill.pattern_size = pattern_size;
@@ -131,8 +145,8 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryFill(ze_command_list_handle_t
     return rd_cmdlist_append(list, &cmd);
 }
 
-ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandList, const void *ptr,
-                                                            size_t size)
+ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandList,
+                                                            const void *ptr, size_t size)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(ptr);
@@ -141,8 +155,8 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendMemoryPrefetch(ze_command_list_hand
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
-                                                       ze_device_handle_t hDevice, const void *ptr, size_t size,
-                                                       ze_memory_advice_t advice)
+                                                       ze_device_handle_t hDevice, const void *ptr,
+                                                       size_t size, ze_memory_advice_t advice)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_CHECK(hDevice, RD_MAGIC_DEVICE);
@@ -162,7 +176,8 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendSignalEvent(ze_command_list_handle_
     return append_plain(list, hEvent, 0, NULL);
 }
 
-ze_result_t ZE_APICALL rd_zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandList, uint32_t numEvents,
+ze_result_t ZE_APICALL rd_zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandList,
+                                                          uint32_t numEvents,
                                                           ze_event_handle_t *phEvents)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
@@ -182,22 +197,24 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendEventReset(ze_command_list_handle_t
     return rd_cmdlist_append(list, &cmd);
 }
 
-ze_result_t ZE_APICALL rd_zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCommandList,
-                                                                  uint64_t *dstptr, ze_event_handle_t hSignalEvent,
-                                                                  uint32_t numWaitEvents,
-                                                                  ze_event_handle_t *phWaitEvents)
+ze_result_t ZE_APICALL rd_zeCommandListAppendWriteGlobalTimestamp(
+    ze_command_list_handle_t hCommandList, uint64_t *dstptr, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(dstptr);
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_WRITE_TIMESTAMP, rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent, numWaitEvents, phWaitEvents));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_WRITE_TIMESTAMP,
+                           rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent,
+                           numWaitEvents, phWaitEvents));
     cmd.u.timestamp_dst = dstptr;
     return rd_cmdlist_append(list, &cmd);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendQueryKernelTimestamps(
-    ze_command_list_handle_t hCommandList, uint32_t numEvents, ze_event_handle_t *phEvents, void *dstptr,
-    const size_t *pOffsets, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+    ze_command_list_handle_t hCommandList, uint32_t numEvents, ze_event_handle_t *phEvents,
+    void *dstptr, const size_t *pOffsets, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(phEvents);
@@ -219,7 +236,9 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendQueryKernelTimestamps(
         memcpy(offsets, pOffsets, numEvents * sizeof *offsets);
     }
     rd_command_t cmd;
-    ze_result_t r = rd_command_init(&cmd, RD_CMD_QUERY_TIMESTAMPS, rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent, numWaitEvents, phWaitEvents);
+    ze_result_t r = rd_command_init(&cmd, RD_CMD_QUERY_TIMESTAMPS,
+                                    rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)),
+                                    hSignalEvent, numWaitEvents, phWaitEvents);
     if (r != ZE_RESULT_SUCCESS) {
         free(events);
         free(offsets);
@@ -264,40 +283,39 @@ static ze_result_t append_launch(ze_command_list_handle_t hCommandList, ze_kerne
 ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandList,
                                                           ze_kernel_handle_t hKernel,
                                                           const ze_group_count_t *pLaunchFuncArgs,
-                                                          ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                                          ze_event_handle_t hSignalEvent,
+                                                          uint32_t numWaitEvents,
                                                           ze_event_handle_t *phWaitEvents)
 {
-    return append_launch(hCommandList, hKernel, pLaunchFuncArgs, 0, hSignalEvent, numWaitEvents, phWaitEvents);
+    return append_launch(hCommandList, hKernel, pLaunchFuncArgs, 0, hSignalEvent, numWaitEvents,
+                         phWaitEvents);
 }
 
-ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t hCommandList,
-                                                                     ze_kernel_handle_t hKernel,
-                                                                     const ze_group_count_t *pLaunchFuncArgs,
-                                                                     ze_event_handle_t hSignalEvent,
-                                                                     uint32_t numWaitEvents,
-                                                                     ze_event_handle_t *phWaitEvents)
+ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchCooperativeKernel(
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents)
 {
     /* The kernel ABI has no cross-group synchronisation, so a cooperative
      * launch needs nothing more than an ordinary one. */
-    return append_launch(hCommandList, hKernel, pLaunchFuncArgs, 0, hSignalEvent, numWaitEvents, phWaitEvents);
+    return append_launch(hCommandList, hKernel, pLaunchFuncArgs, 0, hSignalEvent, numWaitEvents,
+                         phWaitEvents);
 }
 
-ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCommandList,
-                                                                  ze_kernel_handle_t hKernel,
-                                                                  const ze_group_count_t *pLaunchArgumentsBuffer,
-                                                                  ze_event_handle_t hSignalEvent,
-                                                                  uint32_t numWaitEvents,
-                                                                  ze_event_handle_t *phWaitEvents)
+ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchKernelIndirect(
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t *pLaunchArgumentsBuffer, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
     /* The group counts are read when the launch runs, not now. */
-    return append_launch(hCommandList, hKernel, pLaunchArgumentsBuffer, 1, hSignalEvent, numWaitEvents,
-                         phWaitEvents);
+    return append_launch(hCommandList, hKernel, pLaunchArgumentsBuffer, 1, hSignalEvent,
+                         numWaitEvents, phWaitEvents);
 }
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchMultipleKernelsIndirect(
     ze_command_list_handle_t hCommandList, uint32_t numKernels, ze_kernel_handle_t *phKernels,
-    const uint32_t *pCountBuffer, const ze_group_count_t *pLaunchArgumentsBuffer, ze_event_handle_t hSignalEvent,
-    uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+    const uint32_t *pCountBuffer, const ze_group_count_t *pLaunchArgumentsBuffer,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     RD_NOT_NULL(phKernels);
@@ -306,7 +324,9 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchMultipleKernelsIndirect(
     for (uint32_t i = 0; i < numKernels; i++)
         RD_TRY(rd_check_handle(phKernels[i], RD_MAGIC_KERNEL));
     rd_command_t cmd;
-    RD_TRY(rd_command_init(&cmd, RD_CMD_LAUNCH_MULTIPLE, rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent, numWaitEvents, phWaitEvents));
+    RD_TRY(rd_command_init(&cmd, RD_CMD_LAUNCH_MULTIPLE,
+                           rd_cmdlist_arena(list, rd_cmdlist_bytes(numWaitEvents, 0)), hSignalEvent,
+                           numWaitEvents, phWaitEvents));
     cmd.u.multiple.max = numKernels;
     cmd.u.multiple.count = pCountBuffer;
     cmd.u.multiple.launches = calloc(numKernels ? numKernels : 1, sizeof *cmd.u.multiple.launches);
@@ -317,7 +337,8 @@ ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchMultipleKernelsIndirect(
     /* Every kernel's arguments as they are now; how many run is read later. */
     for (uint32_t i = 0; i < numKernels; i++) {
         rd_kernel_t *kernel = (rd_kernel_t *)(void *)phKernels[i];
-        ze_result_t r = rd_launch_capture(kernel, &pLaunchArgumentsBuffer[i], 1, NULL, &cmd.u.multiple.launches[i]);
+        ze_result_t r = rd_launch_capture(kernel, &pLaunchArgumentsBuffer[i], 1, NULL,
+                                          &cmd.u.multiple.launches[i]);
         if (r != ZE_RESULT_SUCCESS) {
             rd_command_release(&cmd);
             return r;

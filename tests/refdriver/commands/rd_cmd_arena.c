@@ -13,7 +13,7 @@ _Static_assert(_Alignof(max_align_t) >= 16, "malloc gives 16-byte aligned chunks
 
 struct rd_cmd_arena_chunk {
     rd_cmd_arena_chunk_t *next;
-    size_t size;              /* usable bytes after the header */
+    size_t size; /* usable bytes after the header */
     alignas(16) char bytes[];
 };
 

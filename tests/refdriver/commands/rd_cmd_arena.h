@@ -16,7 +16,7 @@ typedef struct rd_cmd_arena_chunk rd_cmd_arena_chunk_t;
 typedef struct rd_cmd_arena {
     rd_cmd_arena_chunk_t *first;   /* every chunk, in order of use */
     rd_cmd_arena_chunk_t *current; /* the chunk being filled */
-    char *next, *end;          /* free part of the current chunk */
+    char *next, *end;              /* free part of the current chunk */
 } rd_cmd_arena_t;
 
 /* size bytes aligned to 16 (max_align_t); null when out of memory. */

@@ -125,8 +125,8 @@ static void release_commands(rd_cmdlist_t *list)
     m->module_count = 0;
 }
 
-static ze_result_t cmdlist_new(ze_context_handle_t hContext, ze_device_handle_t hDevice, uint32_t ordinal,
-                               rd_cmdlist_t **out)
+static ze_result_t cmdlist_new(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                               uint32_t ordinal, rd_cmdlist_t **out)
 {
     RD_TRY(rd_context_check_device(hContext, hDevice));
     if (ordinal >= RD_QUEUE_GROUPS)
@@ -142,7 +142,8 @@ static ze_result_t cmdlist_new(ze_context_handle_t hContext, ze_device_handle_t 
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+ze_result_t ZE_APICALL rd_zeCommandListCreate(ze_context_handle_t hContext,
+                                              ze_device_handle_t hDevice,
                                               const ze_command_list_desc_t *desc,
                                               ze_command_list_handle_t *phCommandList)
 {
@@ -161,7 +162,8 @@ ze_result_t ZE_APICALL rd_zeCommandListCreate(ze_context_handle_t hContext, ze_d
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+ze_result_t ZE_APICALL rd_zeCommandListCreateImmediate(ze_context_handle_t hContext,
+                                                       ze_device_handle_t hDevice,
                                                        const ze_command_queue_desc_t *altdesc,
                                                        ze_command_list_handle_t *phCommandList)
 {
@@ -169,7 +171,8 @@ ze_result_t ZE_APICALL rd_zeCommandListCreateImmediate(ze_context_handle_t hCont
     RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(altdesc);
     RD_NOT_NULL(phCommandList);
-    if ((altdesc->flags & ~RD_QUEUE_FLAGS_KNOWN) || altdesc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
+    if ((altdesc->flags & ~RD_QUEUE_FLAGS_KNOWN) ||
+        altdesc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
         altdesc->priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH)
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     if (altdesc->index >= RD_QUEUES_PER_GROUP)
@@ -233,7 +236,8 @@ ze_result_t ZE_APICALL rd_zeCommandListReset(ze_command_list_handle_t hCommandLi
 
 /* API 1.6 (declared by compat/ze_compat.h where the headers are older):
  * filled only for loaders that ask for 1.6 or later. */
-ze_result_t ZE_APICALL rd_zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList, uint64_t timeout)
+ze_result_t ZE_APICALL rd_zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList,
+                                                       uint64_t timeout)
 {
     RD_HANDLE(rd_cmdlist_t, list, hCommandList, RD_MAGIC_CMDLIST);
     if (!list->immediate)

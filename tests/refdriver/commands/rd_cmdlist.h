@@ -22,25 +22,25 @@
  * padding keeps whatever the heap puts around it off its cache lines. */
 typedef struct rd_list_memory {
     char isolated_before[64];
-    rd_cmd_arena_t arena;       /* launch captures, wait lists */
-    rd_module_t **modules;  /* held until reset */
+    rd_cmd_arena_t arena;  /* launch captures, wait lists */
+    rd_module_t **modules; /* held until reset */
     uint32_t module_count, module_capacity;
     char isolated_after[64];
 } rd_list_memory_t;
 
 typedef struct rd_cmdlist {
     uint32_t magic;
-    int closed;          /* regular lists only */
+    int closed; /* regular lists only */
     rd_context_t *context;
     rd_device_t *device;
     int immediate;
-    int synchronous; /* immediate lists only */
-    rd_worker_t *worker; /* immediate lists only */
+    int synchronous;          /* immediate lists only */
+    rd_worker_t *worker;      /* immediate lists only */
     rd_immediate_jobs_t jobs; /* immediate lists only */
     rd_list_memory_t *memory; /* regular lists, from their first append */
     rd_command_t *commands;
     size_t count;
-    size_t capacity;     /* kept by reset: a refilled list grows nothing */
+    size_t capacity; /* kept by reset: a refilled list grows nothing */
     pthread_mutex_t lock;
     pthread_cond_t idle;
     uint32_t executions; /* queued or running on queues */

@@ -38,11 +38,11 @@ typedef struct rd_region {
 
 typedef struct rd_command {
     rd_command_kind_t kind;
-    int in_arena;        /* waits and launch live in the list's arena (regular
+    int in_arena;       /* waits and launch live in the list's arena (regular
                             lists): released with it, not one by one */
-    rd_event_t *signal;  /* may be null */
+    rd_event_t *signal; /* may be null */
     uint32_t num_waits;
-    rd_event_t **waits;  /* owned */
+    rd_event_t **waits; /* owned */
     union {
         struct {
             void *dst;
@@ -64,12 +64,12 @@ typedef struct rd_command {
             uint32_t count;
             rd_event_t **events; /* owned */
             char *dst;
-            size_t *offsets;     /* owned, null: results one after the other */
+            size_t *offsets; /* owned, null: results one after the other */
         } query;
         struct rd_launch *launch; /* owned */
         struct {
             uint32_t max;
-            const uint32_t *count;     /* read when the command runs */
+            const uint32_t *count;       /* read when the command runs */
             struct rd_launch **launches; /* owned, max of them */
         } multiple;
     } u;

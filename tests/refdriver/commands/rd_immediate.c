@@ -5,11 +5,11 @@
 #include <stdlib.h>
 
 struct rd_immediate_job {
-    rd_job_t job;                /* first: the worker's handle on it */
-    rd_immediate_jobs_t *home;   /* where it goes back; null: freed after running */
-    rd_immediate_job_t *next;    /* in spare or returned */
-    rd_module_t *module;         /* held until the command ran, or null */
-    rd_cmd_arena_t arena;        /* over store */
+    rd_job_t job;              /* first: the worker's handle on it */
+    rd_immediate_jobs_t *home; /* where it goes back; null: freed after running */
+    rd_immediate_job_t *next;  /* in spare or returned */
+    rd_module_t *module;       /* held until the command ran, or null */
+    rd_cmd_arena_t arena;      /* over store */
     rd_command_t cmd;
     alignas(16) unsigned char store[RD_IMMEDIATE_STORE];
 };
@@ -42,7 +42,8 @@ static void rewind_job(rd_immediate_job_t *j)
 {
     if (j->arena.first)
         rd_cmd_arena_free(&j->arena);
-    j->arena = (rd_cmd_arena_t){.next = (char *)j->store, .end = (char *)j->store + sizeof j->store};
+    j->arena =
+        (rd_cmd_arena_t){.next = (char *)j->store, .end = (char *)j->store + sizeof j->store};
     if (j->module)
         rd_module_release(j->module);
     j->module = NULL;

@@ -35,7 +35,7 @@ typedef struct rd_immediate_job rd_immediate_job_t;
  * pushed by the worker. */
 typedef struct rd_immediate_jobs {
     rd_immediate_job_t *spare;
-    rd_immediate_job_t *pending;          /* taken by the append under way */
+    rd_immediate_job_t *pending; /* taken by the append under way */
     _Atomic(rd_immediate_job_t *) returned;
 } rd_immediate_jobs_t;
 

@@ -30,7 +30,8 @@ static ze_result_t execution_job(rd_job_t *job)
     return first;
 }
 
-ze_result_t ZE_APICALL rd_zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+ze_result_t ZE_APICALL rd_zeCommandQueueCreate(ze_context_handle_t hContext,
+                                               ze_device_handle_t hDevice,
                                                const ze_command_queue_desc_t *desc,
                                                ze_command_queue_handle_t *phCommandQueue)
 {
@@ -41,7 +42,8 @@ ze_result_t ZE_APICALL rd_zeCommandQueueCreate(ze_context_handle_t hContext, ze_
     if ((desc->flags & ~RD_QUEUE_FLAGS_KNOWN) || desc->mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
         desc->priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH)
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-    if (!rd_context_has_device(ctx, dev) || desc->ordinal >= RD_QUEUE_GROUPS || desc->index >= RD_QUEUES_PER_GROUP)
+    if (!rd_context_has_device(ctx, dev) || desc->ordinal >= RD_QUEUE_GROUPS ||
+        desc->index >= RD_QUEUES_PER_GROUP)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     rd_queue_t *queue = rd_object_new(RD_MAGIC_QUEUE, sizeof *queue);
     if (!queue)
@@ -71,10 +73,9 @@ ze_result_t ZE_APICALL rd_zeCommandQueueDestroy(ze_command_queue_handle_t hComma
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommandQueue,
-                                                            uint32_t numCommandLists,
-                                                            ze_command_list_handle_t *phCommandLists,
-                                                            ze_fence_handle_t hFence)
+ze_result_t ZE_APICALL rd_zeCommandQueueExecuteCommandLists(
+    ze_command_queue_handle_t hCommandQueue, uint32_t numCommandLists,
+    ze_command_list_handle_t *phCommandLists, ze_fence_handle_t hFence)
 {
     RD_HANDLE(rd_queue_t, queue, hCommandQueue, RD_MAGIC_QUEUE);
     RD_NOT_NULL(phCommandLists);
@@ -112,7 +113,8 @@ ze_result_t ZE_APICALL rd_zeCommandQueueExecuteCommandLists(ze_command_queue_han
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, uint64_t timeout)
+ze_result_t ZE_APICALL rd_zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue,
+                                                    uint64_t timeout)
 {
     RD_HANDLE(rd_queue_t, queue, hCommandQueue, RD_MAGIC_QUEUE);
     return rd_worker_sync(queue->worker, rd_worker_last_ticket(queue->worker), timeout);

@@ -16,14 +16,14 @@
 
 struct rd_worker {
     pthread_mutex_t lock;
-    pthread_cond_t work;  /* a job was queued, or stop; signalled only when sleeping */
-    pthread_cond_t done;  /* a job finished */
+    pthread_cond_t work; /* a job was queued, or stop; signalled only when sleeping */
+    pthread_cond_t done; /* a job finished */
     rd_job_t *head, *tail;
-    uint64_t submitted;   /* written under the lock; polled without it (atomic) */
-    uint64_t completed;   /* written under the lock; polled without it (atomic) */
-    int stopping;         /* written under the lock; polled without it (atomic) */
-    int sleeping;         /* under the lock: the worker waits on `work` */
-    ze_result_t error;    /* under the lock: a job's first error since the last sync */
+    uint64_t submitted; /* written under the lock; polled without it (atomic) */
+    uint64_t completed; /* written under the lock; polled without it (atomic) */
+    int stopping;       /* written under the lock; polled without it (atomic) */
+    int sleeping;       /* under the lock: the worker waits on `work` */
+    ze_result_t error;  /* under the lock: a job's first error since the last sync */
     pthread_t thread;
 };
 
@@ -35,8 +35,8 @@ typedef struct idle_poll {
 static int work_arrived(const void *arg)
 {
     const idle_poll_t *p = arg;
-    return __atomic_load_n(&p->worker->submitted, __ATOMIC_ACQUIRE) != p->taken
-           || __atomic_load_n(&p->worker->stopping, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&p->worker->submitted, __ATOMIC_ACQUIRE) != p->taken ||
+           __atomic_load_n(&p->worker->stopping, __ATOMIC_ACQUIRE);
 }
 
 static void *worker_main(void *arg)

@@ -105,14 +105,16 @@ static void remove_dir(const char *dir)
 }
 
 /* Runs one step; 1 when it succeeded, else the log says why. */
-static int step(rd_build_job_t *j, const char *what, const char *tool, char **argv, rd_strbuf_t *out)
+static int step(rd_build_job_t *j, const char *what, const char *tool, char **argv,
+                rd_strbuf_t *out)
 {
     rd_spawn_result_t r = rd_spawn(argv, j->dir, RD_BUILD_TIMEOUT_S, out, j->log);
     if (r == RD_SPAWN_OK)
         return 1;
     if (r == RD_SPAWN_NOT_FOUND)
         rd_strbuf_add(j->log,
-                      "zeil reference CPU driver: cannot build the module: '%s' (%s) was not found; install %s\n",
+                      "zeil reference CPU driver: cannot build the module: '%s' (%s) was not "
+                      "found; install %s\n",
                       tool, what, rd_toolchain_package(&j->tools, tool));
     else
         rd_strbuf_add(j->log, "zeil reference CPU driver: %s failed\n", what);
@@ -129,8 +131,17 @@ static int front_end_opencl_c(rd_build_job_t *j)
     argv[n++] = (char *)j->tools.clang;
     /* __OPENCL_VERSION__ is the device's OpenCL version, which the
      * implementation defines (clang does not for SPIR): 3.0, as the ICD says. */
-    const char *fixed[] = {"-cc1", "-triple", "spir64-unknown-unknown", "-x", "cl", "-finclude-default-header",
-                           "-D__OPENCL_VERSION__=300", "-O2", "-emit-llvm-bc", "-o", "program.bc"};
+    const char *fixed[] = {"-cc1",
+                           "-triple",
+                           "spir64-unknown-unknown",
+                           "-x",
+                           "cl",
+                           "-finclude-default-header",
+                           "-D__OPENCL_VERSION__=300",
+                           "-O2",
+                           "-emit-llvm-bc",
+                           "-o",
+                           "program.bc"};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
         argv[n++] = (char *)fixed[i];
     if (j->tools.ext_header) {
@@ -141,7 +152,8 @@ static int front_end_opencl_c(rd_build_job_t *j)
     for (const char *p = j->tools.extensions; *p && e < 64;) {
         size_t len = strcspn(p, " ;");
         if (len > 0 && len < 80)
-            snprintf(ext_args[e], sizeof ext_args[e], "-cl-ext=+%.*s", (int)len, p), argv[n++] = ext_args[e++];
+            snprintf(ext_args[e], sizeof ext_args[e], "-cl-ext=+%.*s", (int)len, p),
+                argv[n++] = ext_args[e++];
         p += len;
         p += strspn(p, " ;");
     }
@@ -175,13 +187,14 @@ static int front_end_spirv(rd_build_job_t *j)
                 v = *(const uint32_t *)c->pConstantValues[i];
             else
                 memcpy(&v, c->pConstantValues[i], 8);
-            used += (size_t)snprintf(consts + used, sizeof consts - used, "%s%u:i%u:%llu", used ? " " : "",
-                                     s->id, s->size * 8, (unsigned long long)v);
+            used += (size_t)snprintf(consts + used, sizeof consts - used, "%s%u:i%u:%llu",
+                                     used ? " " : "", s->id, s->size * 8, (unsigned long long)v);
         }
     char spec_arg[sizeof consts + 16];
     snprintf(spec_arg, sizeof spec_arg, "--spec-const=%s", consts);
-    char *argv[] = {(char *)j->tools.llvm_spirv, "-r", "--spirv-ext=+all", "-o", "program.bc", "program.spv",
-                    used ? spec_arg : NULL, NULL};
+    char *argv[] = {
+        (char *)j->tools.llvm_spirv, "-r", "--spirv-ext=+all", "-o", "program.bc", "program.spv",
+        used ? spec_arg : NULL,      NULL};
     return step(j, "reading the SPIR-V module (llvm-spirv)", j->tools.llvm_spirv, argv, NULL);
 }
 
@@ -209,7 +222,8 @@ static int run_steps(rd_build_job_t *j)
     const char *tmp = getenv("TMPDIR");
     snprintf(j->dir, sizeof j->dir, "%s/zeil-kc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(j->dir)) {
-        rd_strbuf_add(j->log, "zeil reference CPU driver: cannot create a temporary directory in %s\n",
+        rd_strbuf_add(j->log,
+                      "zeil reference CPU driver: cannot create a temporary directory in %s\n",
                       tmp && *tmp ? tmp : "/tmp");
         return 0;
     }
@@ -218,7 +232,8 @@ static int run_steps(rd_build_job_t *j)
     return ok;
 }
 
-ze_result_t rd_build(const rd_build_input_t *in, unsigned char **so, size_t *so_size, rd_strbuf_t *log)
+ze_result_t rd_build(const rd_build_input_t *in, unsigned char **so, size_t *so_size,
+                     rd_strbuf_t *log)
 {
     rd_build_job_t j;
     memset(&j, 0, sizeof j);

@@ -14,17 +14,18 @@
 #include <level_zero/ze_api.h>
 
 typedef struct rd_build_input {
-    uint32_t format;         /* ZE_MODULE_FORMAT_IL_SPIRV or ZEIL_MODULE_FORMAT_OCLC */
+    uint32_t format; /* ZE_MODULE_FORMAT_IL_SPIRV or ZEIL_MODULE_FORMAT_OCLC */
     const void *bytes;
     size_t size;
-    const char *flags;       /* pBuildFlags, may be null */
+    const char *flags;                      /* pBuildFlags, may be null */
     const ze_module_constants_t *constants; /* may be null */
-    const char *cpu_name;    /* the host's, part of the cache key */
+    const char *cpu_name;                   /* the host's, part of the cache key */
 } rd_build_input_t;
 
 /* ZE_RESULT_SUCCESS with the shared object in *so (malloc'ed), or
  * ZE_RESULT_ERROR_MODULE_BUILD_FAILURE (OUT_OF_HOST_MEMORY). log receives
  * the notes and diagnostics either way. */
-ze_result_t rd_build(const rd_build_input_t *in, unsigned char **so, size_t *so_size, rd_strbuf_t *log);
+ze_result_t rd_build(const rd_build_input_t *in, unsigned char **so, size_t *so_size,
+                     rd_strbuf_t *log);
 
 #endif

@@ -8,16 +8,25 @@
 static int passed(const char *t)
 {
     static const char *const exact[] = {
-        "-cl-mad-enable", "-cl-fast-relaxed-math", "-cl-fp32-correctly-rounded-divide-sqrt",
-        "-cl-denorms-are-zero", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
-        "-cl-single-precision-constant", "-cl-opt-disable", "-cl-kernel-arg-info", "-cl-uniform-work-group-size",
-        "-w", "-Werror",
+        "-cl-mad-enable",
+        "-cl-fast-relaxed-math",
+        "-cl-fp32-correctly-rounded-divide-sqrt",
+        "-cl-denorms-are-zero",
+        "-cl-no-signed-zeros",
+        "-cl-unsafe-math-optimizations",
+        "-cl-finite-math-only",
+        "-cl-single-precision-constant",
+        "-cl-opt-disable",
+        "-cl-kernel-arg-info",
+        "-cl-uniform-work-group-size",
+        "-w",
+        "-Werror",
     };
     for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
         if (strcmp(t, exact[i]) == 0)
             return 1;
-    static const char *const std[] = {"-cl-std=CL1.0", "-cl-std=CL1.1", "-cl-std=CL1.2", "-cl-std=CL2.0",
-                                      "-cl-std=CL3.0", "-cl-std=CLC++"};
+    static const char *const std[] = {"-cl-std=CL1.0", "-cl-std=CL1.1", "-cl-std=CL1.2",
+                                      "-cl-std=CL2.0", "-cl-std=CL3.0", "-cl-std=CLC++"};
     for (size_t i = 0; i < sizeof std / sizeof *std; i++)
         if (strcmp(t, std[i]) == 0)
             return 1;

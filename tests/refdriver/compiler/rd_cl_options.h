@@ -13,7 +13,7 @@
 #define RD_CL_MAX_ARGS 2048 /* oneDNN passes hundreds of -D */
 
 typedef struct rd_cl_options {
-    char *storage;                 /* the tokens, NUL-separated */
+    char *storage;                    /* the tokens, NUL-separated */
     const char *args[RD_CL_MAX_ARGS]; /* what clang gets */
     int num_args;
 } rd_cl_options_t;

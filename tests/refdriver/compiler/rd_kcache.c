@@ -70,8 +70,9 @@ unsigned char *rd_kcache_get(const char *dir, const char *key, size_t *size)
     entry_header_t h;
     struct stat st;
     unsigned char *bytes = NULL;
-    if (fstat(fd, &st) != 0 || read(fd, &h, sizeof h) != (ssize_t)sizeof h || memcmp(h.magic, ENTRY_MAGIC, 8) != 0 ||
-        h.size != (uint64_t)st.st_size - sizeof h || h.size == 0)
+    if (fstat(fd, &st) != 0 || read(fd, &h, sizeof h) != (ssize_t)sizeof h ||
+        memcmp(h.magic, ENTRY_MAGIC, 8) != 0 || h.size != (uint64_t)st.st_size - sizeof h ||
+        h.size == 0)
         goto out;
     bytes = malloc(h.size);
     if (!bytes || read(fd, bytes, h.size) != (ssize_t)h.size)
@@ -96,7 +97,8 @@ void rd_kcache_put(const char *dir, const char *key, const unsigned char *bytes,
         return;
     char tmp[4200], path[4200];
     snprintf(path, sizeof path, "%s/%s.so", dir, key);
-    snprintf(tmp, sizeof tmp, "%s/.%s.%ld.%lx.tmp", dir, key, (long)getpid(), (unsigned long)(uintptr_t)&tmp);
+    snprintf(tmp, sizeof tmp, "%s/.%s.%ld.%lx.tmp", dir, key, (long)getpid(),
+             (unsigned long)(uintptr_t)&tmp);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0)
         return;

@@ -28,7 +28,8 @@ int rd_spawn_which(const char *program, char *path, size_t size)
         size_t n = strcspn(dirs, ":");
         int w = snprintf(path, size, "%.*s/%s", (int)n, n ? dirs : ".", program);
         struct stat st;
-        if (w > 0 && (size_t)w < size && stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0)
+        if (w > 0 && (size_t)w < size && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+            access(path, X_OK) == 0)
             return 1;
         dirs += n;
         if (*dirs == ':')
@@ -93,8 +94,8 @@ static int wait_child(pid_t pid, unsigned timeout_s)
     }
 }
 
-rd_spawn_result_t rd_spawn(char *const argv[], const char *tmpdir, unsigned timeout_s, rd_strbuf_t *out,
-                           rd_strbuf_t *log)
+rd_spawn_result_t rd_spawn(char *const argv[], const char *tmpdir, unsigned timeout_s,
+                           rd_strbuf_t *out, rd_strbuf_t *log)
 {
     char exe[4096], out_file[4096], err_file[4096];
     if (!rd_spawn_which(argv[0], exe, sizeof exe))
@@ -108,7 +109,8 @@ rd_spawn_result_t rd_spawn(char *const argv[], const char *tmpdir, unsigned time
      * their short names (program.cl:3:5: error: ...). */
     posix_spawn_file_actions_addchdir_np(&fa, tmpdir);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out ? out_file : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&fa, 1, out ? out_file : "/dev/null",
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_addopen(&fa, 2, err_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     char **env = child_environment();
     pid_t pid;
@@ -130,7 +132,8 @@ rd_spawn_result_t rd_spawn(char *const argv[], const char *tmpdir, unsigned time
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return RD_SPAWN_OK;
     if (WIFSIGNALED(status))
-        rd_strbuf_add(log, "%s was killed by signal %d (%s)\n", argv[0], WTERMSIG(status), strsignal(WTERMSIG(status)));
+        rd_strbuf_add(log, "%s was killed by signal %d (%s)\n", argv[0], WTERMSIG(status),
+                      strsignal(WTERMSIG(status)));
     else
         rd_strbuf_add(log, "%s failed (exit code %d)\n", argv[0], WEXITSTATUS(status));
     return RD_SPAWN_FAILED;

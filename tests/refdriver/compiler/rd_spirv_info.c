@@ -41,7 +41,8 @@ static uint32_t constant_size(const uint32_t *w, size_t n, uint32_t r)
         uint32_t count = w[i] >> 16, op = w[i] & 0xffff;
         if (count == 0 || i + count > n)
             return 0;
-        if ((op == OP_SPEC || op == OP_SPEC_TRUE || op == OP_SPEC_FALSE) && count >= 3 && w[i + 2] == r)
+        if ((op == OP_SPEC || op == OP_SPEC_TRUE || op == OP_SPEC_FALSE) && count >= 3 &&
+            w[i + 2] == r)
             return type_size(w, n, w[i + 1]);
         i += count;
     }
@@ -60,15 +61,17 @@ const char *rd_spirv_read(const void *bytes, size_t size, rd_spirv_info_t *info)
     memcpy(w, bytes, size);
     const char *problem = NULL;
     if (w[0] != SPIRV_MAGIC)
-        problem = w[0] == __builtin_bswap32(SPIRV_MAGIC) ? "SPIR-V of the other byte order is not supported"
-                                                         : "not SPIR-V: the magic number is not 0x07230203";
+        problem = w[0] == __builtin_bswap32(SPIRV_MAGIC)
+                      ? "SPIR-V of the other byte order is not supported"
+                      : "not SPIR-V: the magic number is not 0x07230203";
     for (size_t i = 5; !problem && i < n;) {
         uint32_t count = w[i] >> 16, op = w[i] & 0xffff;
         if (count == 0 || i + count > n) {
             problem = "not SPIR-V: an instruction runs past the end of the module";
             break;
         }
-        if (op == OP_DECORATE && count >= 4 && w[i + 2] == DECORATION_SPEC_ID && info->num_specs < RD_SPIRV_MAX_SPEC) {
+        if (op == OP_DECORATE && count >= 4 && w[i + 2] == DECORATION_SPEC_ID &&
+            info->num_specs < RD_SPIRV_MAX_SPEC) {
             rd_spirv_spec_t *s = &info->specs[info->num_specs];
             s->id = w[i + 3];
             s->size = constant_size(w, n, w[i + 1]);

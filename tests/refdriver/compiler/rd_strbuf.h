@@ -7,7 +7,7 @@
 typedef struct rd_strbuf {
     char *text; /* NUL-terminated, or null while empty */
     size_t len, cap;
-    int oom;    /* an append failed for lack of memory */
+    int oom; /* an append failed for lack of memory */
 } rd_strbuf_t;
 
 void rd_strbuf_add(rd_strbuf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -62,7 +62,8 @@ static void hash_file(rd_sha256_t *key, const char *file, int in_path)
     char path[4096];
     struct stat st;
     memset(&st, 0, sizeof st);
-    if ((in_path ? rd_spawn_which(file, path, sizeof path) : snprintf(path, sizeof path, "%s", file) > 0) &&
+    if ((in_path ? rd_spawn_which(file, path, sizeof path)
+                 : snprintf(path, sizeof path, "%s", file) > 0) &&
         stat(path, &st) == 0) {
         rd_sha256_add(key, path, strlen(path) + 1);
         rd_sha256_add(key, &st.st_size, sizeof st.st_size);

@@ -10,9 +10,9 @@
 
 typedef struct rd_toolchain {
     const char *clang, *llvm_spirv, *kc;
-    const char *libs[4];   /* bitcode linked into every module, in order: the */
-    int lazy[4];           /* entries' runtime whole, then the built-ins and their */
-    int num_libs;          /* runtime lazily (only what is used) */
+    const char *libs[4];    /* bitcode linked into every module, in order: the */
+    int lazy[4];            /* entries' runtime whole, then the built-ins and their */
+    int num_libs;           /* runtime lazily (only what is used) */
     const char *ext_header; /* -include'd before the source, or null */
     const char *extensions; /* OpenCL C extensions to enable, blank-separated */
 } rd_toolchain_t;

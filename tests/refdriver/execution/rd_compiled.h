@@ -48,7 +48,8 @@ typedef void (*rd_cm_item_fn)(const void *const *args, rd_wi_state_t *st);
  * runs a group of one row (local sizes 1 in y and z) on its own copy of st
  * instead, leaving st's local_id RD_WI_ID_UNKNOWN until it returns.
  */
-typedef void (*rd_cm_direct_fn)(const void *const *args, rd_wi_state_t *st, rd_u32 first, rd_u32 count);
+typedef void (*rd_cm_direct_fn)(const void *const *args, rd_wi_state_t *st, rd_u32 first,
+                                rd_u32 count);
 
 typedef struct rd_cm_kernel {
     const char *name;
@@ -60,7 +61,7 @@ typedef struct rd_cm_kernel {
     rd_u32 private_bytes;      /* an estimate of a work-item's stack */
     rd_cm_item_fn item;
     rd_cm_direct_fn direct;
-    const char *attributes;    /* as the source gave them, for zeKernelGetSourceAttributes */
+    const char *attributes; /* as the source gave them, for zeKernelGetSourceAttributes */
 } rd_cm_kernel_t;
 
 /* A program-scope variable: what zeModuleGetGlobalPointer answers. */
@@ -71,7 +72,7 @@ typedef struct rd_cm_global {
 } rd_cm_global_t;
 
 typedef struct rd_cm_module {
-    rd_u32 abi_version; /* RD_CM_ABI_VERSION */
+    rd_u32 abi_version;    /* RD_CM_ABI_VERSION */
     rd_u32 wi_abi_version; /* RD_WI_ABI_VERSION */
     rd_u32 num_kernels;
     rd_u32 num_globals;

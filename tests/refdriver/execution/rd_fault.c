@@ -152,19 +152,25 @@ void rd_fault_leave(void)
 static const char *signal_name(int signo)
 {
     switch (signo) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    default: return "a signal";
+    case SIGSEGV:
+        return "SIGSEGV";
+    case SIGBUS:
+        return "SIGBUS";
+    case SIGFPE:
+        return "SIGFPE";
+    case SIGILL:
+        return "SIGILL";
+    default:
+        return "a signal";
     }
 }
 
 void rd_fault_describe(const rd_fault_scope_t *s, char *buf, size_t size)
 {
     if (s->signo == SIGSEGV || s->signo == SIGBUS)
-        snprintf(buf, size, "%s at address 0x%" PRIxPTR " (instruction 0x%" PRIxPTR ")", signal_name(s->signo),
-                 (uintptr_t)s->addr, (uintptr_t)s->ip);
+        snprintf(buf, size, "%s at address 0x%" PRIxPTR " (instruction 0x%" PRIxPTR ")",
+                 signal_name(s->signo), (uintptr_t)s->addr, (uintptr_t)s->ip);
     else
-        snprintf(buf, size, "%s at instruction 0x%" PRIxPTR, signal_name(s->signo), (uintptr_t)s->ip);
+        snprintf(buf, size, "%s at instruction 0x%" PRIxPTR, signal_name(s->signo),
+                 (uintptr_t)s->ip);
 }

@@ -22,9 +22,9 @@
 typedef struct rd_fault_scope {
     sigjmp_buf jmp;
     int signo;
-    int code;     /* si_code */
-    void *addr;   /* si_addr: the address touched (SIGSEGV, SIGBUS) or the instruction */
-    void *ip;     /* the faulting instruction */
+    int code;   /* si_code */
+    void *addr; /* si_addr: the address touched (SIGSEGV, SIGBUS) or the instruction */
+    void *ip;   /* the faulting instruction */
     /* Called in the handler: null to leave by siglongjmp, or the top of a
      * stack on which the handler's return calls resume(ctx) instead. */
     void *(*resume_stack)(void *ctx);

@@ -37,8 +37,8 @@ int rd_fiber_create(rd_fiber_t *f, unsigned index)
     memset(f, 0, sizeof *f);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t size = page + RD_FIBER_STACK;
-    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-                     -1, 0);
+    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (map == MAP_FAILED)
         return -1;
     if (mprotect(map, page, PROT_NONE) != 0) {

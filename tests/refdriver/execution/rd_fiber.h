@@ -32,14 +32,14 @@
 #endif
 
 typedef struct rd_fiber {
-    void *sp;           /* saved stack pointer while switched out */
-    void *stack;        /* lowest usable byte of the stack */
-    size_t stack_size;  /* usable bytes */
-    void *map;          /* the mapping (guard page first), null for a thread's own stack */
+    void *sp;          /* saved stack pointer while switched out */
+    void *stack;       /* lowest usable byte of the stack */
+    size_t stack_size; /* usable bytes */
+    void *map;         /* the mapping (guard page first), null for a thread's own stack */
     size_t map_size;
-    void *tsan;         /* TSan's fiber */
-    void *asan_fake;    /* ASan's fake stack while switched out */
-    size_t colour;      /* bytes left unused at the top (rd_fiber_create) */
+    void *tsan;      /* TSan's fiber */
+    void *asan_fake; /* ASan's fake stack while switched out */
+    size_t colour;   /* bytes left unused at the top (rd_fiber_create) */
 } rd_fiber_t;
 
 /* Bytes of a work-item's stack (pages are committed as they are touched). */

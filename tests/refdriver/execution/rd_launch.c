@@ -22,23 +22,24 @@ _Static_assert(RD_ARG_ALIGNMENT <= 16, "arena blocks are aligned to 16 bytes");
 struct rd_launch {
     rd_module_t *module; /* holds a reference when on the heap: the entry's code */
     rd_driver_t *driver;
-    zeil_cpu_kernel_fn entry;  /* a native kernel's, or null */
-    const rd_cm_kernel_t *cm;  /* a compiled kernel, or null */
+    zeil_cpu_kernel_fn entry; /* a native kernel's, or null */
+    const rd_cm_kernel_t *cm; /* a compiled kernel, or null */
     const char *name;
     uint32_t num_args;
     uint32_t group_size[3];
     uint32_t group_count[3];
     const ze_group_count_t *indirect; /* read when the launch runs, or null */
-    const void **args;      /* num_args pointers into values, or null */
-    uint32_t *local_sizes;  /* compiled kernels: num_args sizes of local arguments */
-    unsigned char *values;  /* copy of the kernel's argument bytes */
+    const void **args;                /* num_args pointers into values, or null */
+    uint32_t *local_sizes;            /* compiled kernels: num_args sizes of local arguments */
+    unsigned char *values;            /* copy of the kernel's argument bytes */
 };
 
 /* Groups in a launch, or 0 when the product does not fit 64 bits. */
 static uint64_t total_groups(const ze_group_count_t *g)
 {
     uint64_t total;
-    if (__builtin_mul_overflow((uint64_t)g->groupCountX * g->groupCountY, (uint64_t)g->groupCountZ, &total))
+    if (__builtin_mul_overflow((uint64_t)g->groupCountX * g->groupCountY, (uint64_t)g->groupCountZ,
+                               &total))
         return 0;
     return total;
 }
@@ -78,15 +79,17 @@ static void capture_args(const rd_kernel_t *kernel, rd_launch_t *l)
     memcpy(l->values, kernel->arg_values, kernel->arg_bytes);
     for (uint32_t i = 0; i < n; i++) {
         unsigned char s = kernel->arg_states[i];
-        l->args[i] = s == RD_ARG_NULL || s == RD_ARG_LOCAL ? NULL : l->values + kernel->arg_offsets[i];
+        l->args[i] =
+            s == RD_ARG_NULL || s == RD_ARG_LOCAL ? NULL : l->values + kernel->arg_offsets[i];
         l->local_sizes[i] = s == RD_ARG_LOCAL && kernel->local_sizes ? kernel->local_sizes[i] : 0;
     }
 }
 
-ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *groups, int indirect, rd_cmd_arena_t *arena,
-                              rd_launch_t **out)
+ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *groups, int indirect,
+                              rd_cmd_arena_t *arena, rd_launch_t **out)
 {
-    if (!indirect && total_groups(groups) == 0 && groups->groupCountX && groups->groupCountY && groups->groupCountZ)
+    if (!indirect && total_groups(groups) == 0 && groups->groupCountX && groups->groupCountY &&
+        groups->groupCountZ)
         return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* more groups than a launch can count */
     uint32_t n = kernel->num_args;
     for (uint32_t i = 0; i < n; i++)
@@ -97,7 +100,8 @@ ze_result_t rd_launch_capture(rd_kernel_t *kernel, const ze_group_count_t *group
     size_t values_at = values_offset(n);
     size_t size = capture_size(values_at, kernel->arg_bytes);
     /* Arena blocks are aligned to 16, RD_ARG_ALIGNMENT. */
-    rd_launch_t *l = arena ? rd_cmd_arena_alloc(arena, size) : aligned_alloc(RD_ARG_ALIGNMENT, size);
+    rd_launch_t *l =
+        arena ? rd_cmd_arena_alloc(arena, size) : aligned_alloc(RD_ARG_ALIGNMENT, size);
     if (!l)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     l->args = (const void **)(void *)(l + 1);
@@ -134,10 +138,12 @@ typedef struct rd_launch_run {
     uint32_t fault_group[3];
 } rd_launch_run_t;
 
-static void group_faulted(rd_launch_run_t *run, const rd_fault_scope_t *scope, const zeil_cpu_group_t *g)
+static void group_faulted(rd_launch_run_t *run, const rd_fault_scope_t *scope,
+                          const zeil_cpu_group_t *g)
 {
     int expected = 0;
-    if (!__atomic_compare_exchange_n(&run->faulted, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    if (!__atomic_compare_exchange_n(&run->faulted, &expected, 1, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
         return;
     run->fault = *scope;
     memcpy(run->fault_group, g->group_id, sizeof run->fault_group);
@@ -184,8 +190,10 @@ static ze_result_t run_native(const rd_launch_t *l, const ze_group_count_t *coun
         return ZE_RESULT_SUCCESS;
     char what[160];
     rd_fault_describe(&run.fault, what, sizeof what);
-    fprintf(stderr, "zeil cpu driver: kernel '%s' faulted in work-group (%u, %u, %u): %s; the device is lost\n",
-            l->name ? l->name : "?", run.fault_group[0], run.fault_group[1], run.fault_group[2], what);
+    fprintf(
+        stderr,
+        "zeil cpu driver: kernel '%s' faulted in work-group (%u, %u, %u): %s; the device is lost\n",
+        l->name ? l->name : "?", run.fault_group[0], run.fault_group[1], run.fault_group[2], what);
     return ZE_RESULT_ERROR_DEVICE_LOST;
 }
 

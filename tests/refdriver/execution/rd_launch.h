@@ -22,8 +22,8 @@ size_t rd_launch_capture_size(const struct rd_kernel *kernel);
  * lives there and takes no reference on the kernel's module: the list or the
  * job holds it (rd_cmdlist_hold_module). Without, it is on the heap, holds
  * the module, and rd_launch_free releases both. */
-ze_result_t rd_launch_capture(struct rd_kernel *kernel, const ze_group_count_t *groups, int indirect,
-                              rd_cmd_arena_t *arena, rd_launch_t **launch);
+ze_result_t rd_launch_capture(struct rd_kernel *kernel, const ze_group_count_t *groups,
+                              int indirect, rd_cmd_arena_t *arena, rd_launch_t **launch);
 /* Runs every work-group: ZE_RESULT_SUCCESS, or ZE_RESULT_ERROR_DEVICE_LOST
  * when the kernel faulted (reported on stderr; the process goes on). */
 ze_result_t rd_launch_run(const rd_launch_t *launch);

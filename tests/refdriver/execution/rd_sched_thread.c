@@ -45,7 +45,8 @@ static rd_sched_thread_t *create(void)
     t->fibers = calloc(RD_SCHED_MAX_ITEMS, sizeof *t->fibers);
     t->ids = calloc(RD_SCHED_MAX_ITEMS, sizeof *t->ids);
     t->done = calloc(RD_SCHED_MAX_ITEMS, 1);
-    t->wg_area = aligned_alloc(RD_LOCAL_ALIGN, (RD_WG_XCHG_BYTES + RD_LOCAL_ALIGN - 1) & ~(size_t)(RD_LOCAL_ALIGN - 1));
+    t->wg_area = aligned_alloc(RD_LOCAL_ALIGN, (RD_WG_XCHG_BYTES + RD_LOCAL_ALIGN - 1) &
+                                                   ~(size_t)(RD_LOCAL_ALIGN - 1));
     if (!t->fibers || !t->ids || !t->done || !t->wg_area) {
         destroy(t);
         return NULL;
@@ -85,7 +86,8 @@ static int grow(unsigned char **buf, size_t *cap, size_t size)
     return 0;
 }
 
-int rd_sched_thread_reserve(rd_sched_thread_t *t, size_t local_bytes, uint32_t num_sg, uint32_t num_args)
+int rd_sched_thread_reserve(rd_sched_thread_t *t, size_t local_bytes, uint32_t num_sg,
+                            uint32_t num_args)
 {
     if (grow(&t->local, &t->local_cap, local_bytes) != 0)
         return -1;

@@ -46,24 +46,24 @@ typedef struct rd_sched_thread {
     rd_fiber_t main;           /* the thread's own stack */
     rd_sched_fiber_t **fibers; /* RD_SCHED_MAX_ITEMS slots, num_fibers made */
     uint32_t num_fibers;
-    rd_sched_ids_t *ids;       /* per work-item, for the current layout */
-    uint32_t ids_key[5];       /* the layout ids were made for: local size, sub-group size, n */
-    unsigned char *done;       /* per work-item: ended in this group */
+    rd_sched_ids_t *ids; /* per work-item, for the current layout */
+    uint32_t ids_key[5]; /* the layout ids were made for: local size, sub-group size, n */
+    unsigned char *done; /* per work-item: ended in this group */
 
     /* the group being run */
     const rd_cm_kernel_t *kernel;
     const void *const *args;
-    uint32_t n;       /* work-items */
-    uint32_t cur;     /* the one running */
-    uint32_t alive;   /* not ended yet */
-    int probing;      /* work-item 0 runs alone: no barrier reached yet */
-    int direct;       /* the direct entry runs: barriers do nothing */
-    int in_fiber;     /* a fiber runs (not the thread's own stack) */
-    int dirty;        /* a fault abandoned the fibers: prepare them again */
-    int left;         /* how the running fiber left the group: 0, RD_SCHED_LEFT_* */
+    uint32_t n;         /* work-items */
+    uint32_t cur;       /* the one running */
+    uint32_t alive;     /* not ended yet */
+    int probing;        /* work-item 0 runs alone: no barrier reached yet */
+    int direct;         /* the direct entry runs: barriers do nothing */
+    int in_fiber;       /* a fiber runs (not the thread's own stack) */
+    int dirty;          /* a fault abandoned the fibers: prepare them again */
+    int left;           /* how the running fiber left the group: 0, RD_SCHED_LEFT_* */
     uint64_t launch_id; /* the launch the fields above were set for */
 
-    unsigned char *local;   /* the group's local memory */
+    unsigned char *local; /* the group's local memory */
     size_t local_cap;
     unsigned char *sg_area; /* sub-groups' exchange areas */
     size_t sg_cap;
@@ -80,7 +80,8 @@ rd_sched_thread_t *rd_sched_thread_get(void);
 
 /* Room for a launch: local memory, exchange areas of num_sg sub-groups,
  * num_args arguments. 0, or -1 when out of memory. */
-int rd_sched_thread_reserve(rd_sched_thread_t *t, size_t local_bytes, uint32_t num_sg, uint32_t num_args);
+int rd_sched_thread_reserve(rd_sched_thread_t *t, size_t local_bytes, uint32_t num_sg,
+                            uint32_t num_args);
 
 /* At least n fibers, each ready to start entry(its rd_sched_fiber_t); all
  * of them prepared again after a fault. 0, or -1 when out of memory. */

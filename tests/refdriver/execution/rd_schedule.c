@@ -24,7 +24,11 @@
 /* Sub-group size of a kernel that requires none. */
 #define RD_SCHED_DEFAULT_SG 16u
 
-enum { RUN_OK = 0, RUN_FAULT = 1, RUN_NO_MEMORY = 2 };
+enum {
+    RUN_OK = 0,
+    RUN_FAULT = 1,
+    RUN_NO_MEMORY = 2
+};
 
 /* One launch, shared by the threads that run its groups. */
 typedef struct sched_run {
@@ -232,7 +236,8 @@ static void left_group(rd_sched_thread_t *t, sched_run_t *run, int why)
     t->ids_key[4] = 0; /* parities were left mid-way */
     int expected = RUN_OK;
     int state = why == RD_SCHED_LEFT_NO_MEMORY ? RUN_NO_MEMORY : RUN_FAULT;
-    if (!__atomic_compare_exchange_n(&run->state, &expected, state, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    if (!__atomic_compare_exchange_n(&run->state, &expected, state, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
         return;
     run->fault = t->fault;
     memcpy(run->group_id, t->st.group_id, sizeof run->group_id);
@@ -242,7 +247,8 @@ static void left_group(rd_sched_thread_t *t, sched_run_t *run, int why)
 static void fail(sched_run_t *run, int state)
 {
     int expected = RUN_OK;
-    __atomic_compare_exchange_n(&run->state, &expected, state, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    __atomic_compare_exchange_n(&run->state, &expected, state, 0, __ATOMIC_ACQ_REL,
+                                __ATOMIC_ACQUIRE);
 }
 
 static void run_group(void *arg, uint64_t index)
@@ -283,12 +289,14 @@ static void report_fault(const sched_run_t *run)
     if (run->local_id[0] == RD_WI_ID_UNKNOWN)
         snprintf(item, sizeof item, "one of work-items 1.. (the 1-D direct loop)");
     else
-        snprintf(item, sizeof item, "work-item (%u, %u, %u)", run->local_id[0], run->local_id[1], run->local_id[2]);
+        snprintf(item, sizeof item, "work-item (%u, %u, %u)", run->local_id[0], run->local_id[1],
+                 run->local_id[2]);
     fprintf(stderr,
-            "zeil cpu driver: kernel '%s' faulted in work-group (%" PRIu64 ", %" PRIu64 ", %" PRIu64 "), %s: %s; "
+            "zeil cpu driver: kernel '%s' faulted in work-group (%" PRIu64 ", %" PRIu64 ", %" PRIu64
+            "), %s: %s; "
             "the device is lost\n",
-            run->kernel->name ? run->kernel->name : "?", run->group_id[0], run->group_id[1], run->group_id[2], item,
-            what);
+            run->kernel->name ? run->kernel->name : "?", run->group_id[0], run->group_id[1],
+            run->group_id[2], item, what);
 }
 
 static ze_result_t plan(const rd_sched_launch_t *l, sched_run_t *run)
@@ -308,7 +316,9 @@ static ze_result_t plan(const rd_sched_launch_t *l, sched_run_t *run)
     run->n = (uint32_t)n;
     run->sg_size = sg;
     run->num_sg = (run->n + sg - 1) / sg;
-    run->work_dim = l->group_count[2] * l->group_size[2] > 1 ? 3 : l->group_count[1] * l->group_size[1] > 1 ? 2 : 1;
+    run->work_dim = l->group_count[2] * l->group_size[2] > 1   ? 3
+                    : l->group_count[1] * l->group_size[1] > 1 ? 2
+                                                               : 1;
     size_t local = align_local(k->local_bytes);
     for (uint32_t i = 0; i < k->num_args; i++) {
         if (k->args[i].kind == RD_CM_ARG_OTHER)

@@ -15,8 +15,10 @@
 
 typedef struct rd_sched_launch {
     const rd_cm_kernel_t *kernel;
-    const void *const *args;     /* per argument: its bytes (null for a null pointer); unused for a local one */
-    const uint32_t *local_sizes; /* per argument: bytes of a local argument, else 0; null when none */
+    const void *const
+        *args; /* per argument: its bytes (null for a null pointer); unused for a local one */
+    const uint32_t
+        *local_sizes; /* per argument: bytes of a local argument, else 0; null when none */
     uint32_t group_size[3];
     uint32_t group_count[3];
     uint64_t global_offset[3];

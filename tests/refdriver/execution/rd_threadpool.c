@@ -21,7 +21,7 @@ typedef struct rd_pool_job {
     uint64_t count;
     uint64_t next_index; /* under the pool lock */
     uint64_t chunk;
-    uint64_t remaining;  /* atomic: indices not yet finished */
+    uint64_t remaining; /* atomic: indices not yet finished */
 } rd_pool_job_t;
 
 struct rd_threadpool {

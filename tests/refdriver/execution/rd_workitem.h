@@ -45,7 +45,7 @@ typedef uint64_t rd_u64;
 #endif
 
 #define RD_WI_ABI_VERSION 1u
-#define RD_SG_MAX 32u          /* largest sub-group size */
+#define RD_SG_MAX 32u           /* largest sub-group size */
 #define RD_XCHG_SLOT_BYTES 128u /* the widest value exchanged: long16, double16 */
 /* One sub-group's exchange area: two halves of RD_SG_MAX slots. */
 #define RD_XCHG_BYTES (2u * RD_SG_MAX * RD_XCHG_SLOT_BYTES)
@@ -71,36 +71,36 @@ typedef struct rd_wi_state {
      * by the direct loop before each call */
     rd_u32 local_id[3];
     rd_u32 local_linear_id;
-    rd_u32 sg_local_id;  /* lane in its sub-group */
-    rd_u32 sg_id;        /* sub-group index in the group */
-    rd_u32 sg_size;      /* this sub-group's size (the last may be partial) */
-    rd_u32 xchg_parity;  /* 0 or 1, flipped by each sub-group collective */
-    rd_u64 sg_xchg;      /* this sub-group's exchange area (RD_XCHG_BYTES) */
+    rd_u32 sg_local_id; /* lane in its sub-group */
+    rd_u32 sg_id;       /* sub-group index in the group */
+    rd_u32 sg_size;     /* this sub-group's size (the last may be partial) */
+    rd_u32 xchg_parity; /* 0 or 1, flipped by each sub-group collective */
+    rd_u64 sg_xchg;     /* this sub-group's exchange area (RD_XCHG_BYTES) */
 
     /* per group: written once before the group runs */
     rd_u64 group_id[3];
     rd_u64 global_offset[3];
-    rd_u64 global_size[3];   /* work-items in the launch, per dimension */
-    rd_u32 local_size[3];    /* work-items per group (uniform: Level Zero has no remainder groups) */
+    rd_u64 global_size[3]; /* work-items in the launch, per dimension */
+    rd_u32 local_size[3];  /* work-items per group (uniform: Level Zero has no remainder groups) */
     rd_u32 num_groups[3];
-    rd_u32 work_dim;         /* 1 + the highest dimension with more than one work-item */
-    rd_u32 max_sg_size;      /* the kernel's sub-group size: 8, 16 or 32 */
+    rd_u32 work_dim;    /* 1 + the highest dimension with more than one work-item */
+    rd_u32 max_sg_size; /* the kernel's sub-group size: 8, 16 or 32 */
     rd_u32 num_sub_groups;
     rd_u32 local_linear_size;
-    rd_u64 wg_xchg;          /* work-group collectives' area (RD_WG_XCHG_BYTES) */
+    rd_u64 wg_xchg; /* work-group collectives' area (RD_WG_XCHG_BYTES) */
 
     /* the scheduler: set by the driver, called by the kernel runtime */
-    rd_u64 sched;            /* opaque, the scheduler's own */
-    rd_u64 wg_barrier;       /* void (*)(struct rd_wi_state *, rd_u32 flags) */
-    rd_u64 sg_barrier;       /* void (*)(struct rd_wi_state *) */
-    rd_u64 fault_info;       /* reserved for the fault handler */
+    rd_u64 sched;      /* opaque, the scheduler's own */
+    rd_u64 wg_barrier; /* void (*)(struct rd_wi_state *, rd_u32 flags) */
+    rd_u64 sg_barrier; /* void (*)(struct rd_wi_state *) */
+    rd_u64 fault_info; /* reserved for the fault handler */
 
     /* per group, added after the first version of the contract */
-    rd_u64 local_base;       /* the group's kernel-scope __local variables:
+    rd_u64 local_base;   /* the group's kernel-scope __local variables:
                               * rd_cm_kernel_t.local_bytes at this address,
                               * aligned to RD_LOCAL_ALIGN (a module adds each
                               * variable's offset) */
-    rd_u64 sg_xchg_base;     /* sub-group 0's exchange area; sub-group s has
+    rd_u64 sg_xchg_base; /* sub-group 0's exchange area; sub-group s has
                               * its own at + s * RD_XCHG_BYTES */
 } rd_wi_state_t;
 

@@ -27,7 +27,7 @@ struct _cl_platform_id {
 
 struct _cl_device_id {
     const struct _cl_icd_dispatch *dispatch;
-    ze_device_properties_t props;         /* the Level Zero device's */
+    ze_device_properties_t props; /* the Level Zero device's */
     ze_device_compute_properties_t compute;
 };
 
@@ -53,25 +53,31 @@ cl_int icd_answer(const void *value, size_t size, size_t param_value_size, void 
                   size_t *param_value_size_ret);
 
 /* ---- the calls the ICD answers ---- */
-cl_int CL_API_CALL icd_clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms);
+cl_int CL_API_CALL icd_clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms,
+                                        cl_uint *num_platforms);
 cl_int CL_API_CALL icd_clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
                                          size_t param_value_size, void *param_value,
                                          size_t *param_value_size_ret);
-cl_int CL_API_CALL icd_clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,
-                                      cl_device_id *devices, cl_uint *num_devices);
-cl_int CL_API_CALL icd_clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
-                                       void *param_value, size_t *param_value_size_ret);
+cl_int CL_API_CALL icd_clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type,
+                                      cl_uint num_entries, cl_device_id *devices,
+                                      cl_uint *num_devices);
+cl_int CL_API_CALL icd_clGetDeviceInfo(cl_device_id device, cl_device_info param_name,
+                                       size_t param_value_size, void *param_value,
+                                       size_t *param_value_size_ret);
 cl_int CL_API_CALL icd_clRetainDevice(cl_device_id device);
 cl_int CL_API_CALL icd_clReleaseDevice(cl_device_id device);
-cl_context CL_API_CALL icd_clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
-                                           const cl_device_id *devices,
-                                           void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+cl_context CL_API_CALL icd_clCreateContext(const cl_context_properties *properties,
+                                           cl_uint num_devices, const cl_device_id *devices,
+                                           void(CL_CALLBACK *pfn_notify)(const char *, const void *,
+                                                                         size_t, void *),
                                            void *user_data, cl_int *errcode_ret);
 cl_int CL_API_CALL icd_clRetainContext(cl_context context);
 cl_int CL_API_CALL icd_clReleaseContext(cl_context context);
-cl_int CL_API_CALL icd_clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size,
-                                        void *param_value, size_t *param_value_size_ret);
+cl_int CL_API_CALL icd_clGetContextInfo(cl_context context, cl_context_info param_name,
+                                        size_t param_value_size, void *param_value,
+                                        size_t *param_value_size_ret);
 void *CL_API_CALL icd_clGetExtensionFunctionAddress(const char *func_name);
-void *CL_API_CALL icd_clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *func_name);
+void *CL_API_CALL icd_clGetExtensionFunctionAddressForPlatform(cl_platform_id platform,
+                                                               const char *func_name);
 
 #endif

@@ -13,9 +13,10 @@ static cl_context fail(cl_int *errcode_ret, cl_int err)
     return NULL;
 }
 
-cl_context CL_API_CALL icd_clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
-                                           const cl_device_id *devices,
-                                           void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+cl_context CL_API_CALL icd_clCreateContext(const cl_context_properties *properties,
+                                           cl_uint num_devices, const cl_device_id *devices,
+                                           void(CL_CALLBACK *pfn_notify)(const char *, const void *,
+                                                                         size_t, void *),
                                            void *user_data, cl_int *errcode_ret)
 {
     if (!devices || num_devices == 0 || (!pfn_notify && user_data))
@@ -64,8 +65,8 @@ cl_int CL_API_CALL icd_clReleaseContext(cl_context context)
     return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL icd_clGetContextInfo(cl_context context, cl_context_info param, size_t size, void *value,
-                                        size_t *size_ret)
+cl_int CL_API_CALL icd_clGetContextInfo(cl_context context, cl_context_info param, size_t size,
+                                        void *value, size_t *size_ret)
 {
     if (!context || context->dispatch != &icd_dispatch)
         return CL_INVALID_CONTEXT;
@@ -75,10 +76,14 @@ cl_int CL_API_CALL icd_clGetContextInfo(cl_context context, cl_context_info para
         return icd_answer(&refs, sizeof refs, size, value, size_ret);
     }
     case CL_CONTEXT_NUM_DEVICES:
-        return icd_answer(&context->num_devices, sizeof context->num_devices, size, value, size_ret);
+        return icd_answer(&context->num_devices, sizeof context->num_devices, size, value,
+                          size_ret);
     case CL_CONTEXT_DEVICES:
-        return icd_answer(context->devices, context->num_devices * sizeof(cl_device_id), size, value, size_ret);
-    case CL_CONTEXT_PROPERTIES: return icd_answer(NULL, 0, size, value, size_ret);
-    default: return CL_INVALID_VALUE;
+        return icd_answer(context->devices, context->num_devices * sizeof(cl_device_id), size,
+                          value, size_ret);
+    case CL_CONTEXT_PROPERTIES:
+        return icd_answer(NULL, 0, size, value, size_ret);
+    default:
+        return CL_INVALID_VALUE;
     }
 }

@@ -37,6 +37,14 @@ static void driver_path(char *path, size_t size)
     snprintf(path, size, "%.*s%slibze_zeil_cpu.so.1", dir, info.dli_fname, slash ? "/" : "");
 }
 
+/* Under AddressSanitizer a second namespace would start a second ASan
+ * runtime, which cannot work: the driver then shares the process's
+ * namespace (and zeil may say W060 at exit of an OpenCL-only process). */
+static int sanitized(void)
+{
+    return dlsym(RTLD_DEFAULT, "__asan_init") != NULL || dlsym(RTLD_DEFAULT, "__tsan_init") != NULL;
+}
+
 typedef ze_result_t (*global_getter)(ze_api_version_t, ze_global_dditable_t *);
 typedef ze_result_t (*driver_getter)(ze_api_version_t, ze_driver_dditable_t *);
 typedef ze_result_t (*device_getter)(ze_api_version_t, ze_device_dditable_t *);
@@ -49,9 +57,11 @@ static void read_devices(void)
      * loader may open is another instance, and zeil (which warns at exit
      * about a driver in the process that it did not wrap, ZEIL-W060) does
      * not see this one. */
-    void *lib = dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
+    void *lib = sanitized() ? dlopen(path, RTLD_NOW | RTLD_LOCAL)
+                            : dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
-        fprintf(stderr, "zeil OpenCL ICD: cannot open the reference driver %s: %s\n", path, dlerror());
+        fprintf(stderr, "zeil OpenCL ICD: cannot open the reference driver %s: %s\n", path,
+                dlerror());
         return;
     }
     global_getter get_global = (global_getter)dlsym(lib, "zeGetGlobalProcAddrTable");
@@ -116,7 +126,8 @@ cl_int CL_API_CALL icd_clGetDeviceIDs(cl_platform_id platform, cl_device_type de
     cl_uint n, found = 0;
     cl_device_id all = icd_devices(&n);
     for (cl_uint i = 0; i < n; i++) {
-        int wanted = device_type_asked == CL_DEVICE_TYPE_ALL || device_type_asked == CL_DEVICE_TYPE_DEFAULT ||
+        int wanted = device_type_asked == CL_DEVICE_TYPE_ALL ||
+                     device_type_asked == CL_DEVICE_TYPE_DEFAULT ||
                      (device_type_asked & device_type(&all[i]));
         if (!wanted)
             continue;
@@ -131,7 +142,8 @@ cl_int CL_API_CALL icd_clGetDeviceIDs(cl_platform_id platform, cl_device_type de
 
 cl_int CL_API_CALL icd_clRetainDevice(cl_device_id device)
 {
-    return icd_known_device(device) ? CL_SUCCESS : CL_INVALID_DEVICE; /* root devices: nothing to count */
+    return icd_known_device(device) ? CL_SUCCESS
+                                    : CL_INVALID_DEVICE; /* root devices: nothing to count */
 }
 
 cl_int CL_API_CALL icd_clReleaseDevice(cl_device_id device)
@@ -149,43 +161,67 @@ static cl_int string_info(const char *s, size_t size, void *value, size_t *size_
     return icd_answer(s, strlen(s) + 1, size, value, size_ret);
 }
 
-#define ANSWER(type, v)                                              \
-    do {                                                             \
-        type answer_ = (v);                                          \
+#define ANSWER(type, v) \
+    do { \
+        type answer_ = (v); \
         return icd_answer(&answer_, sizeof answer_, size, value, size_ret); \
     } while (0)
 
-cl_int CL_API_CALL icd_clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t size, void *value,
-                                       size_t *size_ret)
+cl_int CL_API_CALL icd_clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t size,
+                                       void *value, size_t *size_ret)
 {
     if (!icd_known_device(d))
         return CL_INVALID_DEVICE;
     switch (param) {
-    case CL_DEVICE_TYPE: ANSWER(cl_device_type, device_type(d));
-    case CL_DEVICE_VENDOR_ID: ANSWER(cl_uint, d->props.vendorId);
-    case CL_DEVICE_NAME: return string_info(d->props.name, size, value, size_ret);
-    case CL_DEVICE_VENDOR: return string_info("Intel(R) Corporation (zeil reference driver, for testing)",
-                                              size, value, size_ret);
-    case CL_DRIVER_VERSION: return string_info("1.0.0", size, value, size_ret);
-    case CL_DEVICE_VERSION: return string_info("OpenCL 3.0 zeil", size, value, size_ret);
-    case CL_DEVICE_OPENCL_C_VERSION: return string_info("OpenCL C 1.2 zeil", size, value, size_ret);
-    case CL_DEVICE_PROFILE: return string_info("FULL_PROFILE", size, value, size_ret);
-    case CL_DEVICE_EXTENSIONS: return string_info(ICD_DEVICE_EXTENSIONS, size, value, size_ret);
-    case CL_DEVICE_PLATFORM: ANSWER(cl_platform_id, icd_platform());
-    case CL_DEVICE_AVAILABLE: ANSWER(cl_bool, CL_TRUE);
-    case CL_DEVICE_COMPILER_AVAILABLE: ANSWER(cl_bool, CL_FALSE); /* programs go through Level Zero */
-    case CL_DEVICE_LINKER_AVAILABLE: ANSWER(cl_bool, CL_FALSE);
+    case CL_DEVICE_TYPE:
+        ANSWER(cl_device_type, device_type(d));
+    case CL_DEVICE_VENDOR_ID:
+        ANSWER(cl_uint, d->props.vendorId);
+    case CL_DEVICE_NAME:
+        return string_info(d->props.name, size, value, size_ret);
+    case CL_DEVICE_VENDOR:
+        return string_info("Intel(R) Corporation (zeil reference driver, for testing)", size, value,
+                           size_ret);
+    case CL_DRIVER_VERSION:
+        return string_info("1.0.0", size, value, size_ret);
+    case CL_DEVICE_VERSION:
+        return string_info("OpenCL 3.0 zeil", size, value, size_ret);
+    case CL_DEVICE_OPENCL_C_VERSION:
+        return string_info("OpenCL C 1.2 zeil", size, value, size_ret);
+    case CL_DEVICE_PROFILE:
+        return string_info("FULL_PROFILE", size, value, size_ret);
+    case CL_DEVICE_EXTENSIONS:
+        return string_info(ICD_DEVICE_EXTENSIONS, size, value, size_ret);
+    case CL_DEVICE_PLATFORM:
+        ANSWER(cl_platform_id, icd_platform());
+    case CL_DEVICE_AVAILABLE:
+        ANSWER(cl_bool, CL_TRUE);
+    case CL_DEVICE_COMPILER_AVAILABLE:
+        ANSWER(cl_bool, CL_FALSE); /* programs go through Level Zero */
+    case CL_DEVICE_LINKER_AVAILABLE:
+        ANSWER(cl_bool, CL_FALSE);
     case CL_DEVICE_MAX_COMPUTE_UNITS:
-        ANSWER(cl_uint, d->props.numEUsPerSubslice * d->props.numSubslicesPerSlice * d->props.numSlices);
-    case CL_DEVICE_MAX_WORK_GROUP_SIZE: ANSWER(size_t, d->compute.maxTotalGroupSize);
-    case CL_DEVICE_MAX_CLOCK_FREQUENCY: ANSWER(cl_uint, d->props.coreClockRate);
-    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: ANSWER(cl_ulong, d->props.maxMemAllocSize);
-    case CL_DEVICE_LOCAL_MEM_SIZE: ANSWER(cl_ulong, d->compute.maxSharedLocalMemory);
-    case CL_DEVICE_PARENT_DEVICE: ANSWER(cl_device_id, NULL);
-    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: ANSWER(cl_uint, 0);
-    case CL_DEVICE_REFERENCE_COUNT: ANSWER(cl_uint, 1);
-    case CL_DEVICE_NUMERIC_VERSION: ANSWER(cl_version, CL_MAKE_VERSION(3, 0, 0));
-    case CL_DEVICE_UUID_KHR: return icd_answer(d->props.uuid.id, CL_UUID_SIZE_KHR, size, value, size_ret);
-    default: return CL_INVALID_VALUE;
+        ANSWER(cl_uint,
+               d->props.numEUsPerSubslice * d->props.numSubslicesPerSlice * d->props.numSlices);
+    case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+        ANSWER(size_t, d->compute.maxTotalGroupSize);
+    case CL_DEVICE_MAX_CLOCK_FREQUENCY:
+        ANSWER(cl_uint, d->props.coreClockRate);
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+        ANSWER(cl_ulong, d->props.maxMemAllocSize);
+    case CL_DEVICE_LOCAL_MEM_SIZE:
+        ANSWER(cl_ulong, d->compute.maxSharedLocalMemory);
+    case CL_DEVICE_PARENT_DEVICE:
+        ANSWER(cl_device_id, NULL);
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+        ANSWER(cl_uint, 0);
+    case CL_DEVICE_REFERENCE_COUNT:
+        ANSWER(cl_uint, 1);
+    case CL_DEVICE_NUMERIC_VERSION:
+        ANSWER(cl_version, CL_MAKE_VERSION(3, 0, 0));
+    case CL_DEVICE_UUID_KHR:
+        return icd_answer(d->props.uuid.id, CL_UUID_SIZE_KHR, size, value, size_ret);
+    default:
+        return CL_INVALID_VALUE;
     }
 }

@@ -32,7 +32,8 @@ cl_int icd_answer(const void *value, size_t size, size_t param_value_size, void 
     return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL icd_clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
+cl_int CL_API_CALL icd_clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms,
+                                        cl_uint *num_platforms)
 {
     if ((num_entries == 0 && platforms) || (!platforms && !num_platforms))
         return CL_INVALID_VALUE;
@@ -54,13 +55,20 @@ ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_pla
 static const char *platform_string(cl_platform_info param)
 {
     switch (param) {
-    case CL_PLATFORM_PROFILE: return "FULL_PROFILE";
-    case CL_PLATFORM_VERSION: return "OpenCL 3.0 zeil";
-    case CL_PLATFORM_NAME: return "Intel(R) OpenCL Graphics (zeil reference driver: the CPU as a GPU)";
-    case CL_PLATFORM_VENDOR: return "Intel(R) Corporation (zeil reference driver, for testing)";
-    case CL_PLATFORM_EXTENSIONS: return "cl_khr_icd cl_khr_device_uuid";
-    case CL_PLATFORM_ICD_SUFFIX_KHR: return "ZEIL";
-    default: return NULL;
+    case CL_PLATFORM_PROFILE:
+        return "FULL_PROFILE";
+    case CL_PLATFORM_VERSION:
+        return "OpenCL 3.0 zeil";
+    case CL_PLATFORM_NAME:
+        return "Intel(R) OpenCL Graphics (zeil reference driver: the CPU as a GPU)";
+    case CL_PLATFORM_VENDOR:
+        return "Intel(R) Corporation (zeil reference driver, for testing)";
+    case CL_PLATFORM_EXTENSIONS:
+        return "cl_khr_icd cl_khr_device_uuid";
+    case CL_PLATFORM_ICD_SUFFIX_KHR:
+        return "ZEIL";
+    default:
+        return NULL;
     }
 }
 
@@ -96,7 +104,8 @@ void *CL_API_CALL icd_clGetExtensionFunctionAddress(const char *func_name)
     return NULL;
 }
 
-void *CL_API_CALL icd_clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *func_name)
+void *CL_API_CALL icd_clGetExtensionFunctionAddressForPlatform(cl_platform_id platform,
+                                                               const char *func_name)
 {
     (void)platform;
     return icd_clGetExtensionFunctionAddress(func_name);

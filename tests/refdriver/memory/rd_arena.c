@@ -39,21 +39,21 @@
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-#define MIN_SHIFT 6u                       /* 64-byte blocks */
-#define CLASSES 58u                        /* up to 2^63 */
-#define REGION_BYTES ((size_t)256 << 20)   /* address space per region */
-#define SLAB_BYTES ((size_t)64 << 10)      /* small classes are carved by slab */
-#define LARGE_BYTES ((size_t)64 << 10)     /* freed: pages given back */
+#define MIN_SHIFT 6u                     /* 64-byte blocks */
+#define CLASSES 58u                      /* up to 2^63 */
+#define REGION_BYTES ((size_t)256 << 20) /* address space per region */
+#define SLAB_BYTES ((size_t)64 << 10)    /* small classes are carved by slab */
+#define LARGE_BYTES ((size_t)64 << 10)   /* freed: pages given back */
 
 typedef struct free_ring {
     uintptr_t *items;
-    size_t head, count, capacity;          /* capacity: a power of two */
+    size_t head, count, capacity; /* capacity: a power of two */
 } free_ring_t;
 
 static struct {
     pthread_mutex_t lock;
     free_ring_t free[CLASSES];
-    uintptr_t region, region_used;         /* the region being carved */
+    uintptr_t region, region_used; /* the region being carved */
 } arena = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static pthread_once_t reuse_once = PTHREAD_ONCE_INIT;

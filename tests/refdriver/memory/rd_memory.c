@@ -97,8 +97,10 @@ static ze_result_t allocate(rd_context_t *ctx, rd_device_t *dev, ze_memory_type_
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeMemAllocDevice(ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t *device_desc,
-                                           size_t size, size_t alignment, ze_device_handle_t hDevice, void **pptr)
+ze_result_t ZE_APICALL rd_zeMemAllocDevice(ze_context_handle_t hContext,
+                                           const ze_device_mem_alloc_desc_t *device_desc,
+                                           size_t size, size_t alignment,
+                                           ze_device_handle_t hDevice, void **pptr)
 {
     RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
     RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
@@ -111,8 +113,9 @@ ze_result_t ZE_APICALL rd_zeMemAllocDevice(ze_context_handle_t hContext, const z
     return allocate(ctx, dev, ZE_MEMORY_TYPE_DEVICE, size, alignment, pptr);
 }
 
-ze_result_t ZE_APICALL rd_zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc_desc_t *host_desc,
-                                         size_t size, size_t alignment, void **pptr)
+ze_result_t ZE_APICALL rd_zeMemAllocHost(ze_context_handle_t hContext,
+                                         const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+                                         size_t alignment, void **pptr)
 {
     RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
     RD_NOT_NULL(host_desc);
@@ -122,9 +125,11 @@ ze_result_t ZE_APICALL rd_zeMemAllocHost(ze_context_handle_t hContext, const ze_
     return allocate(ctx, NULL, ZE_MEMORY_TYPE_HOST, size, alignment, pptr);
 }
 
-ze_result_t ZE_APICALL rd_zeMemAllocShared(ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t *device_desc,
-                                           const ze_host_mem_alloc_desc_t *host_desc, size_t size, size_t alignment,
-                                           ze_device_handle_t hDevice, void **pptr)
+ze_result_t ZE_APICALL rd_zeMemAllocShared(ze_context_handle_t hContext,
+                                           const ze_device_mem_alloc_desc_t *device_desc,
+                                           const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+                                           size_t alignment, ze_device_handle_t hDevice,
+                                           void **pptr)
 {
     RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
     RD_NOT_NULL(device_desc);
@@ -162,8 +167,8 @@ ze_result_t ZE_APICALL rd_zeMemFree(ze_context_handle_t hContext, void *ptr)
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeMemFreeExt(ze_context_handle_t hContext, const ze_memory_free_ext_desc_t *pMemFreeDesc,
-                                       void *ptr)
+ze_result_t ZE_APICALL rd_zeMemFreeExt(ze_context_handle_t hContext,
+                                       const ze_memory_free_ext_desc_t *pMemFreeDesc, void *ptr)
 {
     RD_NOT_NULL(pMemFreeDesc);
     if (pMemFreeDesc->freePolicy > 0x3)
@@ -186,9 +191,9 @@ static int lookup(rd_context_t *ctx, const void *ptr, rd_alloc_t *out)
     return found;
 }
 
-ze_result_t ZE_APICALL rd_zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
-                                                  ze_memory_allocation_properties_t *pMemAllocProperties,
-                                                  ze_device_handle_t *phDevice)
+ze_result_t ZE_APICALL rd_zeMemGetAllocProperties(
+    ze_context_handle_t hContext, const void *ptr,
+    ze_memory_allocation_properties_t *pMemAllocProperties, ze_device_handle_t *phDevice)
 {
     RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
     RD_NOT_NULL(ptr);
@@ -210,8 +215,8 @@ ze_result_t ZE_APICALL rd_zeMemGetAllocProperties(ze_context_handle_t hContext, 
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr, void **pBase,
-                                               size_t *pSize)
+ze_result_t ZE_APICALL rd_zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr,
+                                               void **pBase, size_t *pSize)
 {
     RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
     RD_NOT_NULL(ptr);

@@ -35,9 +35,9 @@ typedef struct rd_physical {
 } rd_physical_t;
 
 typedef struct page_state {
-    rd_physical_t *physical;       /* mapped there, or null */
-    uint8_t reserved;              /* 0 once freed */
-    uint8_t access;                /* ze_memory_access_attribute_t */
+    rd_physical_t *physical; /* mapped there, or null */
+    uint8_t reserved;        /* 0 once freed */
+    uint8_t access;          /* ze_memory_access_attribute_t */
 } page_state_t;
 
 typedef struct reservation {
@@ -73,7 +73,7 @@ static ze_result_t check_range(const rd_context_t *ctx, const void *ptr, size_t 
 
 static int prot_of(ze_memory_access_attribute_t access)
 {
-    return access == ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE ? PROT_READ | PROT_WRITE
+    return access == ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE  ? PROT_READ | PROT_WRITE
            : access == ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY ? PROT_READ
                                                            : PROT_NONE;
 }
@@ -127,8 +127,8 @@ ze_result_t ZE_APICALL rd_zeVirtualMemReserve(ze_context_handle_t hContext, cons
     if (!state)
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     /* A hint, never MAP_FIXED: "if not available, another starting address". */
-    void *p = mmap((void *)pStart, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void *p =
+        mmap((void *)pStart, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         free(state);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -274,8 +274,8 @@ ze_result_t ZE_APICALL rd_zeVirtualMemMap(ze_context_handle_t hContext, const vo
         pthread_mutex_unlock(&vm.lock);
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
-    void *p = mmap((void *)ptr, size, prot_of(access), MAP_SHARED | MAP_FIXED, phys->fd,
-                   (off_t)offset);
+    void *p =
+        mmap((void *)ptr, size, prot_of(access), MAP_SHARED | MAP_FIXED, phys->fd, (off_t)offset);
     if (p == MAP_FAILED) {
         pthread_mutex_unlock(&vm.lock);
         return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;

@@ -20,8 +20,9 @@ ze_result_t rd_context_check_device(ze_context_handle_t hContext, ze_device_hand
     return rd_context_has_device(ctx, dev) ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }
 
-static ze_result_t context_create(rd_driver_t *d, const ze_context_desc_t *desc, uint32_t numDevices,
-                                  ze_device_handle_t *phDevices, ze_context_handle_t *phContext)
+static ze_result_t context_create(rd_driver_t *d, const ze_context_desc_t *desc,
+                                  uint32_t numDevices, ze_device_handle_t *phDevices,
+                                  ze_context_handle_t *phContext)
 {
     RD_NOT_NULL(desc);
     RD_NOT_NULL(phContext);
@@ -60,8 +61,9 @@ ze_result_t ZE_APICALL rd_zeContextCreate(ze_driver_handle_t hDriver, const ze_c
     return context_create(d, desc, 0, NULL, phContext);
 }
 
-ze_result_t ZE_APICALL rd_zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
-                                            uint32_t numDevices, ze_device_handle_t *phDevices,
+ze_result_t ZE_APICALL rd_zeContextCreateEx(ze_driver_handle_t hDriver,
+                                            const ze_context_desc_t *desc, uint32_t numDevices,
+                                            ze_device_handle_t *phDevices,
                                             ze_context_handle_t *phContext)
 {
     RD_HANDLE(rd_driver_t, d, hDriver, RD_MAGIC_DRIVER);
@@ -81,14 +83,16 @@ ze_result_t ZE_APICALL rd_zeContextGetStatus(ze_context_handle_t hContext)
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeContextSystemBarrier(ze_context_handle_t hContext, ze_device_handle_t hDevice)
+ze_result_t ZE_APICALL rd_zeContextSystemBarrier(ze_context_handle_t hContext,
+                                                 ze_device_handle_t hDevice)
 {
     /* Every command has finished writing host memory when it completes. */
     return rd_context_check_device(hContext, hDevice);
 }
 
-ze_result_t ZE_APICALL rd_zeContextMakeMemoryResident(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                                      void *ptr, size_t size)
+ze_result_t ZE_APICALL rd_zeContextMakeMemoryResident(ze_context_handle_t hContext,
+                                                      ze_device_handle_t hDevice, void *ptr,
+                                                      size_t size)
 {
     RD_TRY(rd_context_check_device(hContext, hDevice));
     RD_NOT_NULL(ptr);
@@ -96,8 +100,8 @@ ze_result_t ZE_APICALL rd_zeContextMakeMemoryResident(ze_context_handle_t hConte
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_t hDevice, void *ptr,
-                                               size_t size)
+ze_result_t ZE_APICALL rd_zeContextEvictMemory(ze_context_handle_t hContext,
+                                               ze_device_handle_t hDevice, void *ptr, size_t size)
 {
     RD_TRY(rd_context_check_device(hContext, hDevice));
     RD_NOT_NULL(ptr);

@@ -20,8 +20,8 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #define RD_STUB(table, member, pfn, api, params, args) \
     static ze_result_t ZE_APICALL rd_unsupported_##api params \
-    {                                                          \
-        return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;            \
+    { \
+        return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE; \
     }
 ZEIL_DDI_ENTRIES(RD_STUB)
 #undef RD_STUB
@@ -36,8 +36,8 @@ typedef struct rd_entry {
     rd_fn stub;
 } rd_entry_t;
 
-#define RD_ROW_T(api, version, index)                                          \
-    {version, index, (rd_fn)rd_##api,                                          \
+#define RD_ROW_T(api, version, index) \
+    {version, index, (rd_fn)rd_##api, \
      (version) <= ZEIL_INSTALLED_API_VERSION ? (rd_fn)rd_unsupported_##api : NULL},
 #define RD_ROW_U(api, version, index) {version, index, NULL, NULL},
 #define RD_ROW(table, member, api, version, index, kind) RD_ROW_##kind(api, version, index)
@@ -58,11 +58,11 @@ static ze_result_t rd_fill(ze_api_version_t version, size_t first, size_t count,
     return ZE_RESULT_SUCCESS;
 }
 
-#define RD_GETTER(getter, table, prefix, first, count, type)                        \
+#define RD_GETTER(getter, table, prefix, first, count, type) \
     ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi); \
-    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi)  \
-    {                                                                               \
-        return rd_fill(version, first, count, ddi);                                 \
+    ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t version, type *ddi) \
+    { \
+        return rd_fill(version, first, count, ddi); \
     }
 ZEIL_DDI_ALL_TABLES(RD_GETTER)
 #undef RD_GETTER

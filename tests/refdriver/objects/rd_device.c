@@ -41,7 +41,8 @@ void rd_devices_init(rd_driver_t *driver)
     }
 }
 
-ze_result_t ZE_APICALL rd_zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount, ze_device_handle_t *phDevices)
+ze_result_t ZE_APICALL rd_zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount,
+                                      ze_device_handle_t *phDevices)
 {
     RD_HANDLE(rd_driver_t, d, hDriver, RD_MAGIC_DRIVER);
     RD_NOT_NULL(pCount);
@@ -60,7 +61,8 @@ ze_result_t ZE_APICALL rd_zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t *p)
+ze_result_t ZE_APICALL rd_zeDeviceGetProperties(ze_device_handle_t hDevice,
+                                                ze_device_properties_t *p)
 {
     RD_HANDLE(rd_device_t, dev, hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(p);
@@ -123,10 +125,11 @@ ze_result_t ZE_APICALL rd_zeDeviceGetModuleProperties(ze_device_handle_t hDevice
     RD_NOT_NULL(p);
     /* SPIR-V of OpenCL kernels up to 1.2, read by llvm-spirv-15 (compiler/). */
     p->spirvVersionSupported = ZE_MAKE_VERSION(1, 2);
-    p->flags = ZE_DEVICE_MODULE_FLAG_FP16 | ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
-    ze_device_fp_flags_t ieee = ZE_DEVICE_FP_FLAG_DENORM | ZE_DEVICE_FP_FLAG_INF_NAN |
-                                ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST | ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO |
-                                ZE_DEVICE_FP_FLAG_ROUND_TO_INF | ZE_DEVICE_FP_FLAG_FMA;
+    p->flags = ZE_DEVICE_MODULE_FLAG_FP16 | ZE_DEVICE_MODULE_FLAG_FP64 |
+               ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+    ze_device_fp_flags_t ieee =
+        ZE_DEVICE_FP_FLAG_DENORM | ZE_DEVICE_FP_FLAG_INF_NAN | ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST |
+        ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO | ZE_DEVICE_FP_FLAG_ROUND_TO_INF | ZE_DEVICE_FP_FLAG_FMA;
     p->fp16flags = ieee; /* half in compiled kernels (the built-in library's) */
     p->fp32flags = ieee;
     p->fp64flags = ieee;
@@ -137,14 +140,15 @@ ze_result_t ZE_APICALL rd_zeDeviceGetModuleProperties(ze_device_handle_t hDevice
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, uint32_t *pCount,
-                                                                 ze_command_queue_group_properties_t *props)
+ze_result_t ZE_APICALL rd_zeDeviceGetCommandQueueGroupProperties(
+    ze_device_handle_t hDevice, uint32_t *pCount, ze_command_queue_group_properties_t *props)
 {
     RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(pCount);
     uint32_t n = rd_count_query(pCount, RD_QUEUE_GROUPS, props);
     for (uint32_t i = 0; i < n; i++) {
-        props[i].flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY |
+        props[i].flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE |
+                         ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY |
                          ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS;
         props[i].maxMemoryFillPatternSize = RD_MAX_FILL_PATTERN;
         props[i].numQueues = RD_QUEUES_PER_GROUP;
@@ -173,9 +177,9 @@ ze_result_t ZE_APICALL rd_zeDeviceGetMemoryAccessProperties(ze_device_handle_t h
     RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(p);
     /* Every kind of allocation is plain host memory, shared by all devices. */
-    ze_memory_access_cap_flags_t all = ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC |
-                                       ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT |
-                                       ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC;
+    ze_memory_access_cap_flags_t all =
+        ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC |
+        ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT | ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC;
     p->hostAllocCapabilities = all;
     p->deviceAllocCapabilities = all;
     p->sharedSingleDeviceAllocCapabilities = all;
@@ -200,7 +204,8 @@ ze_result_t ZE_APICALL rd_zeDeviceGetCacheProperties(ze_device_handle_t hDevice,
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeDeviceGetImageProperties(ze_device_handle_t hDevice, ze_device_image_properties_t *p)
+ze_result_t ZE_APICALL rd_zeDeviceGetImageProperties(ze_device_handle_t hDevice,
+                                                     ze_device_image_properties_t *p)
 {
     RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(p);
@@ -216,8 +221,8 @@ ze_result_t ZE_APICALL rd_zeDeviceGetImageProperties(ze_device_handle_t hDevice,
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
-                                                              ze_device_external_memory_properties_t *p)
+ze_result_t ZE_APICALL rd_zeDeviceGetExternalMemoryProperties(
+    ze_device_handle_t hDevice, ze_device_external_memory_properties_t *p)
 {
     RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_NOT_NULL(p);
@@ -228,7 +233,8 @@ ze_result_t ZE_APICALL rd_zeDeviceGetExternalMemoryProperties(ze_device_handle_t
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice,
+ze_result_t ZE_APICALL rd_zeDeviceGetP2PProperties(ze_device_handle_t hDevice,
+                                                   ze_device_handle_t hPeerDevice,
                                                    ze_device_p2p_properties_t *p)
 {
     RD_CHECK(hDevice, RD_MAGIC_DEVICE);
@@ -238,8 +244,8 @@ ze_result_t ZE_APICALL rd_zeDeviceGetP2PProperties(ze_device_handle_t hDevice, z
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice,
-                                                ze_bool_t *value)
+ze_result_t ZE_APICALL rd_zeDeviceCanAccessPeer(ze_device_handle_t hDevice,
+                                                ze_device_handle_t hPeerDevice, ze_bool_t *value)
 {
     RD_CHECK(hDevice, RD_MAGIC_DEVICE);
     RD_CHECK(hPeerDevice, RD_MAGIC_DEVICE);
@@ -252,7 +258,8 @@ ze_result_t ZE_APICALL rd_zeDeviceGetStatus(ze_device_handle_t hDevice)
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t *hostTimestamp,
+ze_result_t ZE_APICALL rd_zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice,
+                                                      uint64_t *hostTimestamp,
                                                       uint64_t *deviceTimestamp)
 {
     RD_CHECK(hDevice, RD_MAGIC_DEVICE);

@@ -86,7 +86,8 @@ ze_result_t ZE_APICALL rd_zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDr
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *version)
+ze_result_t ZE_APICALL rd_zeDriverGetApiVersion(ze_driver_handle_t hDriver,
+                                                ze_api_version_t *version)
 {
     RD_CHECK(hDriver, RD_MAGIC_DRIVER);
     RD_ANSWER(version, (ze_api_version_t)RD_API_VERSION);
@@ -111,8 +112,9 @@ ze_result_t ZE_APICALL rd_zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
-                                                         ze_driver_extension_properties_t *pExtensionProperties)
+ze_result_t ZE_APICALL
+rd_zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
+                                  ze_driver_extension_properties_t *pExtensionProperties)
 {
     RD_CHECK(hDriver, RD_MAGIC_DRIVER);
     RD_NOT_NULL(pCount);
@@ -120,7 +122,8 @@ ze_result_t ZE_APICALL rd_zeDriverGetExtensionProperties(ze_driver_handle_t hDri
 }
 
 ze_result_t ZE_APICALL rd_zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver,
-                                                              const char *name, void **ppFunctionAddress)
+                                                              const char *name,
+                                                              void **ppFunctionAddress)
 {
     RD_CHECK(hDriver, RD_MAGIC_DRIVER);
     RD_NOT_NULL(name);

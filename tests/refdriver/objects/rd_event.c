@@ -31,7 +31,9 @@ ze_result_t rd_event_list(uint32_t count, const ze_event_handle_t *handles, rd_e
         ze_result_t r = rd_event_from_handle(handles[i], &list[i]);
         if (r != ZE_RESULT_SUCCESS) {
             free(list);
-            return r == ZE_RESULT_ERROR_INVALID_NULL_HANDLE ? ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT : r;
+            return r == ZE_RESULT_ERROR_INVALID_NULL_HANDLE
+                       ? ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT
+                       : r;
         }
     }
     *events = list;
@@ -50,7 +52,8 @@ void rd_event_signal_result(rd_event_t *event, uint64_t start_ns, uint64_t end_n
     event->timestamp.global.kernelStart = start_ns;
     event->timestamp.global.kernelEnd = end_ns;
     event->timestamp.context = event->timestamp.global;
-    __atomic_store_n(&event->signaled, r == ZE_RESULT_ERROR_DEVICE_LOST ? RD_EVENT_LOST : 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&event->signaled, r == ZE_RESULT_ERROR_DEVICE_LOST ? RD_EVENT_LOST : 1,
+                     __ATOMIC_RELEASE);
     pthread_cond_broadcast(&pool->cond);
     pthread_mutex_unlock(&pool->lock);
 }
@@ -96,8 +99,9 @@ ze_kernel_timestamp_result_t rd_event_timestamp(rd_event_t *event)
     return ts;
 }
 
-ze_result_t ZE_APICALL rd_zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_desc_t *desc,
-                                            uint32_t numDevices, ze_device_handle_t *phDevices,
+ze_result_t ZE_APICALL rd_zeEventPoolCreate(ze_context_handle_t hContext,
+                                            const ze_event_pool_desc_t *desc, uint32_t numDevices,
+                                            ze_device_handle_t *phDevices,
                                             ze_event_pool_handle_t *phEventPool)
 {
     RD_HANDLE(rd_context_t, ctx, hContext, RD_MAGIC_CONTEXT);
@@ -148,8 +152,8 @@ ze_result_t ZE_APICALL rd_zeEventPoolDestroy(ze_event_pool_handle_t hEventPool)
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
-                                        ze_event_handle_t *phEvent)
+ze_result_t ZE_APICALL rd_zeEventCreate(ze_event_pool_handle_t hEventPool,
+                                        const ze_event_desc_t *desc, ze_event_handle_t *phEvent)
 {
     RD_HANDLE(rd_event_pool_t, pool, hEventPool, RD_MAGIC_EVENT_POOL);
     RD_NOT_NULL(desc);
@@ -221,7 +225,8 @@ ze_result_t ZE_APICALL rd_zeEventHostReset(ze_event_handle_t hEvent)
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeEventQueryKernelTimestamp(ze_event_handle_t hEvent, ze_kernel_timestamp_result_t *dstptr)
+ze_result_t ZE_APICALL rd_zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
+                                                      ze_kernel_timestamp_result_t *dstptr)
 {
     rd_event_t *event = NULL;
     RD_TRY(rd_event_from_handle(hEvent, &event));

@@ -60,9 +60,10 @@ static ze_device_fp_atomic_ext_flags_t float_atomics(void)
 {
     if (!strstr(ZEIL_CL_EXTENSIONS, "cl_ext_float_atomics"))
         return 0;
-    return ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_LOAD_STORE | ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD |
-           ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX | ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_LOAD_STORE |
-           ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_ADD | ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_MIN_MAX;
+    return ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_LOAD_STORE |
+           ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD | ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_MIN_MAX |
+           ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_LOAD_STORE | ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_ADD |
+           ZE_DEVICE_FP_ATOMIC_EXT_FLAG_LOCAL_MIN_MAX;
 }
 
 void rd_module_properties_chain(const rd_device_t *dev, ze_device_module_properties_t *p)
@@ -87,7 +88,8 @@ void rd_module_properties_chain(const rd_device_t *dev, ze_device_module_propert
 /* zeIntelGetDriverVersionString(hDriver, pDriverVersion, pVersionSize):
  * with a null string the length without the terminator; otherwise the
  * string, cut to *pVersionSize - 1 characters and terminated. */
-static ze_result_t ZE_APICALL rd_zeIntelGetDriverVersionString(ze_driver_handle_t hDriver, char *pDriverVersion,
+static ze_result_t ZE_APICALL rd_zeIntelGetDriverVersionString(ze_driver_handle_t hDriver,
+                                                               char *pDriverVersion,
                                                                size_t *pVersionSize)
 {
     RD_CHECK(hDriver, RD_MAGIC_DRIVER);
@@ -118,7 +120,8 @@ static const rd_extension_t rd_extensions[] = {
 };
 #define RD_EXTENSION_COUNT (sizeof rd_extensions / sizeof rd_extensions[0])
 
-ze_result_t rd_driver_extension_properties(uint32_t *pCount, ze_driver_extension_properties_t *props)
+ze_result_t rd_driver_extension_properties(uint32_t *pCount,
+                                           ze_driver_extension_properties_t *props)
 {
     uint32_t n = rd_count_query(pCount, RD_EXTENSION_COUNT, props);
     for (uint32_t i = 0; i < n; i++) {

@@ -40,7 +40,8 @@ void rd_module_properties_chain(const rd_device_t *dev, ze_device_module_propert
 
 /* zeDriverGetExtensionProperties and zeDriverGetExtensionFunctionAddress
  * once the driver handle is checked. */
-ze_result_t rd_driver_extension_properties(uint32_t *pCount, ze_driver_extension_properties_t *props);
+ze_result_t rd_driver_extension_properties(uint32_t *pCount,
+                                           ze_driver_extension_properties_t *props);
 ze_result_t rd_driver_extension_function(const char *name, void **ppFunctionAddress);
 
 #endif

@@ -21,13 +21,14 @@ void rd_fence_signal(rd_fence_t *fence, ze_result_t r)
 {
     pthread_mutex_lock(&fence->lock);
     fence->pending--;
-    __atomic_store_n(&fence->signaled, r == ZE_RESULT_ERROR_DEVICE_LOST ? RD_SIGNALED_LOST : 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&fence->signaled, r == ZE_RESULT_ERROR_DEVICE_LOST ? RD_SIGNALED_LOST : 1,
+                     __ATOMIC_RELEASE);
     pthread_cond_broadcast(&fence->cond);
     pthread_mutex_unlock(&fence->lock);
 }
 
-ze_result_t ZE_APICALL rd_zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fence_desc_t *desc,
-                                        ze_fence_handle_t *phFence)
+ze_result_t ZE_APICALL rd_zeFenceCreate(ze_command_queue_handle_t hCommandQueue,
+                                        const ze_fence_desc_t *desc, ze_fence_handle_t *phFence)
 {
     RD_HANDLE(rd_queue_t, queue, hCommandQueue, RD_MAGIC_QUEUE);
     RD_NOT_NULL(desc);

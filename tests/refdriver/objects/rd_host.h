@@ -8,13 +8,13 @@
 #include <stdint.h>
 
 typedef struct rd_host {
-    uint32_t cores;           /* online processors, at least 1 */
-    uint64_t memory_bytes;    /* physical memory */
+    uint32_t cores;        /* online processors, at least 1 */
+    uint64_t memory_bytes; /* physical memory */
     uint64_t page_size;
-    uint32_t clock_mhz;       /* maximum core clock, 0 when unknown */
-    uint64_t cache_bytes;     /* last-level cache, 0 when unknown */
-    uint64_t identity;        /* hash of machine-id (or hostname): stable per machine */
-    char cpu_name[128];       /* "model name" of /proc/cpuinfo, or the architecture */
+    uint32_t clock_mhz;   /* maximum core clock, 0 when unknown */
+    uint64_t cache_bytes; /* last-level cache, 0 when unknown */
+    uint64_t identity;    /* hash of machine-id (or hostname): stable per machine */
+    char cpu_name[128];   /* "model name" of /proc/cpuinfo, or the architecture */
 } rd_host_t;
 
 void rd_host_read(rd_host_t *host);

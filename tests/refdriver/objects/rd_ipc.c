@@ -57,8 +57,7 @@ ze_result_t ZE_APICALL rd_zeMemGetIpcHandle(ze_context_handle_t hContext, const 
 }
 
 ze_result_t ZE_APICALL rd_zeMemOpenIpcHandle(ze_context_handle_t hContext,
-                                             ze_device_handle_t hDevice,
-                                             ze_ipc_mem_handle_t handle,
+                                             ze_device_handle_t hDevice, ze_ipc_mem_handle_t handle,
                                              ze_ipc_memory_flags_t flags, void **pptr)
 {
     (void)handle;

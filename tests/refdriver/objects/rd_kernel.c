@@ -92,7 +92,8 @@ ze_result_t ZE_APICALL rd_zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pS
     return rd_copy_out(k->name, strlen(k->name) + 1, pSize, pName);
 }
 
-ze_result_t ZE_APICALL rd_zeKernelGetProperties(ze_kernel_handle_t hKernel, ze_kernel_properties_t *p)
+ze_result_t ZE_APICALL rd_zeKernelGetProperties(ze_kernel_handle_t hKernel,
+                                                ze_kernel_properties_t *p)
 {
     RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
     RD_NOT_NULL(p);
@@ -125,7 +126,8 @@ ze_result_t ZE_APICALL rd_zeKernelGetProperties(ze_kernel_handle_t hKernel, ze_k
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pSize, char **pString)
+ze_result_t ZE_APICALL rd_zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pSize,
+                                                      char **pString)
 {
     RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
     RD_NOT_NULL(pSize);
@@ -141,19 +143,21 @@ ze_result_t ZE_APICALL rd_zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel
 
 static int group_size_valid(uint32_t x, uint32_t y, uint32_t z)
 {
-    if (x == 0 || y == 0 || z == 0 || x > RD_MAX_GROUP_SIZE || y > RD_MAX_GROUP_SIZE || z > RD_MAX_GROUP_SIZE)
+    if (x == 0 || y == 0 || z == 0 || x > RD_MAX_GROUP_SIZE || y > RD_MAX_GROUP_SIZE ||
+        z > RD_MAX_GROUP_SIZE)
         return 0;
     return (uint64_t)x * y * z <= RD_MAX_GROUP_SIZE;
 }
 
-ze_result_t ZE_APICALL rd_zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX, uint32_t groupSizeY,
-                                               uint32_t groupSizeZ)
+ze_result_t ZE_APICALL rd_zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX,
+                                               uint32_t groupSizeY, uint32_t groupSizeZ)
 {
     RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
     if (!group_size_valid(groupSizeX, groupSizeY, groupSizeZ))
         return ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION;
     const uint32_t *reqd = k->cm ? k->cm->reqd_group_size : NULL;
-    if (reqd && reqd[0] && (groupSizeX != reqd[0] || groupSizeY != reqd[1] || groupSizeZ != reqd[2]))
+    if (reqd && reqd[0] &&
+        (groupSizeX != reqd[0] || groupSizeY != reqd[1] || groupSizeZ != reqd[2]))
         return ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION;
     k->group_size[0] = groupSizeX;
     k->group_size[1] = groupSizeY;
@@ -175,8 +179,9 @@ static uint32_t largest_divisor(uint32_t global, uint32_t limit)
 #define RD_PREFERRED_GROUP_SIZE 256u
 
 ze_result_t ZE_APICALL rd_zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t globalSizeX,
-                                                   uint32_t globalSizeY, uint32_t globalSizeZ, uint32_t *groupSizeX,
-                                                   uint32_t *groupSizeY, uint32_t *groupSizeZ)
+                                                   uint32_t globalSizeY, uint32_t globalSizeZ,
+                                                   uint32_t *groupSizeX, uint32_t *groupSizeY,
+                                                   uint32_t *groupSizeZ)
 {
     RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
     RD_NOT_NULL(groupSizeX);
@@ -249,8 +254,8 @@ static ze_result_t set_cm_argument(rd_kernel_t *k, uint32_t i, size_t size, cons
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argIndex, size_t argSize,
-                                                   const void *pArgValue)
+ze_result_t ZE_APICALL rd_zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argIndex,
+                                                   size_t argSize, const void *pArgValue)
 {
     RD_HANDLE(rd_kernel_t, k, hKernel, RD_MAGIC_KERNEL);
     if (argIndex >= k->num_args)
@@ -285,7 +290,8 @@ ze_result_t ZE_APICALL rd_zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
     RD_ANSWER(pFlags, k->indirect_access);
 }
 
-ze_result_t ZE_APICALL rd_zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_flags_t flags)
+ze_result_t ZE_APICALL rd_zeKernelSetCacheConfig(ze_kernel_handle_t hKernel,
+                                                 ze_cache_config_flags_t flags)
 {
     RD_CHECK(hKernel, RD_MAGIC_KERNEL);
     if (flags > 0x3)

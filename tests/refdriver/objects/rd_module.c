@@ -118,10 +118,12 @@ static const char *cm_problem(const rd_cm_module_t *cm)
 /* Loads the bytes as a shared object; on failure says why in *why. */
 static int load_native(rd_module_t *m, const void *bytes, size_t size, char *why, size_t why_size)
 {
-    static const unsigned char spirv_magic[4] = {0x03, 0x02, 0x23, 0x07}; /* 0x07230203, little end first */
+    static const unsigned char spirv_magic[4] = {0x03, 0x02, 0x23,
+                                                 0x07}; /* 0x07230203, little end first */
     if (size >= 4 && memcmp(bytes, spirv_magic, 4) == 0) {
-        snprintf(why, why_size, "the bytes are SPIR-V, given as ZE_MODULE_FORMAT_NATIVE; this driver runs native "
-                                "CPU modules only");
+        snprintf(why, why_size,
+                 "the bytes are SPIR-V, given as ZE_MODULE_FORMAT_NATIVE; this driver runs native "
+                 "CPU modules only");
         return 0;
     }
     const char *bad_elf = rd_elf_problem(bytes, size);
@@ -147,7 +149,8 @@ static int load_native(rd_module_t *m, const void *bytes, size_t size, char *why
     m->library = dlopen(path, RD_MODULE_DLOPEN_FLAGS);
     if (!m->library) {
         const char *err = dlerror();
-        snprintf(why, why_size, "not a loadable shared object for this CPU: %s", err ? err : "dlopen failed");
+        snprintf(why, why_size, "not a loadable shared object for this CPU: %s",
+                 err ? err : "dlopen failed");
         return 0;
     }
     m->cm = dlsym(m->library, RD_CM_MODULE_SYMBOL);
@@ -159,8 +162,10 @@ static int load_native(rd_module_t *m, const void *bytes, size_t size, char *why
     }
     m->abi = dlsym(m->library, ZEIL_CPU_MODULE_SYMBOL);
     if (!m->abi) {
-        snprintf(why, why_size, "the object exports no '%s' (see zeil/cpu_kernel.h) nor '%s' (a module this "
-                                "driver compiled)", ZEIL_CPU_MODULE_SYMBOL, RD_CM_MODULE_SYMBOL);
+        snprintf(why, why_size,
+                 "the object exports no '%s' (see zeil/cpu_kernel.h) nor '%s' (a module this "
+                 "driver compiled)",
+                 ZEIL_CPU_MODULE_SYMBOL, RD_CM_MODULE_SYMBOL);
         return 0;
     }
     const char *problem = abi_problem(m->abi);
@@ -221,8 +226,8 @@ const char *rd_module_kernel_name(const rd_module_t *module, uint32_t i)
 /* The bytes to load: the input of a native module, else the shared object
  * compiled from it (malloc'ed into *binary either way). The build log
  * gets the compiler's notes and diagnostics. */
-static ze_result_t module_binary(const rd_device_t *dev, const ze_module_desc_t *desc, unsigned char **binary,
-                                 size_t *size, rd_strbuf_t *log)
+static ze_result_t module_binary(const rd_device_t *dev, const ze_module_desc_t *desc,
+                                 unsigned char **binary, size_t *size, rd_strbuf_t *log)
 {
     if (desc->format == ZE_MODULE_FORMAT_NATIVE) {
         *binary = malloc(desc->inputSize);
@@ -269,8 +274,9 @@ ze_result_t ZE_APICALL rd_zeModuleCreate(ze_context_handle_t hContext, ze_device
     if (r != ZE_RESULT_SUCCESS) {
         module_free(m);
         if (r == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE)
-            r = log_create(phBuildLog, "%s", rd_strbuf_str(&log)) == ZE_RESULT_SUCCESS ? r
-                                                                                    : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+            r = log_create(phBuildLog, "%s", rd_strbuf_str(&log)) == ZE_RESULT_SUCCESS
+                    ? r
+                    : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
         rd_strbuf_free(&log);
         return r;
     }
@@ -278,7 +284,8 @@ ze_result_t ZE_APICALL rd_zeModuleCreate(ze_context_handle_t hContext, ze_device
     if (!load_native(m, m->binary, m->binary_size, why, sizeof why)) {
         module_free(m);
         rd_strbuf_free(&log);
-        RD_TRY(log_create(phBuildLog, "zeil reference CPU driver: cannot load the native module: %s", why));
+        RD_TRY(log_create(phBuildLog,
+                          "zeil reference CPU driver: cannot load the native module: %s", why));
         return desc->format == ZE_MODULE_FORMAT_NATIVE ? ZE_RESULT_ERROR_INVALID_NATIVE_BINARY
                                                        : ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
@@ -313,8 +320,8 @@ ze_result_t ZE_APICALL rd_zeModuleBuildLogDestroy(ze_module_build_log_handle_t h
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildLog, size_t *pSize,
-                                                    char *pBuildLog)
+ze_result_t ZE_APICALL rd_zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildLog,
+                                                    size_t *pSize, char *pBuildLog)
 {
     RD_HANDLE(rd_build_log_t, log, hModuleBuildLog, RD_MAGIC_BUILD_LOG);
     RD_NOT_NULL(pSize);
@@ -329,7 +336,8 @@ ze_result_t ZE_APICALL rd_zeModuleGetNativeBinary(ze_module_handle_t hModule, si
     return rd_copy_out(m->binary, m->binary_size, pSize, pModuleNativeBinary);
 }
 
-ze_result_t ZE_APICALL rd_zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount, const char **pNames)
+ze_result_t ZE_APICALL rd_zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount,
+                                                 const char **pNames)
 {
     RD_HANDLE(rd_module_t, m, hModule, RD_MAGIC_MODULE);
     RD_NOT_NULL(pCount);
@@ -339,7 +347,8 @@ ze_result_t ZE_APICALL rd_zeModuleGetKernelNames(ze_module_handle_t hModule, uin
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeModuleGetProperties(ze_module_handle_t hModule, ze_module_properties_t *pModuleProperties)
+ze_result_t ZE_APICALL rd_zeModuleGetProperties(ze_module_handle_t hModule,
+                                                ze_module_properties_t *pModuleProperties)
 {
     RD_CHECK(hModule, RD_MAGIC_MODULE);
     RD_NOT_NULL(pModuleProperties);
@@ -347,8 +356,8 @@ ze_result_t ZE_APICALL rd_zeModuleGetProperties(ze_module_handle_t hModule, ze_m
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *pFunctionName,
-                                                     void **pfnFunction)
+ze_result_t ZE_APICALL rd_zeModuleGetFunctionPointer(ze_module_handle_t hModule,
+                                                     const char *pFunctionName, void **pfnFunction)
 {
     RD_HANDLE(rd_module_t, m, hModule, RD_MAGIC_MODULE);
     RD_NOT_NULL(pFunctionName);
@@ -357,12 +366,14 @@ ze_result_t ZE_APICALL rd_zeModuleGetFunctionPointer(ze_module_handle_t hModule,
     if (!k)
         return ZE_RESULT_ERROR_INVALID_FUNCTION_NAME;
     zeil_cpu_kernel_fn entry = k->entry;
-    memcpy(pfnFunction, &entry, sizeof entry < sizeof *pfnFunction ? sizeof entry : sizeof *pfnFunction);
+    memcpy(pfnFunction, &entry,
+           sizeof entry < sizeof *pfnFunction ? sizeof entry : sizeof *pfnFunction);
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL rd_zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGlobalName,
-                                                   size_t *pSize, void **pptr)
+ze_result_t ZE_APICALL rd_zeModuleGetGlobalPointer(ze_module_handle_t hModule,
+                                                   const char *pGlobalName, size_t *pSize,
+                                                   void **pptr)
 {
     RD_HANDLE(rd_module_t, m, hModule, RD_MAGIC_MODULE);
     RD_NOT_NULL(pGlobalName);
@@ -384,8 +395,9 @@ ze_result_t ZE_APICALL rd_zeModuleGetGlobalPointer(ze_module_handle_t hModule, c
     const ElfW(Sym) *sym = NULL;
     struct link_map *self = NULL;
     if (!address || !dladdr1(address, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
-        ELF64_ST_TYPE(sym->st_info) != STT_OBJECT || dlinfo(m->library, RTLD_DI_LINKMAP, &self) != 0 ||
-        !info.dli_fname || strcmp(info.dli_fname, self->l_name) != 0)
+        ELF64_ST_TYPE(sym->st_info) != STT_OBJECT ||
+        dlinfo(m->library, RTLD_DI_LINKMAP, &self) != 0 || !info.dli_fname ||
+        strcmp(info.dli_fname, self->l_name) != 0)
         return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
     if (pSize)
         *pSize = (size_t)sym->st_size;

@@ -20,16 +20,16 @@
 
 typedef struct rd_module {
     uint32_t magic;
-    rd_driver_t *driver;   /* not the context: a kernel may outlive it */
+    rd_driver_t *driver; /* not the context: a kernel may outlive it */
     rd_device_t *device;
-    void *library;  /* dlopen handle */
-    int fd;         /* the memfd it was loaded from, open while loaded */
-    const zeil_cpu_module_t *abi;  /* a native module's table, or null */
-    const rd_cm_module_t *cm;      /* a compiled module's table, or null */
+    void *library;                /* dlopen handle */
+    int fd;                       /* the memfd it was loaded from, open while loaded */
+    const zeil_cpu_module_t *abi; /* a native module's table, or null */
+    const rd_cm_module_t *cm;     /* a compiled module's table, or null */
     unsigned char *binary;
     size_t binary_size;
-    uint64_t id;    /* hash of the binary, for kernel UUIDs */
-    uint32_t refs;  /* atomic */
+    uint64_t id;   /* hash of the binary, for kernel UUIDs */
+    uint32_t refs; /* atomic */
 } rd_module_t;
 
 typedef struct rd_build_log {

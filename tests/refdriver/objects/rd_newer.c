@@ -65,10 +65,10 @@ ze_result_t ZE_APICALL rd_zeEventGetEventPool(ze_event_handle_t hEvent,
 }
 
 /* The queries of an immediate list's queue: a regular list has none. */
-#define RD_IMMEDIATE(list, handle)                                   \
-    RD_HANDLE(rd_cmdlist_t, list, handle, RD_MAGIC_CMDLIST);         \
-    if (!list->immediate)                                            \
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT
+#define RD_IMMEDIATE(list, handle) \
+    RD_HANDLE(rd_cmdlist_t, list, handle, RD_MAGIC_CMDLIST); \
+    if (!list->immediate) \
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT
 
 ze_result_t ZE_APICALL rd_zeCommandListImmediateGetIndex(ze_command_list_handle_t hCommandList,
                                                          uint32_t *pIndex)
@@ -112,8 +112,8 @@ ze_result_t ZE_APICALL rd_zeCommandListImmediateGetPriority(ze_command_list_hand
  * is refused rather than ignored. */
 
 #define RD_NO_EXTENSIONS(pNext) \
-    if (pNext)                  \
-        return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
+    if (pNext) \
+    return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
 
 ze_result_t ZE_APICALL rd_zeCommandListAppendLaunchKernelWithParameters(
     ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,

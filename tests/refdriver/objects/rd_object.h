@@ -54,40 +54,40 @@ static inline ze_result_t rd_check_handle(const void *handle, rd_magic_t magic)
 
 /* Returns from the calling entry point when the handle is null or not of
  * that kind (an entry that needs nothing more of the object). */
-#define RD_CHECK(handle, magic)                                     \
-    do {                                                            \
+#define RD_CHECK(handle, magic) \
+    do { \
         ze_result_t rd_check_ = rd_check_handle((handle), (magic)); \
-        if (rd_check_ != ZE_RESULT_SUCCESS)                         \
-            return rd_check_;                                       \
+        if (rd_check_ != ZE_RESULT_SUCCESS) \
+            return rd_check_; \
     } while (0)
 
 /* RD_CHECK, declaring `type *var` from the handle. */
 #define RD_HANDLE(type, var, handle, magic) \
-    type *var = (type *)(void *)(handle);   \
+    type *var = (type *)(void *)(handle); \
     RD_CHECK(handle, magic)
 
 /* Returns from the calling entry point when a required pointer is null. */
-#define RD_NOT_NULL(ptr)                                  \
-    do {                                                  \
-        if (!(ptr))                                       \
-            return ZE_RESULT_ERROR_INVALID_NULL_POINTER;  \
+#define RD_NOT_NULL(ptr) \
+    do { \
+        if (!(ptr)) \
+            return ZE_RESULT_ERROR_INVALID_NULL_POINTER; \
     } while (0)
 
 /* The body of a query that answers one value: ZE_RESULT_ERROR_INVALID_NULL_POINTER
  * when out is null, else *out = value and success. */
-#define RD_ANSWER(out, value)                 \
-    do {                                      \
-        RD_NOT_NULL(out);                     \
-        *(out) = (value);                     \
-        return ZE_RESULT_SUCCESS;             \
+#define RD_ANSWER(out, value) \
+    do { \
+        RD_NOT_NULL(out); \
+        *(out) = (value); \
+        return ZE_RESULT_SUCCESS; \
     } while (0)
 
 /* Returns from the calling entry point unless the call succeeded. */
-#define RD_TRY(call)                                \
-    do {                                            \
-        ze_result_t rd_try_ = (call);               \
-        if (rd_try_ != ZE_RESULT_SUCCESS)           \
-            return rd_try_;                         \
+#define RD_TRY(call) \
+    do { \
+        ze_result_t rd_try_ = (call); \
+        if (rd_try_ != ZE_RESULT_SUCCESS) \
+            return rd_try_; \
     } while (0)
 
 /* The count-query convention of the specification ("if count is zero, the

@@ -49,8 +49,9 @@ static void deleted_init(void)
 
 static int kind_index(rd_magic_t magic)
 {
-    return magic >= RD_MAGIC_DRIVER && magic <= RD_MAGIC_PHYSICAL_MEM ? (int)(magic - RD_MAGIC_DRIVER)
-                                                                : -1;
+    return magic >= RD_MAGIC_DRIVER && magic <= RD_MAGIC_PHYSICAL_MEM
+               ? (int)(magic - RD_MAGIC_DRIVER)
+               : -1;
 }
 
 void *rd_object_new(rd_magic_t magic, size_t size)
@@ -81,8 +82,8 @@ void rd_object_delete(void *object, rd_magic_t magic, size_t size)
     if (k >= 0 && rd_reuse_mode() && size > TAG_BYTES) {
         pthread_once(&deleted_once, deleted_init);
         pthread_mutex_lock(&deleted[k].lock);
-        int kept = deleted[k].count < KEPT_PER_KIND &&
-                   (!deleted[k].count || deleted[k].size == size);
+        int kept =
+            deleted[k].count < KEPT_PER_KIND && (!deleted[k].count || deleted[k].size == size);
         if (kept) {
             deleted[k].size = size;
             POISON((char *)object + TAG_BYTES, size - TAG_BYTES);

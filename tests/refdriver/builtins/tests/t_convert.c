@@ -87,46 +87,77 @@ static uint8_t sat_uchar(double r)
 
 int main(void)
 {
-    float f[NV] = {0.5f, 1.5f, 2.5f, -2.5f, -0.4f, 3.7f, 1e10f, -1e10f, NAN, 2147483520.0f, -7.5f, 100.25f,
-                   0.0f, -0.0f, 254.5f, 1e-30f};
-    int64_t l[NV] = {1, -1, 40000, -40000, 0x7fffffffffffffffLL, (int64_t)0x8000000000000000ULL, 16777217,
-                     -16777217, 123456789012345LL, 255, 65535, 1 << 20, 3, 0, -129, 77};
-    ctx_t c = {f, l, calloc(NV * 8, 4), calloc(NV * 4, 4), calloc(NV * 4, 1), calloc(NV * 4, sizeof(_Float16))};
+    float f[NV] = {0.5f, 1.5f,          2.5f,  -2.5f,   -0.4f, 3.7f,  1e10f,  -1e10f,
+                   NAN,  2147483520.0f, -7.5f, 100.25f, 0.0f,  -0.0f, 254.5f, 1e-30f};
+    int64_t l[NV] = {1,
+                     -1,
+                     40000,
+                     -40000,
+                     0x7fffffffffffffffLL,
+                     (int64_t)0x8000000000000000ULL,
+                     16777217,
+                     -16777217,
+                     123456789012345LL,
+                     255,
+                     65535,
+                     1 << 20,
+                     3,
+                     0,
+                     -129,
+                     77};
+    ctx_t c = {f,
+               l,
+               calloc(NV * 8, 4),
+               calloc(NV * 4, 4),
+               calloc(NV * 4, 1),
+               calloc(NV * 4, sizeof(_Float16))};
     zcl_range_t r = zcl_range_1d(NV, 8, 8);
     if (!c.oi || !c.of || !c.ou || !c.oh || zcl_run(&r, item, &c))
         return 2;
     for (int i = 0; i < NV; i++) {
         double x = f[i];
-        int want_i[8] = {sat_int(nearbyint(x)), isnan(x) ? c.oi[i * 8 + 1] : sat_int(floor(x)),
-                         isnan(x) ? c.oi[i * 8 + 2] : sat_int(ceil(x)), sat_int(trunc(x)),
-                         l[i] < SHRT_MIN ? SHRT_MIN : l[i] > SHRT_MAX ? SHRT_MAX : (int)l[i],
+        int want_i[8] = {sat_int(nearbyint(x)),
+                         isnan(x) ? c.oi[i * 8 + 1] : sat_int(floor(x)),
+                         isnan(x) ? c.oi[i * 8 + 2] : sat_int(ceil(x)),
+                         sat_int(trunc(x)),
+                         l[i] < SHRT_MIN   ? SHRT_MIN
+                         : l[i] > SHRT_MAX ? SHRT_MAX
+                                           : (int)l[i],
                          (int32_t)l[i] == 0 ? 32 : __builtin_clz((uint32_t)l[i]),
                          __builtin_popcountll((uint64_t)l[i]) +
-                             100 * ((int8_t)l[i] + 100 > 127 ? 127 : (int8_t)l[i] + 100 < -128 ? -128 : (int8_t)l[i] + 100),
+                             100 * ((int8_t)l[i] + 100 > 127    ? 127
+                                    : (int8_t)l[i] + 100 < -128 ? -128
+                                                                : (int8_t)l[i] + 100),
                          !!isnan(x) + 2 * (x < 0)};
         for (int k = 0; k < 8; k++) {
             if ((k == 1 || k == 2) && fabs(x) > 2e9)
                 continue; /* out of range without _sat: undefined */
             if (c.oi[i * 8 + k] != want_i[k])
-                zcl_fail("value %d (%g, %lld) field %d: %d, want %d", i, x, (long long)l[i], k, c.oi[i * 8 + k], want_i[k]);
+                zcl_fail("value %d (%g, %lld) field %d: %d, want %d", i, x, (long long)l[i], k,
+                         c.oi[i * 8 + k], want_i[k]);
         }
         float rz = long_to_float(l[i], FE_TOWARDZERO), rp = long_to_float(l[i], FE_UPWARD);
         if (c.of[i * 4 + 0] != rz || c.of[i * 4 + 1] != rp)
-            zcl_fail("convert_float_rtz/rtp(%lld): %.9g %.9g, want %.9g %.9g", (long long)l[i], c.of[i * 4 + 0],
-                     c.of[i * 4 + 1], rz, rp);
-        if (ulps(c.of[i * 4 + 2], sin(x)) > 4 || ulps(c.of[i * 4 + 3], exp((double)(float)(x * 0.01f))) > 3)
-            zcl_fail("sin/exp(%g): %.9g %.9g, want %.9g %.9g", x, c.of[i * 4 + 2], c.of[i * 4 + 3], sin(x),
-                     exp((double)(float)(x * 0.01f)));
-        _Float16 wh[4] = {to_half(l[i], FE_TOWARDZERO), to_half(l[i], FE_UPWARD), to_half(l[i], FE_DOWNWARD),
-                          isnan(x) ? c.oh[i * 4 + 3] : to_half((long double)((double)f[i] * 1.0001), FE_TOWARDZERO)};
+            zcl_fail("convert_float_rtz/rtp(%lld): %.9g %.9g, want %.9g %.9g", (long long)l[i],
+                     c.of[i * 4 + 0], c.of[i * 4 + 1], rz, rp);
+        if (ulps(c.of[i * 4 + 2], sin(x)) > 4 ||
+            ulps(c.of[i * 4 + 3], exp((double)(float)(x * 0.01f))) > 3)
+            zcl_fail("sin/exp(%g): %.9g %.9g, want %.9g %.9g", x, c.of[i * 4 + 2], c.of[i * 4 + 3],
+                     sin(x), exp((double)(float)(x * 0.01f)));
+        _Float16 wh[4] = {to_half(l[i], FE_TOWARDZERO), to_half(l[i], FE_UPWARD),
+                          to_half(l[i], FE_DOWNWARD),
+                          isnan(x) ? c.oh[i * 4 + 3]
+                                   : to_half((long double)((double)f[i] * 1.0001), FE_TOWARDZERO)};
         for (int k = 0; k < 4; k++)
             if (memcmp(&c.oh[i * 4 + k], &wh[k], 2))
-                zcl_fail("convert_half mode %d (%lld, %g): %g, want %g", k, (long long)l[i], x, (double)c.oh[i * 4 + k],
-                         (double)wh[k]);
-        uint8_t wu[4] = {sat_uchar(nearbyint(x)), sat_uchar(nearbyint(-x)), sat_uchar(nearbyint((float)(x * 0.5f))), 255};
+                zcl_fail("convert_half mode %d (%lld, %g): %g, want %g", k, (long long)l[i], x,
+                         (double)c.oh[i * 4 + k], (double)wh[k]);
+        uint8_t wu[4] = {sat_uchar(nearbyint(x)), sat_uchar(nearbyint(-x)),
+                         sat_uchar(nearbyint((float)(x * 0.5f))), 255};
         for (int k = 0; k < 4; k++)
             if (c.ou[i * 4 + k] != wu[k])
-                zcl_fail("convert_uchar4_sat_rte(%g) lane %d: %u, want %u", x, k, c.ou[i * 4 + k], wu[k]);
+                zcl_fail("convert_uchar4_sat_rte(%g) lane %d: %u, want %u", x, k, c.ou[i * 4 + k],
+                         wu[k]);
     }
     free(c.oi);
     free(c.of);

@@ -17,13 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OK(call)                                                                                   \
-    do {                                                                                           \
-        ze_result_t r_ = (call);                                                                   \
-        if (r_ != ZE_RESULT_SUCCESS) {                                                             \
+#define OK(call) \
+    do { \
+        ze_result_t r_ = (call); \
+        if (r_ != ZE_RESULT_SUCCESS) { \
             fprintf(stderr, "%s:%d: %s returned 0x%x\n", __FILE__, __LINE__, #call, (unsigned)r_); \
-            exit(1);                                                                               \
-        }                                                                                          \
+            exit(1); \
+        } \
     } while (0)
 
 typedef struct env {
@@ -60,8 +60,13 @@ static ze_module_handle_t build(const env_t *e, uint32_t sgs, int spirv)
         snprintf(path, sizeof path, "%s%u.spv", e->spirv_prefix, sgs);
         il = read_file(path, &len);
     }
-    ze_module_desc_t md = {ZE_STRUCTURE_TYPE_MODULE_DESC, NULL, spirv ? ZE_MODULE_FORMAT_IL_SPIRV : (ze_module_format_t)3,
-                           len, (const uint8_t *)il, flags, NULL};
+    ze_module_desc_t md = {ZE_STRUCTURE_TYPE_MODULE_DESC,
+                           NULL,
+                           spirv ? ZE_MODULE_FORMAT_IL_SPIRV : (ze_module_format_t)3,
+                           len,
+                           (const uint8_t *)il,
+                           flags,
+                           NULL};
     ze_module_handle_t mod = NULL;
     ze_module_build_log_handle_t log = NULL;
     if (zeModuleCreate(e->ctx, e->dev, &md, &mod, &log) != ZE_RESULT_SUCCESS) {
@@ -69,7 +74,8 @@ static ze_module_handle_t build(const env_t *e, uint32_t sgs, int spirv)
         zeModuleBuildLogGetString(log, &n, NULL);
         char *s = calloc(1, n + 1);
         zeModuleBuildLogGetString(log, &n, s);
-        fprintf(stderr, "zeModuleCreate (%s, size %u) failed:\n%s\n", spirv ? "SPIR-V" : "OpenCL C", sgs, s);
+        fprintf(stderr, "zeModuleCreate (%s, size %u) failed:\n%s\n", spirv ? "SPIR-V" : "OpenCL C",
+                sgs, s);
         exit(1);
     }
     OK(zeModuleBuildLogDestroy(log));
@@ -130,8 +136,9 @@ int main(int argc, char **argv)
     OK(zeDeviceGet(drv, &n, &e.dev));
     ze_context_desc_t cd = {.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC};
     OK(zeContextCreate(drv, &cd, &e.ctx));
-    ze_command_queue_desc_t qd = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0,
-                                  ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+    ze_command_queue_desc_t qd = {
+        ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+        ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     OK(zeCommandListCreateImmediate(e.ctx, e.dev, &qd, &e.list));
     static const uint32_t sizes[] = {8, 16, 32};
     for (int spirv = 0; spirv <= (e.spirv_prefix != NULL); spirv++)

@@ -62,7 +62,8 @@ static void note(const char *what, int mant, long double u)
         worst[k].max = u;
 }
 
-static void check(const char *what, int i, long double got, long double want, double bound, int mant, int emin)
+static void check(const char *what, int i, long double got, long double want, double bound,
+                  int mant, int emin)
 {
     long double maxv = ldexpl(2.0L - ldexpl(1.0L, -mant), -emin + 1);
     if (fabsl(want) > maxv + ldexpl(1.0L, -emin - mant))
@@ -87,20 +88,38 @@ int main(void)
     for (int i = 0; i < NI; i++) {
         long double a = c.x[i], b = c.y[i];
         const float *f = c.of + i * NF;
-        long double wf[18] = {sinl(a), cosl(a), tanl(a), expl(a), exp2l(a), powl(10, a), logl(b), log2l(b),
-                              log10l(b), powl(b, a), sqrtl(b), 1 / sqrtl(b), tanhl(a), erfl(a), cbrtl(a),
-                              atan2l(a, b), (long double)fmaf(c.x[i], c.y[i], 1.0f), sinl(3.14159265358979323846264L * a)};
+        long double wf[18] = {sinl(a),
+                              cosl(a),
+                              tanl(a),
+                              expl(a),
+                              exp2l(a),
+                              powl(10, a),
+                              logl(b),
+                              log2l(b),
+                              log10l(b),
+                              powl(b, a),
+                              sqrtl(b),
+                              1 / sqrtl(b),
+                              tanhl(a),
+                              erfl(a),
+                              cbrtl(a),
+                              atan2l(a, b),
+                              (long double)fmaf(c.x[i], c.y[i], 1.0f),
+                              sinl(3.14159265358979323846264L * a)};
         double bound[18] = {4, 4, 5, 3, 3, 3, 3, 3, 3, 16, 3, 2, 5, 16, 2, 6, 0, 4};
-        static const char *names[18] = {"sin", "cos", "tan", "exp", "exp2", "exp10", "log", "log2", "log10", "pow",
-                                        "sqrt", "rsqrt", "tanh", "erf", "cbrt", "atan2", "fma", "sinpi"};
+        static const char *names[18] = {"sin",  "cos",  "tan",   "exp",   "exp2", "exp10",
+                                        "log",  "log2", "log10", "pow",   "sqrt", "rsqrt",
+                                        "tanh", "erf",  "cbrt",  "atan2", "fma",  "sinpi"};
         for (int k = 0; k < 18; k++)
             check(names[k], i, f[k], wf[k], bound[k], 23, -126);
-        float a20 = c.x[i] * 0.05f, a05 = c.x[i] * 0.5f, a01 = c.x[i] * 0.1f, b01 = c.y[i] * 0.1f + 0.5f;
-        long double wf2[12] = {asinl(a20), acosl(a20), atanl(a), sinhl(a05), coshl(a05), expm1l(a01), log1pl(b),
-                               hypotl(a, b), erfcl(a05), tgammal(b01), asinhl(a), atanhl(a20)};
+        float a20 = c.x[i] * 0.05f, a05 = c.x[i] * 0.5f, a01 = c.x[i] * 0.1f,
+              b01 = c.y[i] * 0.1f + 0.5f;
+        long double wf2[12] = {asinl(a20), acosl(a20),   atanl(a),  sinhl(a05),
+                               coshl(a05), expm1l(a01),  log1pl(b), hypotl(a, b),
+                               erfcl(a05), tgammal(b01), asinhl(a), atanhl(a20)};
         double bound2[12] = {4, 4, 5, 4, 4, 3, 2, 4, 16, 16, 4, 5};
-        static const char *names2[12] = {"asin", "acos", "atan", "sinh", "cosh", "expm1", "log1p", "hypot", "erfc",
-                                         "tgamma", "asinh", "atanh"};
+        static const char *names2[12] = {"asin",  "acos",  "atan", "sinh",   "cosh",  "expm1",
+                                         "log1p", "hypot", "erfc", "tgamma", "asinh", "atanh"};
         for (int k = 0; k < 12; k++)
             check(names2[k], i, f[20 + k], wf2[k], bound2[k], 23, -126);
         int e;
@@ -111,11 +130,12 @@ int main(void)
             zcl_fail("fract(%g): %g %d", c.x[i], f[19], c.oi[i * 2 + 1]);
         long double da = (double)c.x[i] * 1.1, db = (double)c.y[i] * 0.9;
         const double *d = c.od + i * ND;
-        long double wd[11] = {sinl(da), expl(da), logl(db), powl(db, da), sqrtl(db), tanhl(da), erfl(da), cbrtl(da),
-                              atan2l(da, db), sinl(da), cosl(da)};
+        long double wd[11] = {sinl(da),       expl(da),  logl(db), powl(db, da),
+                              sqrtl(db),      tanhl(da), erfl(da), cbrtl(da),
+                              atan2l(da, db), sinl(da),  cosl(da)};
         double dbound[11] = {4, 3, 3, 16, 0.5, 5, 16, 2, 6, 4, 4};
-        static const char *dnames[11] = {"sin", "exp", "log", "pow", "sqrt", "tanh", "erf", "cbrt", "atan2",
-                                         "sincos.sin", "sincos.cos"};
+        static const char *dnames[11] = {"sin", "exp",  "log",   "pow",        "sqrt",      "tanh",
+                                         "erf", "cbrt", "atan2", "sincos.sin", "sincos.cos"};
         for (int k = 0; k < 11; k++)
             check(dnames[k], i, d[k], wd[k], dbound[k], 52, -1022);
         long double ha = (_Float16)(c.x[i] * 0.25f), hb = (_Float16)c.y[i];
@@ -128,7 +148,11 @@ int main(void)
     }
     printf("largest errors (ulp):");
     for (int k = 0; worst[k].what; k++)
-        printf(" %s%s %.2f", worst[k].mant == 52 ? "d:" : worst[k].mant == 10 ? "h:" : "", worst[k].what, (double)worst[k].max);
+        printf(" %s%s %.2f",
+               worst[k].mant == 52   ? "d:"
+               : worst[k].mant == 10 ? "h:"
+                                     : "",
+               worst[k].what, (double)worst[k].max);
     printf("\n");
     return zcl_report("t_math");
 }

@@ -29,7 +29,8 @@ static void item(void *c)
 static void run(uint32_t groups, uint32_t local, uint32_t sgs)
 {
     uint32_t total = groups * local;
-    ctx_t c = {calloc((size_t)total * N, sizeof(int)), calloc((size_t)total * 4, 4), calloc((size_t)total * 8, 4)};
+    ctx_t c = {calloc((size_t)total * N, sizeof(int)), calloc((size_t)total * 4, 4),
+               calloc((size_t)total * 8, 4)};
     for (uint32_t i = 0; i < total * 4; i++)
         c.blk[i] = i * 2654435761u;
     zcl_range_t r = zcl_range_1d(total, local, sgs);

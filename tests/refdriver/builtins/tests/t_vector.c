@@ -90,7 +90,8 @@ int main(void)
     snprintf(want, sizeof want,
              "zt_vector 5 %.2f ok 16\n"
              "1.500000,-2.000000,3.250000,%f|-7,300|1,2,3,4,5,6,7,250|-1,0,65536|-5000000000,9|"
-             "0.500000,-1.000000,2.000000,10000000000.000000|0,1,2,3,4,5,6,7,8,9,a,b,c,d,e,ff|0.500000,-3.000000\n",
+             "0.500000,-1.000000,2.000000,10000000000.000000|0,1,2,3,4,5,6,7,8,9,a,b,c,d,e,ff|0."
+             "500000,-3.000000\n",
              x.src[5], x.src[5]);
     if (got <= 0 || strcmp(out, want))
         zcl_fail("printf: \"%s\", want \"%s\"", out, want);
@@ -103,12 +104,14 @@ int main(void)
         for (int k = 0; k < 3; k++)
             near("vstore3", i * 3 + k, x.dst[i * 3 + k], x.src[i * 3 + k] * 2.0f, 0);
         int l = i % 8, pair = l & ~1;
-        float sc[2] = {x.src[pair + (i - l) + 3] + x.src[pair + (i - l) + 15], x.src[pair + 1 + (i - l) + 3] + x.src[pair + 1 + (i - l) + 15]};
+        float sc[2] = {x.src[pair + (i - l) + 3] + x.src[pair + (i - l) + 15],
+                       x.src[pair + 1 + (i - l) + 3] + x.src[pair + 1 + (i - l) + 15]};
         near("local vload2", i, x.dst[64 + i], sc[0] + sc[1], 1e-6);
         float f = x.src[i] * 1.001f;
         if (x.h[i] != to_half(f, FE_TOWARDZERO) || x.h[i + 16] != to_half(f, FE_UPWARD))
-            zcl_fail("vstore_half_rtz/rtp(%.9g): %g %g, want %g %g", f, (double)x.h[i], (double)x.h[i + 16],
-                     (double)to_half(f, FE_TOWARDZERO), (double)to_half(f, FE_UPWARD));
+            zcl_fail("vstore_half_rtz/rtp(%.9g): %g %g, want %g %g", f, (double)x.h[i],
+                     (double)x.h[i + 16], (double)to_half(f, FE_TOWARDZERO),
+                     (double)to_half(f, FE_UPWARD));
         float hs = 0;
         for (int k = 0; k < 3; k++)
             hs += (float)to_half(x.src[i * 3 + k], FE_DOWNWARD);
@@ -120,8 +123,15 @@ int main(void)
         near("length", i, x.geo[i * 4 + 1], sqrt(d), 1e-6);
         near("normalize", i, x.geo[i * 4 + 2], -1 / sqrt(d), 1e-6);
         near("cross", i, x.geo[i * 4 + 3], x.src[i], 1e-6);
-        int want_rel[9] = {10 + 2 + 30 + 4, 1 + 0 + 4, 0x0ff0, 8765, -1 - 4, x.src[i] > 3.0f,
-                           5 + 12 + 21 + 4 * (8 + i), 1, 4 * (1 + i) + 3 + 2 - 1};
+        int want_rel[9] = {10 + 2 + 30 + 4,
+                           1 + 0 + 4,
+                           0x0ff0,
+                           8765,
+                           -1 - 4,
+                           x.src[i] > 3.0f,
+                           5 + 12 + 21 + 4 * (8 + i),
+                           1,
+                           4 * (1 + i) + 3 + 2 - 1};
         for (int k = 0; k < 9; k++)
             if (x.rel[i * 9 + k] != want_rel[k])
                 zcl_fail("relational %d item %d: %d, want %d", k, i, x.rel[i * 9 + k], want_rel[k]);

@@ -29,21 +29,29 @@ static void check(const zcl_range_t *r, const uint64_t *o)
                 for (int d = 0; d < 3; d++) {
                     l[d] = (uint32_t)(g[d] % r->local[d]);
                     uint64_t want[4] = {g[d] + r->offset[d], l[d], g[d] / r->local[d],
-                                        r->global[d] * 1000 + r->local[d] * 100 + r->global[d] / r->local[d] * 10 + r->offset[d]};
+                                        r->global[d] * 1000 + r->local[d] * 100 +
+                                            r->global[d] / r->local[d] * 10 + r->offset[d]};
                     for (int k = 0; k < 4; k++)
                         if (p[k * 3 + d] != want[k])
-                            zcl_fail("item %llu dim %d query %d: %llu, want %llu", (unsigned long long)lin, d, k,
+                            zcl_fail("item %llu dim %d query %d: %llu, want %llu",
+                                     (unsigned long long)lin, d, k,
                                      (unsigned long long)p[k * 3 + d], (unsigned long long)want[k]);
                 }
                 uint32_t ll = (l[2] * r->local[1] + l[1]) * r->local[0] + l[0];
                 uint32_t nsg = (lsize + r->sg_size - 1) / r->sg_size, sg = ll / r->sg_size;
                 uint32_t sgs = sg + 1 < nsg ? r->sg_size : lsize - sg * r->sg_size;
-                uint64_t want[7] = {r->dims, ll, sg * 1000 + ll % r->sg_size, sgs * 1000 + r->sg_size, nsg * 1001,
-                                    r->local[0] + 100, 1};
+                uint64_t want[7] = {r->dims,
+                                    ll,
+                                    sg * 1000 + ll % r->sg_size,
+                                    sgs * 1000 + r->sg_size,
+                                    nsg * 1001,
+                                    r->local[0] + 100,
+                                    1};
                 for (int k = 0; k < 7; k++)
                     if (p[12 + k] != want[k])
-                        zcl_fail("item %llu field %d: %llu, want %llu", (unsigned long long)lin, 12 + k,
-                                 (unsigned long long)p[12 + k], (unsigned long long)want[k]);
+                        zcl_fail("item %llu field %d: %llu, want %llu", (unsigned long long)lin,
+                                 12 + k, (unsigned long long)p[12 + k],
+                                 (unsigned long long)want[k]);
             }
 }
 

@@ -46,7 +46,8 @@ static void *zcl_thread(void *arg)
 }
 
 /* The per-group fields of group g; the per-item ones of item l. */
-static void zcl_fill(const zcl_range_t *r, zcl_group_t *grp, const uint64_t g[3], uint32_t l, zcl_item_t *it)
+static void zcl_fill(const zcl_range_t *r, zcl_group_t *grp, const uint64_t g[3], uint32_t l,
+                     zcl_item_t *it)
 {
     rd_wi_state_t *st = &it->st;
     uint32_t lsize = r->local[0] * r->local[1] * r->local[2];
@@ -98,7 +99,8 @@ static void zcl_group_fini(zcl_group_t *grp, uint32_t lsize, uint32_t sg)
 }
 
 /* Runs groups first .. first + n - 1 (linear group index) at once. */
-static int zcl_run_groups(const zcl_range_t *r, uint64_t first, uint64_t n, void (*fn)(void *), void *ctx)
+static int zcl_run_groups(const zcl_range_t *r, uint64_t first, uint64_t n, void (*fn)(void *),
+                          void *ctx)
 {
     uint32_t lsize = r->local[0] * r->local[1] * r->local[2];
     uint64_t ng0 = r->global[0] / r->local[0], ng1 = r->global[1] / r->local[1];

@@ -18,8 +18,8 @@ typedef struct zcl_range {
     uint64_t global[3];
     uint32_t local[3];
     uint64_t offset[3];
-    uint32_t sg_size;     /* 8, 16 or 32 */
-    int groups_at_once;   /* 1: every group's threads run together */
+    uint32_t sg_size;   /* 8, 16 or 32 */
+    int groups_at_once; /* 1: every group's threads run together */
 } zcl_range_t;
 
 /* Calls item(ctx) once per work-item of the range; returns 0, or -1 when

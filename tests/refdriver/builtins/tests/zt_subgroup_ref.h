@@ -11,7 +11,7 @@
 /* Checks the outputs of total work-items in groups of local, sub-groups of
  * sgs: o (ZT_SUBGROUP_FIELDS ints each), the block-write area wo written from
  * blk. Failures go to zcl_fail. */
-void zt_subgroup_check(const int *o, const uint32_t *blk, const uint32_t *wo, uint32_t total, uint32_t local,
-                       uint32_t sgs);
+void zt_subgroup_check(const int *o, const uint32_t *blk, const uint32_t *wo, uint32_t total,
+                       uint32_t local, uint32_t sgs);
 
 #endif

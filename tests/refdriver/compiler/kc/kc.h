@@ -37,8 +37,8 @@ int kc_link(LLVMModuleRef dst, LLVMModuleRef src, const char *what);
 typedef struct kc_arg {
     uint32_t kind; /* rd_cm_arg_kind_t */
     uint32_t size;
-    LLVMTypeRef type;      /* the parameter's type */
-    LLVMTypeRef byval;     /* the byval type, or null */
+    LLVMTypeRef type;  /* the parameter's type */
+    LLVMTypeRef byval; /* the byval type, or null */
 } kc_arg_t;
 
 typedef struct kc_kernel {

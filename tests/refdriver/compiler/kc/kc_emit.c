@@ -24,9 +24,10 @@ LLVMTargetMachineRef kc_host_machine(int opt_level)
         return NULL;
     }
     char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
-    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, KC_HOST_TRIPLE, cpu, features,
-                                                      opt_level ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelNone,
-                                                      LLVMRelocPIC, LLVMCodeModelDefault);
+    LLVMTargetMachineRef tm =
+        LLVMCreateTargetMachine(target, KC_HOST_TRIPLE, cpu, features,
+                                opt_level ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelNone,
+                                LLVMRelocPIC, LLVMCodeModelDefault);
     LLVMDisposeMessage(cpu);
     LLVMDisposeMessage(features);
     if (!tm)
@@ -42,7 +43,8 @@ static void internalize(LLVMModuleRef mod)
     for (LLVMValueRef g = LLVMGetFirstGlobal(mod); g; g = LLVMGetNextGlobal(g)) {
         size_t n = 0;
         const char *name = LLVMGetValueName2(g, &n);
-        if (LLVMIsDeclaration(g) || strcmp(name, RD_CM_MODULE_SYMBOL) == 0 || strncmp(name, "llvm.", 5) == 0)
+        if (LLVMIsDeclaration(g) || strcmp(name, RD_CM_MODULE_SYMBOL) == 0 ||
+            strncmp(name, "llvm.", 5) == 0)
             continue;
         if (LLVMGetLinkage(g) != LLVMPrivateLinkage)
             LLVMSetLinkage(g, LLVMInternalLinkage);
@@ -59,9 +61,10 @@ static int undefined_builtins(LLVMModuleRef mod)
         const char *name = LLVMGetValueName2(f, &n);
         if (!LLVMIsDeclaration(f) || !LLVMGetFirstUse(f))
             continue;
-        if (strncmp(name, "_Z", 2) == 0 || strncmp(name, "__spirv", 7) == 0 || strncmp(name, "__zeil", 6) == 0 ||
-            strncmp(name, "rd_", 3) == 0) {
-            kc_fail("the program calls '%s', which this driver's built-in library does not define", name);
+        if (strncmp(name, "_Z", 2) == 0 || strncmp(name, "__spirv", 7) == 0 ||
+            strncmp(name, "__zeil", 6) == 0 || strncmp(name, "rd_", 3) == 0) {
+            kc_fail("the program calls '%s', which this driver's built-in library does not define",
+                    name);
             missing++;
         }
     }

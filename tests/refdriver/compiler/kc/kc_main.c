@@ -66,7 +66,8 @@ static int parse(int argc, char **argv, kc_options_t *o)
             o->in = a;
     }
     if (!o->in || !o->out)
-        return kc_fail("usage: zeil-cpu-kc [-O0|-O2] [--lib LIB.bc | --lazy-lib LIB.bc]... -o OUT.o IN.bc");
+        return kc_fail(
+            "usage: zeil-cpu-kc [-O0|-O2] [--lib LIB.bc | --lazy-lib LIB.bc]... -o OUT.o IN.bc");
     return 1;
 }
 
@@ -89,7 +90,8 @@ static int compile(const kc_options_t *o)
         ok = kc_read_kernels(&p) && kc_read_globals(&p);
     }
     for (int i = 0; ok && i < o->num_libs; i++) {
-        LLVMModuleRef lib = o->lazy[i] ? kc_read_bitcode_lazy(p.ctx, o->libs[i]) : kc_read_bitcode(p.ctx, o->libs[i]);
+        LLVMModuleRef lib = o->lazy[i] ? kc_read_bitcode_lazy(p.ctx, o->libs[i])
+                                       : kc_read_bitcode(p.ctx, o->libs[i]);
         if (lib && o->lazy[i])
             kc_only_what_is_used(lib);
         if (lib) {

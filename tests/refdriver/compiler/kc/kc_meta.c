@@ -13,7 +13,12 @@
 
 #define KC_CC_SPIR_KERNEL 76u
 
-enum { KC_AS_PRIVATE = 0, KC_AS_GLOBAL = 1, KC_AS_CONSTANT = 2, KC_AS_LOCAL = 3 };
+enum {
+    KC_AS_PRIVATE = 0,
+    KC_AS_GLOBAL = 1,
+    KC_AS_CONSTANT = 2,
+    KC_AS_LOCAL = 3
+};
 
 /* The metadata node of that kind on the function, as a value, or null. */
 static LLVMValueRef fn_md(LLVMContextRef ctx, LLVMValueRef fn, const char *kind)
@@ -63,7 +68,8 @@ static const char *md_str(LLVMValueRef node, unsigned i)
 /* An OpenCL type the driver cannot pass: image, sampler, pipe, queue, event. */
 static int other_type(const char *t)
 {
-    static const char *const names[] = {"image", "sampler_t", "pipe", "queue_t", "clk_event_t", "reserve_id_t"};
+    static const char *const names[] = {"image",   "sampler_t",   "pipe",
+                                        "queue_t", "clk_event_t", "reserve_id_t"};
     for (size_t i = 0; t && i < sizeof names / sizeof *names; i++)
         if (strstr(t, names[i]))
             return 1;
@@ -87,7 +93,9 @@ static void read_arg(kc_program_t *p, LLVMValueRef fn, unsigned i, const char *c
         a->size = (uint32_t)LLVMABISizeOfType(p->layout, a->byval);
     } else if (LLVMGetTypeKind(t) == LLVMPointerTypeKind) {
         unsigned as = LLVMGetPointerAddressSpace(t);
-        a->kind = as == KC_AS_LOCAL ? RD_CM_ARG_LOCAL : as == KC_AS_CONSTANT ? RD_CM_ARG_CONSTANT : RD_CM_ARG_GLOBAL;
+        a->kind = as == KC_AS_LOCAL      ? RD_CM_ARG_LOCAL
+                  : as == KC_AS_CONSTANT ? RD_CM_ARG_CONSTANT
+                                         : RD_CM_ARG_GLOBAL;
         a->size = as == KC_AS_LOCAL ? 0 : 8;
     } else {
         a->kind = RD_CM_ARG_VALUE;
@@ -129,13 +137,15 @@ static char *attributes(const kc_kernel_t *k, LLVMValueRef hint)
     size_t n = 0;
     buf[0] = 0;
     if (k->reqd_group_size[0])
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "reqd_work_group_size(%u,%u,%u)", k->reqd_group_size[0],
-                              k->reqd_group_size[1], k->reqd_group_size[2]);
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "reqd_work_group_size(%u,%u,%u)",
+                              k->reqd_group_size[0], k->reqd_group_size[1], k->reqd_group_size[2]);
     if (hint && n < sizeof buf)
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%swork_group_size_hint(%u,%u,%u)", n ? " " : "",
-                              md_int(hint, 0, 1), md_int(hint, 1, 1), md_int(hint, 2, 1));
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%swork_group_size_hint(%u,%u,%u)",
+                              n ? " " : "", md_int(hint, 0, 1), md_int(hint, 1, 1),
+                              md_int(hint, 2, 1));
     if (k->reqd_sg_size && n < sizeof buf)
-        snprintf(buf + n, sizeof buf - n, "%sintel_reqd_sub_group_size(%u)", n ? " " : "", k->reqd_sg_size);
+        snprintf(buf + n, sizeof buf - n, "%sintel_reqd_sub_group_size(%u)", n ? " " : "",
+                 k->reqd_sg_size);
     return strdup(buf);
 }
 

@@ -43,7 +43,8 @@ static unsigned pass_state(LLVMValueRef fn, LLVMValueRef rt_state, LLVMValueRef 
             next = LLVMGetNextInstruction(in);
             if (!LLVMIsACallInst(in) || LLVMGetCalledValue(in) != rt_state)
                 continue;
-            LLVMBuilderRef bld = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(fn)));
+            LLVMBuilderRef bld =
+                LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(fn)));
             as_pointers(bld, in, st);
             LLVMPositionBuilderBefore(bld, in);
             LLVMValueRef v = LLVMBuildPtrToInt(bld, st, LLVMTypeOf(in), "");
@@ -125,7 +126,8 @@ static int state_used_elsewhere(LLVMModuleRef mod)
             LLVMValueRef user = LLVMGetUser(u);
             if (!LLVMIsAInstruction(user))
                 return 1;
-            const char *fn = LLVMGetValueName2(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)), &n);
+            const char *fn =
+                LLVMGetValueName2(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)), &n);
             int mine = 0;
             for (size_t i = 0; i < sizeof own / sizeof *own; i++)
                 mine |= strcmp(fn, own[i]) == 0;

@@ -25,8 +25,8 @@ static LLVMValueRef u32(kc_program_t *p, uint32_t v)
     return LLVMConstInt(LLVMInt32TypeInContext(p->ctx), v, 0);
 }
 
-static LLVMValueRef const_array_global(kc_program_t *p, LLVMTypeRef elem, LLVMValueRef *vals, unsigned n,
-                                       const char *name)
+static LLVMValueRef const_array_global(kc_program_t *p, LLVMTypeRef elem, LLVMValueRef *vals,
+                                       unsigned n, const char *name)
 {
     if (n == 0)
         return LLVMConstNull(LLVMPointerTypeInContext(p->ctx, 0));
@@ -73,7 +73,8 @@ int kc_table(kc_program_t *p)
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
     LLVMTypeRef kt = LLVMStructCreateNamed(c, "rd_cm_kernel");
-    LLVMTypeRef kt_fields[10] = {ptr, i32, ptr, LLVMArrayType(i32, 3), i32, i32, i32, ptr, ptr, ptr};
+    LLVMTypeRef kt_fields[10] = {ptr, i32, ptr, LLVMArrayType(i32, 3), i32, i32, i32,
+                                 ptr, ptr, ptr};
     LLVMStructSetBody(kt, kt_fields, 10, 0);
     LLVMTypeRef gt = LLVMStructCreateNamed(c, "rd_cm_global");
     LLVMTypeRef gt_fields[3] = {ptr, ptr, i64};
@@ -98,7 +99,10 @@ int kc_table(kc_program_t *p)
         gs[i] = LLVMConstNamedStruct(gt, f, 3);
     }
     LLVMValueRef m[6] = {
-        u32(p, RD_CM_ABI_VERSION), u32(p, RD_WI_ABI_VERSION), u32(p, p->num_kernels), u32(p, p->num_globals),
+        u32(p, RD_CM_ABI_VERSION),
+        u32(p, RD_WI_ABI_VERSION),
+        u32(p, p->num_kernels),
+        u32(p, p->num_globals),
         const_array_global(p, kt, ks, p->num_kernels, ".zeil.kernels"),
         const_array_global(p, gt, gs, p->num_globals, ".zeil.globals"),
     };

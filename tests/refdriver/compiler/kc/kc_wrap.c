@@ -52,16 +52,21 @@ static LLVMValueRef load_arg(kc_program_t *p, LLVMBuilderRef b, LLVMValueRef fn,
 
 static LLVMValueRef call_kernel(LLVMBuilderRef b, const kc_kernel_t *k, LLVMValueRef *vals)
 {
-    LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(k->fn), k->fn, vals, k->num_args, "");
+    LLVMValueRef call =
+        LLVMBuildCall2(b, LLVMGlobalGetValueType(k->fn), k->fn, vals, k->num_args, "");
     for (unsigned i = 0; i < k->num_args; i++)
         if (k->args[i].byval) {
             unsigned kind = LLVMGetEnumAttributeKindForName("byval", 5);
-            LLVMAddCallSiteAttribute(call, i + 1, LLVMCreateTypeAttribute(LLVMGetModuleContext(LLVMGetGlobalParent(k->fn)), kind, k->args[i].byval));
+            LLVMAddCallSiteAttribute(
+                call, i + 1,
+                LLVMCreateTypeAttribute(LLVMGetModuleContext(LLVMGetGlobalParent(k->fn)), kind,
+                                        k->args[i].byval));
         }
     return call;
 }
 
-static LLVMValueRef new_entry(kc_program_t *p, const char *kernel, const char *suffix, LLVMTypeRef type)
+static LLVMValueRef new_entry(kc_program_t *p, const char *kernel, const char *suffix,
+                              LLVMTypeRef type)
 {
     char name[512];
     snprintf(name, sizeof name, "__zeil_%s_%s", suffix, kernel);
@@ -69,7 +74,6 @@ static LLVMValueRef new_entry(kc_program_t *p, const char *kernel, const char *s
     LLVMSetFunctionCallConv(f, LLVMCCallConv);
     return f;
 }
-
 
 /*
  * The 1-D direct loop, out of line (noinline, so kc_state.c finds it):
@@ -95,7 +99,8 @@ static LLVMValueRef direct_1d(kc_program_t *p, kc_kernel_t *k, LLVMBuilderRef b,
     LLVMAddAttributeAtIndex(d, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, noinline, 0));
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, d, "entry"));
     LLVMValueRef st = LLVMGetParam(d, 1), first = LLVMGetParam(d, 2), count = LLVMGetParam(d, 3);
-    LLVMValueRef priv = LLVMBuildAlloca(b, LLVMArrayType(LLVMInt8TypeInContext(c), sizeof(rd_wi_state_t)), "priv");
+    LLVMValueRef priv =
+        LLVMBuildAlloca(b, LLVMArrayType(LLVMInt8TypeInContext(c), sizeof(rd_wi_state_t)), "priv");
     LLVMSetAlignment(priv, 16);
     for (unsigned i = 0; i < k->num_args; i++)
         vals[i] = load_arg(p, b, d, LLVMGetParam(d, 0), &k->args[i], i);
@@ -166,8 +171,10 @@ static int wrap_kernel(kc_program_t *p, kc_kernel_t *k, LLVMBuilderRef b)
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, LLVMConstInt(i32, 0, 0), ""), done, rows);
     LLVMPositionBuilderAtEnd(b, rows);
     LLVMTypeRef is_1d_t = LLVMFunctionType(i32, &ptr, 1, 0);
-    LLVMValueRef is_1d = LLVMBuildCall2(b, is_1d_t, runtime_fn(p, "rd_kc_is_1d", is_1d_t), &st, 1, "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, is_1d, LLVMConstInt(i32, 0, 0), ""), one_row, start);
+    LLVMValueRef is_1d =
+        LLVMBuildCall2(b, is_1d_t, runtime_fn(p, "rd_kc_is_1d", is_1d_t), &st, 1, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, is_1d, LLVMConstInt(i32, 0, 0), ""), one_row,
+                    start);
     LLVMPositionBuilderAtEnd(b, one_row);
     LLVMValueRef d1_args[4] = {LLVMGetParam(d, 0), st, LLVMGetParam(d, 2), count};
     LLVMTypeRef d1_t = LLVMGlobalGetValueType(k->d1);

@@ -1,0 +1,234 @@
+/*
+ * calls.h: what every intercepted call shares: its sequence number, the
+ * calling thread's small number, timing for the calls log.
+ */
+#ifndef ZEIL_CALLS_H
+#define ZEIL_CALLS_H
+
+#include "env.h"
+
+#include <level_zero/ze_api.h>
+#include <stdatomic.h>
+#include <zeil/zeil.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zeil_output.h"
+
+typedef struct zeil_call {
+    const char *name;  /* the API function, e.g. "zeMemFree" */
+    uint64_t number;   /* process-wide call sequence number, from 1 */
+    uint64_t start_ns; /* set only when the calls log is on */
+} zeil_call_t;
+
+uint64_t calls_now_ns(void);
+
+struct zeil_obj;        /* registry.h */
+struct zeil_list_state; /* records.h */
+
+/* The thread's last plain launch (launch_cache.h). */
+typedef struct launch_cache {
+    const void *list_handle;
+    const void *kernel_handle;
+    struct zeil_obj *list, *kernel;
+    struct zeil_list_state *records; /* the list's (it keeps them while alive) */
+    uint64_t generation;             /* 0: empty (generations start at 1) */
+} launch_cache_t;
+
+/* What a launch reads and writes of its thread, in one thread-local so that
+ * it resolves one thread-local address (each costs a call into the dynamic
+ * loader's TLS descriptor code). */
+typedef struct calls_thread {
+    uint32_t number;  /* zeil's small number of the thread, 0: none yet */
+    uint32_t key_low; /* thread << 10 | k of its last unnumbered key
+                         (calls_order_key); 0 while it cannot have one */
+    /* The innermost stored attribution (records_attribution.c keeps the
+     * stack and sets this), or null. */
+    const zeil_attribution_t *attribution;
+    launch_cache_t launch;
+    /* The last live object check_handle_live found of each kind (checks.h). */
+    struct checked_handle {
+        const void *handle;
+        struct zeil_obj *obj;
+        uint64_t generation; /* registry_retirements when found */
+    } checked[ZEIL_KIND_COUNT];
+} calls_thread_t;
+extern _Thread_local calls_thread_t calls_thread __attribute__((visibility("hidden")));
+
+/* The thread an entry of launch_cache_find belongs to, without a second
+ * thread-local lookup. */
+static inline calls_thread_t *calls_thread_of(launch_cache_t *cached)
+{
+    return (calls_thread_t *)(void *)((char *)cached - offsetof(calls_thread_t, launch));
+}
+
+/* zeil's small number of the calling thread (1 for the first thread seen);
+ * inline, records take it on every launch. */
+uint32_t calls_number_this_thread(void);
+static inline uint32_t calls_thread_number(void)
+{
+    uint32_t n = calls_thread.number;
+    return n ? n : calls_number_this_thread();
+}
+
+/* The process-wide call counter (calls.c), alone on its cache line: every
+ * numbered call writes it, and the launch fast path only reads it. */
+typedef struct calls_counter {
+    _Alignas(64) _Atomic uint64_t value;
+} calls_counter_t;
+extern calls_counter_t calls_counter __attribute__((visibility("hidden")));
+
+static inline uint64_t calls_take_number(void)
+{
+    return atomic_fetch_add_explicit(&calls_counter.value, 1, memory_order_relaxed) + 1;
+}
+
+/* 1 when every call is timed: calls log or trace on. Inline: every call asks. */
+static inline int calls_timed(void)
+{
+    if (zo_trace_enabled())
+        return 1;
+    return zeil_settings()->log_level >= ZEIL_LOG_CALLS;
+}
+
+/* calls_timed where the settings are known to be read (a cached launch:
+ * its first launch read them): no test of whether they are. */
+static inline int calls_timed_settled(void)
+{
+    return zo_trace_enabled() || zeil_settings_data.log_level >= ZEIL_LOG_CALLS;
+}
+
+/* 1 once the settings are read and the output started with neither the calls
+ * log nor the trace on (calls_settle): a call then needs no clock, no span and
+ * no log line, and an unnumbered one no number. One load tells every call; 0
+ * (before, or whenever either is on) sends it to the slow path below, which
+ * asks the settings and the trace itself. Tracing starts only when the output
+ * starts (zo_init, before calls_settle) and may stop later (exit, a forked
+ * child): a stopped trace leaves the word 0, and the slow path sees it off. */
+extern _Atomic int calls_quiet __attribute__((visibility("hidden")));
+static inline int calls_are_quiet(void)
+{
+    return __builtin_expect(atomic_load_explicit(&calls_quiet, memory_order_relaxed), 1);
+}
+/* The bootstrap, once the output started (bootstrap.c). */
+void calls_settle(void);
+
+/* The slow paths of calls_begin and calls_begin_unnumbered. */
+void calls_begin_timed(zeil_call_t *call, const char *name);
+void calls_begin_unnumbered_timed(zeil_call_t *call, const char *name);
+
+/* Inline: every intercepted call begins here, numbered. */
+static inline void calls_begin(zeil_call_t *call, const char *name)
+{
+    if (!calls_are_quiet()) {
+        calls_begin_timed(call, name);
+        return;
+    }
+    call->name = name;
+    call->number = calls_take_number();
+    call->start_ns = 0;
+}
+
+/* The same for hot calls that create, destroy and report nothing (host-side
+ * event signal, reset, wait and query, and a launch until it turns out not to
+ * be plain): they take a number only when the calls log shows one
+ * (calls_number otherwise, should anything need it), so they cost no shared
+ * atomic. Numbers stay unique and increasing in time. */
+static inline void calls_begin_unnumbered(zeil_call_t *call, const char *name)
+{
+    if (!calls_are_quiet()) {
+        calls_begin_unnumbered_timed(call, name);
+        return;
+    }
+    call->name = name;
+    call->number = 0;
+    call->start_ns = 0;
+}
+
+/* ZE_RESULT_SUCCESS, which the compiler cannot tell from any other value:
+ * where an intercept returns success after its hooks, the compiler would
+ * otherwise return the driver's result, known to be success there, and keep
+ * it across the hooks' calls (a stack frame for one spill on every call). */
+static inline ze_result_t calls_success(void)
+{
+    ze_result_t success = ZE_RESULT_SUCCESS;
+    __asm__("" : "+r"(success));
+    return success;
+}
+
+static inline uint64_t calls_number(zeil_call_t *call)
+{
+    if (!call->number)
+        call->number = calls_take_number();
+    return call->number;
+}
+
+/*
+ * The order key of a submission (zeil_record_t.seq), without a shared
+ * read-modify-write for an unnumbered call. A numbered call's key is its
+ * number << ZEIL_RECORD_SEQ_SHIFT. An unnumbered one (a plain launch) reads
+ * the counter, the last number taken anywhere (g), and gets
+ *     g << ZEIL_RECORD_SEQ_SHIFT | thread << 10 | k
+ * where k counts the thread's unnumbered keys, 1 to 1023. So keys are unique
+ * (the thread is in them), increase along each thread (k grows while g stays,
+ * and k restarts only after the thread took a number of its own, which is
+ * above every g it read before), and order every unnumbered call after each
+ * numbered call it can have seen (g or earlier) and before each one that can
+ * have seen it (g + 1 or later, which its load preceded). Two unnumbered
+ * calls of different threads under the same g were concurrent as far as zeil
+ * can tell: they order by thread. When k runs out the call takes a number
+ * after all: once in 1023 plain launches of a thread; always for a thread
+ * numbered 1024 or above, which does not fit its 10 bits.
+ */
+#define CALLS_KEY_THREAD_BITS 10u
+#define CALLS_KEY_COUNT_BITS 10u
+_Static_assert(CALLS_KEY_THREAD_BITS + CALLS_KEY_COUNT_BITS == ZEIL_RECORD_SEQ_SHIFT,
+               "an unnumbered key fits below the number");
+
+/* k ran out, or the thread has no number yet or too large a one. */
+uint64_t calls_order_key_numbered(void);
+
+/* The low bits of thread t's next unnumbered key (t == &calls_thread), or 0
+ * when k ran out or the thread has no thread part: it must then take a
+ * number (calls_order_key_numbered). */
+static inline uint32_t calls_unnumbered_low(calls_thread_t *t)
+{
+    uint32_t low = t->key_low + 1;
+    const uint32_t k_mask = (1u << CALLS_KEY_COUNT_BITS) - 1;
+    if (__builtin_expect((low & k_mask) == 0 || low <= k_mask, 0))
+        return 0;
+    t->key_low = low;
+    return low;
+}
+
+static inline uint64_t calls_order_key(const zeil_call_t *call)
+{
+    if (call->number)
+        return call->number << ZEIL_RECORD_SEQ_SHIFT;
+    uint64_t g = atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
+    uint32_t low = calls_unnumbered_low(&calls_thread);
+    if (!low)
+        return calls_order_key_numbered();
+    return g << ZEIL_RECORD_SEQ_SHIFT | low;
+}
+
+/* Ends a call: at ZEIL_LOG=calls writes one line with the key arguments
+ * (formatted only then), the result and the duration. Returns result. */
+ze_result_t calls_end(const zeil_call_t *call, ze_result_t result, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Ends a call that is timed but not logged (trace on, calls log off): its
+ * API span only. Returns result. */
+ze_result_t calls_end_span(const zeil_call_t *call, ze_result_t result);
+
+/* calls_end, with the key arguments evaluated only when the calls log shows
+ * them: a traced call writes its span without them, an untimed call does
+ * nothing at all. */
+#define CALLS_END(call, result, ...) \
+    (!(call)->start_ns                              ? (result) \
+     : zeil_settings()->log_level >= ZEIL_LOG_CALLS ? calls_end((call), (result), __VA_ARGS__) \
+                                                    : calls_end_span((call), (result)))
+
+const char *calls_result_name(ze_result_t result);
+
+#endif

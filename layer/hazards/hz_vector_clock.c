@@ -1,0 +1,214 @@
+/*
+ * Happens-before: the lock, the slots of the vector clocks, the host's
+ * clock, and the per-object state (timelines, events, fences, kernels).
+ *
+ * One clock for the host, not one per host thread: zeil cannot see how the
+ * program's threads synchronize with each other (mutexes, joins), so what
+ * one thread learned is taken as known to all. That can hide a race between
+ * two host threads' submissions; it cannot invent one, nor refuse a free
+ * that another thread made safe.
+ */
+#include "hz_state.h"
+
+#include "out_of_memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+atomic_int hz_lock;
+uint32_t hz_width;
+hz_vector_clock_t hz_host;
+uint64_t hz_host_version;
+hz_timeline_t *hz_slot_owner[HZ_SLOTS];
+int hz_degraded;
+static uint64_t slot_epoch[HZ_SLOTS];
+
+void hz_lost(const char *doing)
+{
+    hz_degraded = 1;
+    oom_dropped(OOM_OTHER, 1, NULL, doing);
+}
+
+int hz_enter(void)
+{
+    hz_lock_take();
+    if (!hz_degraded && !oom_registry_incomplete())
+        return 1;
+    hz_unlock();
+    return 0;
+}
+
+void hz_join(hz_vector_clock_t *into, const hz_vector_clock_t *from)
+{
+    for (uint32_t i = 0; i < hz_width; i++)
+        if (from->at[i] > into->at[i])
+            into->at[i] = from->at[i];
+}
+
+int hz_slot_take(hz_timeline_t *timeline)
+{
+    for (uint32_t i = 0; i < HZ_SLOTS; i++) {
+        if (hz_slot_owner[i])
+            continue;
+        hz_slot_owner[i] = timeline;
+        timeline->slot = i;
+        /* A reused slot's epochs go on from its last owner's. */
+        timeline->last_epoch = slot_epoch[i];
+        if (i >= hz_width)
+            hz_width = i + 1;
+        return 0;
+    }
+    hz_degraded = 1; /* the caller says so (W096) */
+    return -1;
+}
+
+uint64_t hz_next_epoch(uint32_t slot)
+{
+    return ++slot_epoch[slot];
+}
+
+void hz_host_learns(const hz_vector_clock_t *clock)
+{
+    int changed = 0;
+    for (uint32_t i = 0; i < hz_width; i++)
+        if (clock->at[i] > hz_host.at[i]) {
+            hz_host.at[i] = clock->at[i];
+            changed = 1;
+        }
+    if (!changed)
+        return;
+    hz_host_version++;
+    for (uint32_t i = 0; i < hz_width; i++)
+        if (hz_slot_owner[i])
+            hz_waits_prune(hz_slot_owner[i]);
+}
+
+hz_timeline_t *hz_timeline_of(zeil_obj_t *obj)
+{
+    if (!obj || (obj->kind != ZEIL_KIND_COMMAND_LIST && obj->kind != ZEIL_KIND_COMMAND_QUEUE))
+        return NULL;
+    if (obj->hazard)
+        return obj->hazard;
+    hz_timeline_t *t = calloc(1, sizeof *t);
+    if (!t) {
+        hz_lost("keeping the hazard state of a command list or queue");
+        return NULL;
+    }
+    t->slot = HZ_NO_SLOT;
+    t->handle = obj->handle;
+    /* Queues run the lists they are given one after another as zeil models
+     * them (an order claimed that the device may not keep hides races at
+     * worst); regular lists only record. */
+    t->in_order = obj->kind == ZEIL_KIND_COMMAND_QUEUE || obj->is_in_order;
+    t->is_regular = obj->kind == ZEIL_KIND_COMMAND_LIST && !obj->is_immediate;
+    obj->hazard = t;
+    return t;
+}
+
+hz_event_t *hz_event_obj(zeil_obj_t *obj)
+{
+    if (!obj || obj->kind != ZEIL_KIND_EVENT || !atomic_load(&obj->alive))
+        return NULL;
+    if (!obj->hazard && !(obj->hazard = calloc(1, sizeof(hz_event_t))))
+        hz_lost("keeping the hazard state of an event");
+    return obj->hazard;
+}
+
+hz_event_t *hz_event_of(const void *handle)
+{
+    return handle ? hz_event_obj(registry_find(handle)) : NULL;
+}
+
+/* ---- hooks that only keep state ---------------------------------------- */
+
+static void set_mode(const void *handle, ze_command_queue_mode_t mode)
+{
+    if (!hz_enter())
+        return;
+    hz_timeline_t *t = hz_timeline_of(registry_find(handle));
+    if (t)
+        t->synchronous = mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+    hz_unlock();
+}
+
+void hazards_list_mode(ze_command_list_handle_t list, ze_command_queue_mode_t mode)
+{
+    set_mode(list, mode);
+}
+
+void hazards_queue_mode(ze_command_queue_handle_t queue, ze_command_queue_mode_t mode)
+{
+    set_mode(queue, mode);
+}
+
+void hazards_list_reset(zeil_obj_t *list)
+{
+    if (!hz_enter())
+        return;
+    hz_timeline_t *t = list ? list->hazard : NULL;
+    if (t && t->is_regular)
+        t->count = 0;
+    hz_unlock();
+}
+
+void hazards_event_external(zeil_obj_t *event)
+{
+    if (!hz_enter())
+        return;
+    hz_event_t *e = hz_event_obj(event);
+    if (e)
+        e->external = 1;
+    hz_unlock();
+}
+
+void hazards_kernel_argument(zeil_obj_t *kernel, uint32_t index, size_t size, const void *value)
+{
+    if (!kernel || index >= 64)
+        return;
+    const void *ptr = NULL;
+    if (value && size == sizeof ptr)
+        memcpy(&ptr, value, sizeof ptr);
+    /* Looked up now, not at each launch: an argument set once is launched
+     * many times. Freed and reallocated meanwhile, the guess goes stale:
+     * guesses are warnings, and two guesses are never reported. */
+    hz_access_t access;
+    int usm = hz_access_of(ptr, 0, 1, 1, &access);
+    if (!hz_enter())
+        return;
+    hz_kernel_t *k = kernel->hazard;
+    if (!k && usm)
+        k = kernel->hazard = calloc(1, sizeof *k);
+    if (k) {
+        if (usm)
+            k->arg[index] = access;
+        if (usm)
+            k->pointer_args |= 1ull << index;
+        else
+            k->pointer_args &= ~(1ull << index);
+    }
+    hz_unlock();
+}
+
+void hazards_retired(zeil_obj_t *obj)
+{
+    if (!obj)
+        return;
+    hz_lock_take();
+    if (obj->hazard &&
+        (obj->kind == ZEIL_KIND_COMMAND_LIST || obj->kind == ZEIL_KIND_COMMAND_QUEUE)) {
+        hz_timeline_t *t = obj->hazard;
+        if (t->slot < HZ_SLOTS) {
+            /* The specification lets a list or queue be destroyed only once
+             * its work is done: the host may take it as done. */
+            if (hz_host.at[t->slot] < slot_epoch[t->slot]) {
+                hz_host.at[t->slot] = slot_epoch[t->slot];
+                hz_host_version++;
+            }
+            hz_slot_owner[t->slot] = NULL;
+        }
+        free(t->program);
+    }
+    free(obj->hazard);
+    obj->hazard = NULL;
+    hz_unlock();
+}

@@ -1,0 +1,157 @@
+/* Kernel launches. A launch a loop makes takes a hand-tuned fast path: no
+ * lock, no allocation, no shared read-modify-write in steady state. Any other
+ * takes the generated intercept (zeil_checked_<api>), whose checks and hooks
+ * below decide whether the fast path may repeat it. */
+#include "zeil_hooks.h"
+
+/* A plain launch takes no call number (its record's key orders it, calls.h). */
+ZEIL_UNNUMBERED(zeCommandListAppendLaunchKernel);
+ZEIL_UNNUMBERED(zeCommandListAppendLaunchCooperativeKernel);
+ZEIL_HOOKS_OF(zeCommandListAppendLaunchCooperativeKernel, zeCommandListAppendLaunchKernel);
+ZEIL_HOOKS_OF(zeCommandListAppendLaunchKernelWithParameters, zeCommandListAppendLaunchKernel);
+
+/* What the fast path hands its checked intercept (zero for a launch that came
+ * otherwise): the cache generation it loaded before the checks looked the
+ * objects up (launch_cache.h), and the driver's launch, for timing_launch. */
+static _Thread_local struct {
+    uint64_t generation;
+    ze_pfnCommandListAppendLaunchKernel_t forward;
+} launch_via;
+
+/* A cached launch (launch_cache.h) with a calls log or trace to time it for,
+ * or hazard checks on: unnumbered and unchecked as on the fast path, and
+ * recorded as ZEIL_AFTER(zeCommandListAppendLaunchKernel) records it. */
+static __attribute__((noinline)) ze_result_t launch_cached(
+    const char *name, ze_pfnCommandListAppendLaunchKernel_t forward, const launch_cache_t *cached,
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t *phWaitEvents)
+{
+    zeil_call_t call;
+    zeil_obj_t *list = cached->list, *kernel = cached->kernel;
+    calls_begin_unnumbered(&call, name);
+    ze_result_t r = forward(hCommandList, hKernel, pLaunchFuncArgs, NULL, 0, phWaitEvents);
+    if (r == ZE_RESULT_SUCCESS) {
+        records_add_held(list->records, list,
+                         &(zeil_submission_t){.kind = ZEIL_RECORD_LAUNCH,
+                                              .call = &call,
+                                              .kernel = kernel,
+                                              .group_count = pLaunchFuncArgs});
+        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel);
+    }
+    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernel,
+                     ZEIL_ARGS_zeCommandListAppendLaunchKernel);
+}
+
+/* This thread's last plain launch again, with nothing to log, trace or check
+ * for hazards: a call of its own would cost more than what it does. */
+#define FAST_LAUNCH(api, member) \
+    ze_result_t ZE_APICALL zeil_icpt_##api( \
+        const zeil_next_t *next, ze_command_list_handle_t hCommandList, \
+        ze_kernel_handle_t hKernel, const ze_group_count_t *groups, \
+        ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) \
+    { \
+        uint64_t generation = launch_cache_now(); \
+        launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation); \
+        zeil_obj_t *list = cached ? cached->list : NULL; \
+        if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups && \
+                                 (list->is_immediate || \
+                                  !atomic_load_explicit(&list->is_closed, memory_order_acquire)), \
+                             1)) { \
+            if (__builtin_expect(calls_timed_settled() || hazards_active(), 0)) \
+                return launch_cached(#api, NEXT(ze_command_list_dditable_t, member), cached, \
+                                     hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
+            ze_result_t r = NEXT(ze_command_list_dditable_t, \
+                                 member)(hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
+            return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(cached, groups, #api); \
+        } \
+        launch_via.generation = generation; \
+        launch_via.forward = NEXT(ze_command_list_dditable_t, member); \
+        return zeil_checked_##api(next, hCommandList, hKernel, groups, hSignalEvent, \
+                                  numWaitEvents, phWaitEvents); \
+    }
+FAST_LAUNCH(zeCommandListAppendLaunchKernel, pfnAppendLaunchKernel)
+FAST_LAUNCH(zeCommandListAppendLaunchCooperativeKernel, pfnAppendLaunchCooperativeKernel)
+
+/* A timed launch (ZEIL_TIMING) is answered by timing_launch, which forwards
+ * it with a timestamp event and records it. */
+ZEIL_PRE(zeCommandListAppendLaunchKernel)
+{
+    zeil_obj_t *kernel;
+    if (a->hSignalEvent || a->numWaitEvents) /* a number orders its events */
+        calls_number(call);
+    /* Null arguments are the driver's to refuse, with its own codes. */
+    ze_result_t r = a->pLaunchFuncArgs && (!a->numWaitEvents || a->phWaitEvents)
+                        ? check_launch_kernel(call, objs[0], a->hKernel, &kernel)
+                        : ZE_RESULT_SUCCESS;
+    if (r != ZE_RESULT_SUCCESS || !objs[0] || !timing_wanted(objs[0]) || !launch_via.forward)
+        return r;
+    calls_number(call);
+    st->answered = 1;
+    return timing_launch(next, objs[0],
+                         &(zeil_submission_t){
+                             .kind = ZEIL_RECORD_LAUNCH,
+                             .call = call,
+                             .kernel = objs[2],
+                             .group_count = a->pLaunchFuncArgs,
+                             .signal_event = a->hSignalEvent,
+                             .num_wait_events = a->numWaitEvents,
+                             .wait_events = a->phWaitEvents,
+                         },
+                         launch_via.forward, a->hKernel);
+}
+ZEIL_AFTER(zeCommandListAppendLaunchKernel)
+{
+    zeil_obj_t *list = objs[0], *kernel = objs[2];
+    uint64_t generation = launch_via.generation;
+    launch_via.generation = 0;
+    launch_via.forward = NULL;
+    if (result == ZE_RESULT_SUCCESS && !st->answered)
+        records_add(list, &(zeil_submission_t){
+                              .kind = ZEIL_RECORD_LAUNCH,
+                              .call = call,
+                              .kernel = kernel,
+                              .group_count = a->pLaunchFuncArgs,
+                              .signal_event = a->hSignalEvent,
+                              .num_wait_events = a->numWaitEvents,
+                              .wait_events = a->phWaitEvents,
+                          });
+    if (result == ZE_RESULT_SUCCESS)
+        HAZARDS_APPENDED(.call = call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel,
+                         .signal = a->hSignalEvent, .num_waits = a->numWaitEvents,
+                         .waits = a->phWaitEvents);
+    /* Plain: every check found nothing (their own predicates, checks.h) and
+     * nothing is timed. The fast path may repeat it while both live. */
+    if (result == ZE_RESULT_SUCCESS && generation && list && kernel && !a->hSignalEvent &&
+        !a->numWaitEvents && a->pLaunchFuncArgs && list->records && !timing_wanted(list) &&
+        check_contexts_agree(list, kernel) && check_devices_related(list->device, kernel->device) &&
+        check_kernel_arg_missing(kernel) < 0)
+        launch_cache_remember(a->hCommandList, a->hKernel, list, kernel, generation);
+}
+
+/* API 1.14: the launch passes the kernel's arguments and group size itself,
+ * so none can be missing (no E041); afterwards they are the kernel's. */
+ZEIL_PRE(zeCommandListAppendLaunchKernelWithArguments)
+{
+    zeil_obj_t *kernel;
+    return check_kernel_of_list(call, objs[0], a->hKernel, &kernel);
+}
+ZEIL_POST(zeCommandListAppendLaunchKernelWithArguments)
+{
+    zeil_obj_t *kernel = objs[2];
+    records_add(objs[0], &(zeil_submission_t){
+                             .kind = ZEIL_RECORD_LAUNCH,
+                             .call = call,
+                             .kernel = kernel,
+                             .group_count = &a->groupCounts,
+                             .signal_event = a->hSignalEvent,
+                             .num_wait_events = a->numWaitEvents,
+                             .wait_events = a->phWaitEvents,
+                         });
+    const uint32_t size[3] = {a->groupSizes.groupSizeX, a->groupSizes.groupSizeY,
+                              a->groupSizes.groupSizeZ};
+    for (int i = 0; kernel && a->pArguments && i < 3; i++)
+        atomic_store_explicit(&kernel->group_size[i], size[i], memory_order_relaxed);
+    if (kernel && a->pArguments)
+        atomic_store_explicit(&kernel->args_set, ~0ull, memory_order_relaxed);
+}

@@ -1,0 +1,333 @@
+/*
+ * USM frees, in two steps around the driver's call (registry.h): the
+ * beginning, without the lock, finds the live allocation (seqlock reads, as
+ * lookups make them) and notes the free under way; the end, under the lock,
+ * makes that very allocation a tombstone (registry_allocs.c says how the
+ * index and its tombstones work). The usual end, an allocation still where
+ * its beginning found it whose range already has a tombstone (memory given
+ * out again at the same address), rewrites that tombstone in place.
+ */
+#include "registry.h"
+#include "registry_alloc_index.h"
+
+#include <stddef.h>
+
+/*
+ * Frees on their way to the driver, one per thread (a thread makes one call
+ * at a time), by zeil's thread number. registry_begin_free fills its
+ * thread's entry without the lock (no read-modify-write: the free's only
+ * ones are its call number and registry_end_free's lock); registry_add_alloc
+ * reads the entries under the lock when the new allocation overlaps a live
+ * one: the driver may have given out memory whose free has not come back
+ * yet. The entry is stable while the lock is held: its thread can only fill
+ * it anew after its registry_end_free, which empties it under the lock.
+ * Threads numbered INFLIGHT_THREADS or above leave no entry: their frees,
+ * in that race, leave no tombstone (the new allocation takes the old one
+ * for a missed free).
+ */
+#define INFLIGHT_THREADS 1024u
+typedef struct inflight_free {           /* 32 bytes: its index is a shift */
+    _Alignas(32) _Atomic uintptr_t base; /* 0: none; stored last (release) */
+    _Atomic uint64_t created_call;       /* which allocation of that base */
+    _Atomic uint64_t call;
+} inflight_free_t;
+static inflight_free_t inflight[INFLIGHT_THREADS];
+static _Atomic uint32_t inflight_end; /* above every thread that filled its entry */
+
+/* inflight_end above thread (a thread's first free). */
+static __attribute__((noinline)) void inflight_end_raise(uint32_t thread)
+{
+    uint32_t end = atomic_load_explicit(&inflight_end, memory_order_relaxed);
+    while (end <= thread &&
+           !atomic_compare_exchange_weak_explicit(&inflight_end, &end, thread + 1,
+                                                  memory_order_release, memory_order_relaxed))
+        ;
+}
+
+/* Under the lock: the free under way of the allocation (base, created_call):
+ * 1 with its call and thread, or 0. */
+int alloc_inflight_find(uintptr_t base, uint64_t created_call, uint64_t *call, uint32_t *thread)
+{
+    uint32_t end = atomic_load_explicit(&inflight_end, memory_order_acquire);
+    for (uint32_t t = 0; t < end; t++)
+        if (ALLOC_LOAD(inflight[t].base) == base &&
+            ALLOC_LOAD(inflight[t].created_call) == created_call) {
+            *call = ALLOC_LOAD(inflight[t].call);
+            *thread = t;
+            return 1;
+        }
+    return 0;
+}
+
+/* Under the lock: the slot of the live allocation with this base (its
+ * first copy), or -1. */
+static ptrdiff_t live_with_base(uintptr_t base, unsigned *level, alloc_entry_t *e)
+{
+    uint32_t levels = ALLOC_LOAD(allocs.live.levels);
+    while (levels) {
+        unsigned k = 31 - (unsigned)__builtin_clz(levels);
+        levels &= ~(1u << k);
+        const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
+        ptrdiff_t i = table_find(t, base >> level_shift(k), base, 0);
+        if (i >= 0) {
+            slot_load(&t->slots[i], e);
+            *level = k;
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* The slot of the live allocation with this base in table t of level k, or
+ * -1; one pass at most over a table a writer may be changing. */
+static inline ptrdiff_t live_probe_base(const alloc_table_t *t, unsigned k, uintptr_t base)
+{
+    size_t i = home_slot(t, base >> level_shift(k));
+    for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
+        if (!ALLOC_LOAD(t->slots[i].span))
+            return -1;
+        if (ALLOC_LOAD(t->slots[i].base) == base &&
+            !(meta_flags(ALLOC_LOAD(t->slots[i].meta)) & F_SECOND))
+            return (ptrdiff_t)i;
+    }
+    return -1;
+}
+
+/* The live allocation of this base, without the lock (seqlock reads, as
+ * lookups make them): the slot of its first copy (its creating call and
+ * context in *f, level in f->level, table in f->table), or -1. The level of
+ * the newest allocation first: a program frees what it allocated, mostly
+ * of the sizes it allocates most. */
+static __attribute__((noinline)) ptrdiff_t live_with_base_read(uintptr_t base, registry_free_t *f)
+{
+    for (unsigned attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+        uint64_t s = ALLOC_LOAD(allocs.seq);
+        if (s & 1) {
+            cpu_relax();
+            continue;
+        }
+        ptrdiff_t at = -1;
+        const alloc_table_t *t = NULL;
+        uint32_t levels = ALLOC_LOAD(allocs.live.levels);
+        unsigned level = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
+        if (!(levels & (1u << level)))
+            level = levels ? 31 - (unsigned)__builtin_clz(levels) : 0;
+        while (levels) {
+            levels &= ~(1u << level);
+            t = ALLOC_LOAD(allocs.live.tables[level]);
+            if (t && (at = live_probe_base(t, level, base)) >= 0)
+                break;
+            level = levels ? 31 - (unsigned)__builtin_clz(levels) : 0;
+        }
+        if (at >= 0) {
+            f->created_call = ALLOC_LOAD(t->slots[at].created_call);
+            f->context = (ze_context_handle_t)ALLOC_LOAD(t->slots[at].context);
+        }
+        if (ALLOC_LOAD(allocs.seq) == s) {
+            f->level = level;
+            f->table = t;
+            return at;
+        }
+    }
+    /* Writers kept changing the index: wait for them once. */
+    spin_lock(&allocs_lock);
+    unsigned k = 0;
+    alloc_entry_t e = {0};
+    ptrdiff_t at = live_with_base(base, &k, &e);
+    f->created_call = e.created_call;
+    f->context = (ze_context_handle_t)e.context;
+    f->level = k;
+    f->table = at >= 0 ? ALLOC_LOAD(allocs.live.tables[k]) : NULL;
+    spin_unlock(&allocs_lock);
+    return at;
+}
+
+/* live_with_base_read's usual case, inline: no writer in the way, and the
+ * allocation at the level of the newest one. -1 when that does not hold. */
+static inline ptrdiff_t live_with_base_at_newest_level(uintptr_t base, registry_free_t *f)
+{
+    uint64_t s = ALLOC_LOAD(allocs.seq);
+    unsigned level = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
+    const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[level]);
+    if ((s & 1) || !t)
+        return -1;
+    ptrdiff_t at = live_probe_base(t, level, base);
+    if (at < 0)
+        return -1;
+    f->created_call = ALLOC_LOAD(t->slots[at].created_call);
+    f->context = (ze_context_handle_t)ALLOC_LOAD(t->slots[at].context);
+    if (ALLOC_LOAD(allocs.seq) != s)
+        return -1;
+    f->level = level;
+    f->table = t;
+    return at;
+}
+
+int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread, registry_free_t *freeing)
+{
+    uintptr_t base = (uintptr_t)ptr;
+    ptrdiff_t at = live_with_base_at_newest_level(base, freeing);
+    if (at < 0 && (at = live_with_base_read(base, freeing)) < 0)
+        return 0;
+    freeing->base = base;
+    freeing->call = call;
+    freeing->thread = thread;
+    freeing->slot = (size_t)at;
+    if (thread < INFLIGHT_THREADS) {
+        inflight_free_t *f = &inflight[thread];
+        ALLOC_STORE(f->created_call, freeing->created_call);
+        ALLOC_STORE(f->call, call);
+        ALLOC_STORE(f->base, base); /* last: a reader that sees it sees the rest */
+        if (atomic_load_explicit(&inflight_end, memory_order_relaxed) <= thread)
+            inflight_end_raise(thread);
+    }
+    return 1;
+}
+
+/* Under the lock: the slot of the allocation the free began with, still
+ * live (its entry in *e, its level in *k), or -1. Where begin found it,
+ * unless the table was replaced or its entries moved since. */
+static inline ptrdiff_t freeing_slot(const registry_free_t *freeing, unsigned *k, alloc_entry_t *e)
+{
+    const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[freeing->level]);
+    /* The same address may be a newer table by now (the old one freed after
+     * its grace period, its memory mapped again): within bounds, the slot's
+     * contents decide. */
+    if (t && t == freeing->table && freeing->slot <= t->mask) {
+        const alloc_slot_t *s = &t->slots[freeing->slot];
+        e->span = ALLOC_LOAD(s->span);
+        e->base = ALLOC_LOAD(s->base);
+        e->created_call = ALLOC_LOAD(s->created_call);
+        e->meta = ALLOC_LOAD(s->meta);
+        if (e->span && e->base == freeing->base && !(meta_flags(e->meta) & F_SECOND) &&
+            e->created_call == freeing->created_call) {
+            e->context = ALLOC_LOAD(s->context);
+            e->device = ALLOC_LOAD(s->device);
+            e->threads = ALLOC_LOAD(s->threads);
+            *k = freeing->level;
+            return (ptrdiff_t)freeing->slot;
+        }
+    }
+    ptrdiff_t at = live_with_base(freeing->base, k, e);
+    return at >= 0 && e->created_call == freeing->created_call ? at : -1;
+}
+
+/* Under the lock: the end of a free, any case (end_free_usual did not
+ * hold). */
+static __attribute__((noinline)) int end_free_other(const registry_free_t *freeing,
+                                                    int driver_freed)
+{
+    unsigned k = 0;
+    alloc_entry_t e;
+    ptrdiff_t at = driver_freed ? freeing_slot(freeing, &k, &e) : -1;
+    /* Refused by the driver, it stays live. Not the allocation this free
+     * began with: a new allocation at the same base already buried it
+     * (registry_add_alloc), or a racing free of the same pointer (the
+     * program's double free) did. */
+    if (at < 0)
+        return 1;
+    /* The tombstone names the free the driver accepted. */
+    e.freed_call = freeing->call;
+    e.threads = (e.threads & 0xffffffffu) | (uint64_t)freeing->thread << 32;
+    int kept = table_reserve(&allocs.dead, k) == 0;
+    write_begin();
+    /* table_reserve of the dead index leaves the live tables alone: at holds. */
+    entries_del(&allocs.live, k, freeing->base, e.span, at);
+    if (kept)
+        alloc_bury(&e, k);
+    else /* no tombstone, but none older that says otherwise either */
+        drop_dead_overlapping(k, freeing->base, e.span);
+    write_end();
+    table_maybe_shrink(&allocs.live, k);
+    shrink_dead();
+    return kept ? 1 : 2;
+}
+
+/* Under the lock: the usual end of a free the driver accepted, as
+ * end_free_other would make it, when the allocation is still where begin
+ * found it, in one block of its level, and its tombstone has room. 1 when
+ * done; 0 with nothing changed otherwise. */
+static inline int end_free_usual(const registry_free_t *freeing)
+{
+    unsigned k = freeing->level;
+    alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
+    if (!t || t != freeing->table || freeing->slot > t->mask)
+        return 0;
+    const alloc_slot_t *s = &t->slots[freeing->slot];
+    uintptr_t base = freeing->base, span = ALLOC_LOAD(s->span);
+    uint64_t meta = ALLOC_LOAD(s->meta);
+    unsigned shift = level_shift(k);
+    if (ALLOC_LOAD(s->base) != base || ALLOC_LOAD(s->created_call) != freeing->created_call ||
+        !span || (meta_flags(meta) & F_SECOND) || (base + span - 1) >> shift != base >> shift)
+        return 0;
+    alloc_table_t *dead = ALLOC_LOAD(allocs.dead.tables[k]);
+    /* The usual of the usual, alloc_bury's way without its copy of the entry: the
+     * oldest FIFO place free, a tombstone of this very range that no coarser
+     * one overlaps (its slot is reused: no room needed). The live slot is
+     * read before table_del_at moves it. */
+    uint32_t place = allocs.fifo_next;
+    ptrdiff_t d;
+    if (dead && !allocs.fifo[place].span && !(ALLOC_LOAD(allocs.dead.levels) >> (k + 1)) &&
+        (d = table_find(dead, base >> shift, base, 0)) >= 0 &&
+        ALLOC_LOAD(dead->slots[d].span) == span) {
+        alloc_slot_t *tomb = &dead->slots[d];
+        write_begin();
+        allocs.fifo[meta_place(ALLOC_LOAD(tomb->meta))].span = 0;
+        allocs.fifo[place].base = base;
+        allocs.fifo[place].span = span;
+        allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
+        ALLOC_STORE(tomb->context, ALLOC_LOAD(s->context));
+        ALLOC_STORE(tomb->device, ALLOC_LOAD(s->device));
+        ALLOC_STORE(tomb->created_call, freeing->created_call);
+        ALLOC_STORE(tomb->freed_call, freeing->call);
+        ALLOC_STORE(tomb->threads,
+                    (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32);
+        ALLOC_STORE(tomb->meta, meta_at_place(meta, place));
+        table_del_at(t, shift, freeing->slot);
+        if (!t->used)
+            ALLOC_STORE(allocs.live.levels, ALLOC_LOAD(allocs.live.levels) & ~(1u << k));
+        write_end();
+        table_maybe_shrink(&allocs.live, k);
+        return 1;
+    }
+    if (!dead || dead->used + 2 > dead->grow_at) /* table_reserve would replace it */
+        return 0;
+    alloc_entry_t e = {.base = base,
+                       .span = span,
+                       .context = ALLOC_LOAD(s->context),
+                       .device = ALLOC_LOAD(s->device),
+                       .created_call = freeing->created_call,
+                       .freed_call = freeing->call,
+                       .threads = (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread
+                                                                               << 32,
+                       .meta = meta};
+    write_begin();
+    table_del_at(t, shift, freeing->slot);
+    if (!t->used)
+        ALLOC_STORE(allocs.live.levels, ALLOC_LOAD(allocs.live.levels) & ~(1u << k));
+    alloc_bury(&e, k);
+    write_end();
+    table_maybe_shrink(&allocs.live, k);
+    shrink_dead();
+    return 1;
+}
+
+int registry_end_free(const registry_free_t *freeing, int driver_freed)
+{
+    spin_lock(&allocs_lock);
+    if (freeing->thread < INFLIGHT_THREADS &&
+        ALLOC_LOAD(inflight[freeing->thread].base) == freeing->base)
+        ALLOC_STORE(inflight[freeing->thread].base, (uintptr_t)0);
+    int r = driver_freed && end_free_usual(freeing) ? 1 : end_free_other(freeing, driver_freed);
+    after_write();
+    spin_unlock(&allocs_lock);
+    return r;
+}
+
+int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)
+{
+    registry_free_t freeing;
+    if (!registry_begin_free(ptr, call, thread, &freeing))
+        return 0;
+    return registry_end_free(&freeing, 1);
+}
