@@ -12,7 +12,6 @@
 #include "kc.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 /* The call's uses that turn the integer back into a pointer use st itself
  * (cast to their address space), so the optimiser follows the pointer. */
@@ -112,63 +111,6 @@ static unsigned pass_copy(LLVMValueRef d1, LLVMValueRef rt_state, LLVMValueRef s
     return n + 1;
 }
 
-/* Whether a function other than the kernel runtime's own accessors reads
- * or writes its thread-local state variable (rd_rt.c's rd_rt_state). */
-static int state_used_elsewhere(LLVMModuleRef mod)
-{
-    static const char *const own[] = {"rd_rt_set_state", "rd_rt_get_state", "__zeil_rt_state"};
-    for (LLVMValueRef g = LLVMGetFirstGlobal(mod); g; g = LLVMGetNextGlobal(g)) {
-        size_t n = 0;
-        const char *name = LLVMGetValueName2(g, &n);
-        if (strncmp(name, "rd_rt_state", 11) != 0)
-            continue;
-        for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
-            LLVMValueRef user = LLVMGetUser(u);
-            if (!LLVMIsAInstruction(user))
-                return 1;
-            const char *fn =
-                LLVMGetValueName2(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)), &n);
-            int mine = 0;
-            for (size_t i = 0; i < sizeof own / sizeof *own; i++)
-                mine |= strcmp(fn, own[i]) == 0;
-            if (!mine)
-                return 1;
-        }
-    }
-    return 0;
-}
-
-/* Whether fn calls anything that may read the thread's state: not the
- * barriers given the state, not the 1-D loop (which sets it itself when it
- * needs it), not set_state, not LLVM's intrinsics. */
-static int entry_calls_out(LLVMModuleRef mod, LLVMValueRef fn, LLVMValueRef d1)
-{
-    LLVMValueRef fine[4] = {LLVMGetNamedFunction(mod, "rd_rt_set_state"),
-                            LLVMGetNamedFunction(mod, "__zeil_wg_barrier_at"),
-                            LLVMGetNamedFunction(mod, "__zeil_sg_barrier_at"), d1};
-    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
-        for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) {
-            if (!LLVMIsACallInst(in) && !LLVMIsAInvokeInst(in))
-                continue;
-            LLVMValueRef callee = LLVMGetCalledValue(in);
-            int ok = LLVMIsAFunction(callee) && LLVMGetIntrinsicID(callee) != 0;
-            for (int i = 0; i < 4; i++)
-                ok |= callee && callee == fine[i];
-            if (!ok)
-                return 1;
-        }
-    return 0;
-}
-
-/* An entry whose code reads its state only through st need not publish it
- * as the thread's (a __tls_get_addr per work-item on the fibers). */
-static void drop_publish(kc_program_t *p, LLVMValueRef entry, LLVMValueRef d1)
-{
-    LLVMValueRef set_state = LLVMGetNamedFunction(p->mod, "rd_rt_set_state");
-    if (set_state && !state_used_elsewhere(p->mod) && !entry_calls_out(p->mod, entry, d1))
-        drop_calls(entry, set_state);
-}
-
 unsigned kc_pass_state(kc_program_t *p)
 {
     LLVMValueRef rt_state = LLVMGetNamedFunction(p->mod, "__zeil_rt_state");
@@ -183,13 +125,6 @@ unsigned kc_pass_state(kc_program_t *p)
             n += pass_state(k->direct, rt_state, LLVMGetParam(k->direct, 1));
         if (k->d1)
             n += pass_copy(k->d1, rt_state, LLVMGetNamedFunction(p->mod, "rd_rt_set_state"));
-    }
-    for (uint32_t i = 0; n && i < p->num_kernels; i++) {
-        const kc_kernel_t *k = &p->kernels[i];
-        if (k->item)
-            drop_publish(p, k->item, NULL);
-        if (k->direct)
-            drop_publish(p, k->direct, k->d1);
     }
     return n;
 }
