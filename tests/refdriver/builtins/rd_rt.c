@@ -35,16 +35,26 @@ rd_u64 __zeil_rt_state(void)
     return (rd_u64)(unsigned long)rd_rt_state;
 }
 
-void __zeil_wg_barrier(rd_u32 flags)
+void __zeil_wg_barrier_at(rd_u64 state, rd_u32 flags)
 {
-    rd_wi_state_t *st = rd_rt_state;
+    rd_wi_state_t *st = (rd_wi_state_t *)(unsigned long)state;
     if (st->wg_barrier)
         ((rd_rt_wg_barrier_fn)(unsigned long)st->wg_barrier)(st, flags);
 }
 
-void __zeil_sg_barrier(void)
+void __zeil_sg_barrier_at(rd_u64 state)
 {
-    rd_wi_state_t *st = rd_rt_state;
+    rd_wi_state_t *st = (rd_wi_state_t *)(unsigned long)state;
     if (st->sg_barrier)
         ((rd_rt_sg_barrier_fn)(unsigned long)st->sg_barrier)(st);
+}
+
+void __zeil_wg_barrier(rd_u32 flags)
+{
+    __zeil_wg_barrier_at((rd_u64)(unsigned long)rd_rt_state, flags);
+}
+
+void __zeil_sg_barrier(void)
+{
+    __zeil_sg_barrier_at((rd_u64)(unsigned long)rd_rt_state);
 }

@@ -18,6 +18,9 @@ rd_wi_state_t *rd_rt_get_state(void);
 rd_u64 __zeil_rt_state(void);
 void __zeil_wg_barrier(rd_u32 flags);
 void __zeil_sg_barrier(void);
+/* The same with the state given (what the library calls). */
+void __zeil_wg_barrier_at(rd_u64 state, rd_u32 flags);
+void __zeil_sg_barrier_at(rd_u64 state);
 
 /* OpenCL C's printf is rd_rt_printf.c's printf (hidden in the module): the
  * format and arguments as the kernel passes them (floats promoted to double);

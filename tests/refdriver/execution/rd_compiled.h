@@ -44,7 +44,9 @@ typedef void (*rd_cm_item_fn)(const void *const *args, rd_wi_state_t *st);
  * Work-items first .. first + count - 1 of the group, in linear local id
  * order, on the calling thread's stack: writes each one's per-work-item
  * fields into st, then calls the kernel. Only for groups that reach no
- * barrier and no sub-group collective.
+ * barrier and no sub-group collective. A compiled module's direct entry
+ * runs a group of one row (local sizes 1 in y and z) on its own copy of st
+ * instead, leaving st's local_id RD_WI_ID_UNKNOWN until it returns.
  */
 typedef void (*rd_cm_direct_fn)(const void *const *args, rd_wi_state_t *st, rd_u32 first,
                                 rd_u32 count);

@@ -284,13 +284,19 @@ static void run_group(void *arg, uint64_t index)
 
 static void report_fault(const sched_run_t *run)
 {
-    char what[160];
+    char what[160], item[64];
     rd_fault_describe(&run->fault, what, sizeof what);
+    if (run->local_id[0] == RD_WI_ID_UNKNOWN)
+        snprintf(item, sizeof item, "one of work-items 1.. (the 1-D direct loop)");
+    else
+        snprintf(item, sizeof item, "work-item (%u, %u, %u)", run->local_id[0], run->local_id[1],
+                 run->local_id[2]);
     fprintf(stderr,
             "zeil cpu driver: kernel '%s' faulted in work-group (%" PRIu64 ", %" PRIu64 ", %" PRIu64
-            "), work-item (%u, %u, %u): %s; the device is lost\n",
+            "), %s: %s; "
+            "the device is lost\n",
             run->kernel->name ? run->kernel->name : "?", run->group_id[0], run->group_id[1],
-            run->group_id[2], run->local_id[0], run->local_id[1], run->local_id[2], what);
+            run->group_id[2], item, what);
 }
 
 static ze_result_t plan(const rd_sched_launch_t *l, sched_run_t *run)

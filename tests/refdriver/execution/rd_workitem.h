@@ -58,6 +58,10 @@ typedef uint64_t rd_u64;
  * long16, is 128 bytes). */
 #define RD_LOCAL_ALIGN 128u
 
+/* local_id of the state while a compiled 1-D direct loop runs with its own
+ * copy (its ids in registers): which work-item runs is not known there. */
+#define RD_WI_ID_UNKNOWN 0xffffffffu
+
 /* barrier / work_group_barrier flags, as OpenCL C passes them. */
 #define RD_FENCE_LOCAL 1u
 #define RD_FENCE_GLOBAL 2u

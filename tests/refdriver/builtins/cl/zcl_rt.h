@@ -19,6 +19,14 @@ void __zeil_sg_barrier(void);
 /* The calling work-item's state. */
 #define ZCL_ST ((__global rd_wi_state_t *)__zeil_rt_state())
 
+/* The barriers take the state from the caller: in a compiled kernel's
+ * entry it is the entry's own (compiler/kc/kc_state.c), not a thread-local
+ * lookup. Every barrier of the library goes through these two names. */
+void __zeil_wg_barrier_at(ulong st, uint flags);
+void __zeil_sg_barrier_at(ulong st);
+#define __zeil_wg_barrier(flags) __zeil_wg_barrier_at(__zeil_rt_state(), (flags))
+#define __zeil_sg_barrier() __zeil_sg_barrier_at(__zeil_rt_state())
+
 #define ZCL_OVL __attribute__((overloadable))
 #define ZCL_INL __attribute__((overloadable, always_inline))
 

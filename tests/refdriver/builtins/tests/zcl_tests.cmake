@@ -27,11 +27,14 @@ function(zcl_kernel_test name)
     COMMAND ${ZEIL_CL_LLVM_DIS} -o ${zt_out}/k_${name}.spir.ll ${zt_out}/k_${name}.linked.bc
     COMMAND ${ZEIL_PYTHON} ${zt_dir}/retarget.py ${zt_out}/k_${name}.spir.ll ${zt_out}/k_${name}.ll
     COMMAND ${ZEIL_CL_CLANG} -Wno-override-module -O2 -fPIC -c -o ${zt_out}/k_${name}.o ${zt_out}/k_${name}.ll
-    DEPENDS ${k} ${zt_dir}/retarget.py ${ZEIL_CL_BUILTINS_BC} ${ZEIL_CL_RT_BC} ${ZEIL_CL_EXT_H}
+    DEPENDS ${k} ${zt_dir}/retarget.py ${ZEIL_CL_BUILTINS_BC} ${ZEIL_CL_RT_BC} ${ZEIL_CL_EXT_H} zeil_cl_builtins
     COMMENT "Built-in library test kernel k_${name}.cl")
   add_executable(builtins_${name} tests/t_${name}.c ${zt_out}/k_${name}.o)
   zeil_project_code(builtins_${name})
   target_link_libraries(builtins_${name} PRIVATE zcl_standin)
+  # The library is finished (by its own target) before this test's kernel
+  # is linked with it: a parallel build never reads a half-written .bc.
+  add_dependencies(builtins_${name} zeil_cl_builtins)
   add_test(NAME builtins_${name} COMMAND builtins_${name})
   set_tests_properties(builtins_${name} PROPERTIES TIMEOUT 120)
 endfunction()

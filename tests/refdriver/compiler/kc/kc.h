@@ -51,7 +51,7 @@ typedef struct kc_kernel {
     uint32_t local_bytes;
     uint32_t private_bytes;
     char *attributes;
-    LLVMValueRef item, direct; /* kc_wrap.c */
+    LLVMValueRef item, direct, d1; /* kc_wrap.c (d1: the 1-D direct loop) */
 } kc_kernel_t;
 
 typedef struct kc_global {
@@ -78,6 +78,11 @@ int kc_lower(kc_program_t *p);
 int kc_wrap(kc_program_t *p);
 /* kc_table.c */
 int kc_table(kc_program_t *p);
+/* kc_state.c: before optimising, keep __zeil_rt_state out of line; after,
+ * replace its calls in the entries by their st parameter (how many). */
+void kc_keep_state_calls(kc_program_t *p);
+unsigned kc_pass_state(kc_program_t *p);
+
 /* kc_emit.c: internalises all but the table, optimises, writes the object. */
 int kc_emit(kc_program_t *p, const char *out_path, int opt_level);
 LLVMTargetMachineRef kc_host_machine(int opt_level);

@@ -1,8 +1,9 @@
 /*
  * The end of the pipeline: everything but the table becomes internal (so the
  * optimiser inlines the kernels into their entries and drops the built-ins
- * nobody calls), the module is verified and optimised, and the host's
- * object file is written.
+ * nobody calls), the module is verified and optimised (twice when the entries
+ * pass their state pointer to the inlined kernels, kc_state.c), and the
+ * host's object file is written.
  */
 #include "kc.h"
 #include "rd_compiled.h"
@@ -84,7 +85,12 @@ int kc_emit(kc_program_t *p, const char *out_path, int opt_level)
     if (!tm)
         return 0;
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    if (opt_level)
+        kc_keep_state_calls(p);
     LLVMErrorRef err = LLVMRunPasses(p->mod, opt_level ? "default<O2>" : "globaldce", tm, opts);
+    /* The kernels are inside their entries now: pass st, optimise again. */
+    if (!err && opt_level && kc_pass_state(p))
+        err = LLVMRunPasses(p->mod, "default<O2>", tm, opts);
     LLVMDisposePassBuilderOptions(opts);
     if (err) {
         char *e = LLVMGetErrorMessage(err);

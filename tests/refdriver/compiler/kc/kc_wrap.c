@@ -75,6 +75,57 @@ static LLVMValueRef new_entry(kc_program_t *p, const char *kernel, const char *s
     return f;
 }
 
+/*
+ * The 1-D direct loop, out of line (noinline, so kc_state.c finds it):
+ * __zeil_d1_K(args, st, first, count) copies st into its own block, makes
+ * it the thread's state (rd_kc_d1_enter), writes each work-item's ids into
+ * it (rd_kc_seek1, no division for the ids) and calls the kernel; at the end
+ * st is the thread's state again. Once kc_state.c has made the kernel read
+ * the copy directly, the copy needs no memory when nothing out of line
+ * reads it, so the loop vectorises.
+ */
+static LLVMValueRef direct_1d(kc_program_t *p, kc_kernel_t *k, LLVMBuilderRef b, LLVMValueRef *vals)
+{
+    LLVMContextRef c = p->ctx;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c);
+    LLVMTypeRef vd = LLVMVoidTypeInContext(c);
+    LLVMTypeRef two_ptrs[2] = {ptr, ptr}, ptr_i32[2] = {ptr, i32};
+    LLVMTypeRef enter_t = LLVMFunctionType(vd, &ptr, 1, 0);
+    LLVMTypeRef d1_enter_t = LLVMFunctionType(vd, two_ptrs, 2, 0);
+    LLVMTypeRef seek_t = LLVMFunctionType(vd, ptr_i32, 2, 0);
+    LLVMTypeRef params[4] = {ptr, ptr, i32, i32};
+    LLVMValueRef d = new_entry(p, k->name, "d1", LLVMFunctionType(vd, params, 4, 0));
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    LLVMAddAttributeAtIndex(d, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, noinline, 0));
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, d, "entry"));
+    LLVMValueRef st = LLVMGetParam(d, 1), first = LLVMGetParam(d, 2), count = LLVMGetParam(d, 3);
+    LLVMValueRef priv =
+        LLVMBuildAlloca(b, LLVMArrayType(LLVMInt8TypeInContext(c), sizeof(rd_wi_state_t)), "priv");
+    LLVMSetAlignment(priv, 16);
+    for (unsigned i = 0; i < k->num_args; i++)
+        vals[i] = load_arg(p, b, d, LLVMGetParam(d, 0), &k->args[i], i);
+    LLVMValueRef both[2] = {priv, st};
+    LLVMBuildCall2(b, d1_enter_t, runtime_fn(p, "rd_kc_d1_enter", d1_enter_t), both, 2, "");
+    LLVMBasicBlockRef head = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c, d, "loop");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, d, "done");
+    LLVMBuildBr(b, loop);
+    LLVMPositionBuilderAtEnd(b, loop);
+    LLVMValueRef i = LLVMBuildPhi(b, i32, "i");
+    LLVMValueRef seek[2] = {priv, LLVMBuildAdd(b, first, i, "")};
+    LLVMBuildCall2(b, seek_t, runtime_fn(p, "rd_kc_seek1", seek_t), seek, 2, "");
+    call_kernel(b, k, vals);
+    LLVMValueRef i1 = LLVMBuildAdd(b, i, LLVMConstInt(i32, 1, 0), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, i1, count, ""), loop, done);
+    LLVMValueRef in_vals[2] = {LLVMConstInt(i32, 0, 0), i1};
+    LLVMBasicBlockRef in_from[2] = {head, loop};
+    LLVMAddIncoming(i, in_vals, in_from, 2);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMBuildCall2(b, enter_t, runtime_fn(p, "rd_kc_enter", enter_t), &st, 1, "");
+    LLVMBuildRetVoid(b);
+    return d;
+}
+
 static int wrap_kernel(kc_program_t *p, kc_kernel_t *k, LLVMBuilderRef b)
 {
     LLVMContextRef c = p->ctx;
@@ -100,6 +151,7 @@ static int wrap_kernel(kc_program_t *p, kc_kernel_t *k, LLVMBuilderRef b)
     call_kernel(b, k, vals);
     LLVMBuildRetVoid(b);
 
+    k->d1 = direct_1d(p, k, b, vals);
     LLVMTypeRef direct_params[4] = {ptr, ptr, i32, i32};
     k->direct = new_entry(p, k->name, "direct", LLVMFunctionType(vd, direct_params, 4, 0));
     LLVMValueRef d = k->direct;
@@ -114,10 +166,20 @@ static int wrap_kernel(kc_program_t *p, kc_kernel_t *k, LLVMBuilderRef b)
     LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c, d, "loop");
     LLVMBasicBlockRef step = LLVMAppendBasicBlockInContext(c, d, "step");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, d, "done");
-    LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, LLVMConstInt(i32, 0, 0), ""), done,
+    LLVMBasicBlockRef one_row = LLVMAppendBasicBlockInContext(c, d, "one_row");
+    LLVMBasicBlockRef rows = LLVMAppendBasicBlockInContext(c, d, "rows");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, LLVMConstInt(i32, 0, 0), ""), done, rows);
+    LLVMPositionBuilderAtEnd(b, rows);
+    LLVMTypeRef is_1d_t = LLVMFunctionType(i32, &ptr, 1, 0);
+    LLVMValueRef is_1d =
+        LLVMBuildCall2(b, is_1d_t, runtime_fn(p, "rd_kc_is_1d", is_1d_t), &st, 1, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, is_1d, LLVMConstInt(i32, 0, 0), ""), one_row,
                     start);
-    (void)before;
+    LLVMPositionBuilderAtEnd(b, one_row);
+    LLVMValueRef d1_args[4] = {LLVMGetParam(d, 0), st, LLVMGetParam(d, 2), count};
+    LLVMTypeRef d1_t = LLVMGlobalGetValueType(k->d1);
+    LLVMBuildCall2(b, d1_t, k->d1, d1_args, 4, "");
+    LLVMBuildBr(b, done);
     LLVMPositionBuilderAtEnd(b, start);
     LLVMValueRef fargs[2] = {st, LLVMGetParam(d, 2)};
     LLVMBuildCall2(b, first_t, first, fargs, 2, "");
