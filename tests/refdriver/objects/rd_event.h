@@ -26,7 +26,7 @@ typedef struct rd_event_pool {
     uint32_t live_events;
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    rd_event_t **slots; /* index -> event created there, or null */
+    rd_event_t **slots;  /* index -> event created there, or null */
     rd_event_t *retired; /* destroyed events, freed with the pool */
 } rd_event_pool_t;
 
