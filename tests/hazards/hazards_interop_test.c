@@ -119,11 +119,20 @@ START_TEST(race_between_streams_names_both_primitives)
 {
     two_streams_t t;
     open_two(&t);
-    relu(&t, t.f.stream, 0, 1, NULL);
+    /* A's relu is held back until B's is done: a race to Level Zero's order,
+     * yet not one the driver runs (TSan would see that one). */
+    ze_event_pool_handle_t pool = zt_event_pool(&t.f.env, 1, 0);
+    ze_event_handle_t go = zt_event(pool, 0);
+    relu(&t, t.f.stream, 0, 1, go);
     uint64_t before = zeil_rule_count("ZEIL-E090");
     ze_event_handle_t done = relu(&t, t.b, 1, 2, NULL); /* reads m[1] with no event */
     ck_assert_ptr_nonnull(done);                        /* reported, not refused */
     ck_assert_uint_eq(zeil_rule_count("ZEIL-E090"), before + 1);
+    ifx_wait(done);
+    ZT_OK(zeEventHostSignal(go));
+    IFX_DNNL_OK(dnnl_stream_wait(t.f.stream));
+    ZT_OK(zeEventDestroy(go));
+    ZT_OK(zeEventPoolDestroy(pool));
     close_two(&t);
 }
 END_TEST
