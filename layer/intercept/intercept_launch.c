@@ -26,12 +26,40 @@ static _Thread_local struct {
  * without the calls log, its record points at the entry's description and
  * the trace gets the submission and the API span in one entry of a few
  * stores (zo_trace_launch), formatted later by the trace's writer. */
+/* A cached launch traced, with neither the calls log nor the hazard checks
+ * on: timed as calls_begin_unnumbered and CALLS_END time it (the trace's
+ * clock), recorded through the entry's description and handed to the trace
+ * in one entry (records_add_timed_launch: else as launch_cached does). */
+static inline __attribute__((always_inline)) ze_result_t launch_traced(
+    const char *name, ze_pfnCommandListAppendLaunchKernel_t forward, launch_cache_t *cached,
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t *groups, ze_event_handle_t *phWaitEvents)
+{
+    const zeil_call_t call = {name, 0, zo_now_ns()};
+    ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
+    if (r != ZE_RESULT_SUCCESS)
+        return calls_end_span(&call, r);
+    calls_thread_t *t = calls_thread_here();
+    uint64_t seq;
+    const records_launch_desc_t *desc = records_add_timed_launch(t, cached, &call, groups, &seq);
+    if (!desc)
+        return calls_end_span(&call, r);
+    uint64_t end = zo_now_ns();
+    const uint32_t counts[3] = {groups->groupCountX, groups->groupCountY, groups->groupCountZ};
+    zo_trace_launch(t->number, name, 0, seq, call.start_ns,
+                    end < call.start_ns ? call.start_ns : end, hCommandList, counts, &desc->shared);
+    return ZE_RESULT_SUCCESS;
+}
+
 static __attribute__((noinline)) ze_result_t launch_cached(
     const char *name, ze_pfnCommandListAppendLaunchKernel_t forward, launch_cache_t *cached,
     ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
     const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
     ze_event_handle_t *phWaitEvents)
 {
+    if (zo_trace_enabled() && zeil_settings_data.log_level < ZEIL_LOG_CALLS && !hazards_active())
+        return launch_traced(name, forward, cached, hCommandList, hKernel, pLaunchFuncArgs,
+                             phWaitEvents);
     zeil_call_t call;
     zeil_obj_t *list = cached->list, *kernel = cached->kernel;
     calls_begin_unnumbered(&call, name);

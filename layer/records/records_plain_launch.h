@@ -21,6 +21,12 @@ ze_result_t records_plain_launch_in_general(launch_cache_t *cached, const ze_gro
 ze_result_t records_plain_launch_described(calls_thread_t *t, launch_cache_t *cached,
                                            const ze_group_count_t *groups, const char *call_name)
     __attribute__((noinline));
+/* The same two for a timed call (records_add_timed_launch). */
+void records_timed_launch_in_general(launch_cache_t *cached, const ze_group_count_t *groups,
+                                     const zeil_call_t *call) __attribute__((noinline));
+void records_timed_launch_described(calls_thread_t *t, launch_cache_t *cached,
+                                    const ze_group_count_t *groups, const zeil_call_t *call)
+    __attribute__((noinline));
 
 /* ZE_RESULT_SUCCESS made afresh: the compiler, which knows the driver's
  * result is success here, would otherwise keep that result across the clock
@@ -95,9 +101,26 @@ static inline __attribute__((always_inline)) ze_result_t records_add_plain_launc
  * off), whose start is its host time: the description, and the record's key
  * in *seq, for the caller to hand the trace (zo_trace_launch); or null when
  * the launch was recorded (and traced) the general way. */
-const records_launch_desc_t *records_add_timed_launch(calls_thread_t *t, launch_cache_t *cached,
-                                                      const zeil_call_t *call,
-                                                      const ze_group_count_t *groups,
-                                                      uint64_t *seq);
+static inline __attribute__((always_inline)) const records_launch_desc_t *records_add_timed_launch(
+    calls_thread_t *t, launch_cache_t *cached, const zeil_call_t *call,
+    const ze_group_count_t *groups, uint64_t *seq)
+{
+    zeil_list_state_t *state = cached->records;
+    ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
+    if (__builtin_expect(!plain_launch_described(t, cached), 0)) {
+        records_timed_launch_described(t, cached, groups, call);
+        return NULL;
+    }
+    uint64_t g = atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
+    uint32_t low = calls_unnumbered_low(t);
+    if (__builtin_expect(!low, 0)) {
+        records_timed_launch_in_general(cached, groups, call);
+        return NULL;
+    }
+    *seq = list_key(state, g << ZEIL_RECORD_SEQ_SHIFT | low);
+    plain_launch_put(state, ring, *seq, call->start_ns, cached, call->name, groups);
+    stats_count_one(cached->stats);
+    return cached->desc;
+}
 
 #endif

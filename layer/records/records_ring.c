@@ -321,26 +321,16 @@ ze_result_t records_plain_launch_described(calls_thread_t *t, launch_cache_t *ca
     return ZE_RESULT_SUCCESS;
 }
 
-const records_launch_desc_t *records_add_timed_launch(calls_thread_t *t, launch_cache_t *cached,
-                                                      const zeil_call_t *call,
-                                                      const ze_group_count_t *groups, uint64_t *seq)
+void records_timed_launch_in_general(launch_cache_t *cached, const ze_group_count_t *groups,
+                                     const zeil_call_t *call)
 {
-    zeil_list_state_t *state = cached->records;
-    ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
-    if (!plain_launch_described(t, cached)) {
-        plain_launch_describe(t, cached, groups, call);
-        return NULL;
-    }
-    uint64_t g = atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
-    uint32_t low = calls_unnumbered_low(t);
-    if (!low) {
-        plain_launch_general(cached, groups, call);
-        return NULL;
-    }
-    *seq = list_key(state, g << ZEIL_RECORD_SEQ_SHIFT | low);
-    plain_launch_put(state, ring, *seq, call->start_ns, cached, call->name, groups);
-    stats_count_one(cached->stats);
-    return cached->desc;
+    plain_launch_general(cached, groups, call);
+}
+
+void records_timed_launch_described(calls_thread_t *t, launch_cache_t *cached,
+                                    const ze_group_count_t *groups, const zeil_call_t *call)
+{
+    plain_launch_describe(t, cached, groups, call);
 }
 
 /* Lists with device times are written under the lock only (locked_writes):
