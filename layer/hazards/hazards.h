@@ -4,9 +4,11 @@
  * Level Zero guarantees (per-timeline vector clocks) and the memory each
  * submission uses.
  *
- * Off unless ZEIL_CHECKS switches the group `hazards` on. Every intercept
- * calls a hook behind hazards_active(): one predictable branch on a setting
- * read once, so with the checks off the hooks cost nothing else.
+ * The exact checks are on unless ZEIL_CHECKS switches the group `hazards`
+ * off; the guesses (a kernel's pointer arguments, W091) only when it names
+ * them (env.c). Every intercept calls a hook behind hazards_active(): one
+ * predictable branch on a setting read once, so with the checks off the
+ * hooks cost nothing else.
  * Hooks named *_before run ahead of the driver call; the others after it
  * succeeded (they are given the result where it matters).
  */
@@ -18,7 +20,26 @@
 
 static inline int hazards_active(void)
 {
-    return __builtin_expect(zeil_settings_data.hazards, 0);
+    return __builtin_expect(zeil_settings_data.hazards, 1);
+}
+
+/* The guesses: a kernel's pointer arguments taken as its accesses. */
+static inline int hazards_guessing(void)
+{
+    return __builtin_expect(zeil_settings_data.hazard_guesses, 0);
+}
+
+/* Accesses zeil_declare_accesses declared for this thread's next launch
+ * (the interop library's execute): nonzero until a launch takes them. */
+extern _Thread_local unsigned hazards_declared_depth;
+
+/* Whether a plain launch (no signal, no waits) means anything to the
+ * checks: it does only with accesses, which are declared ones or guesses.
+ * Without, it orders nothing and is ordered by nothing a later append
+ * could not see anyway, so the launch fast path leaves the checks out. */
+static inline int hazards_plain_launch_checked(void)
+{
+    return __builtin_expect(hazards_active() && (hazards_guessing() || hazards_declared_depth), 0);
 }
 
 /* ---- appends ---------------------------------------------------------- */

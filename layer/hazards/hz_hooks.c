@@ -19,7 +19,8 @@ static _Thread_local uint32_t declared_count;
 /* The attribution depth they were declared at, plus one (0: none). An append
  * refused before it reached zeil's hook leaves them behind; the next execute
  * declares anew, and a plain append at another depth does not take them. */
-static _Thread_local unsigned declared_depth;
+_Thread_local unsigned hazards_declared_depth;
+#define declared_depth hazards_declared_depth
 
 int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out)
 {
@@ -37,6 +38,11 @@ int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t
 int zeil_hazards_enabled(void)
 {
     return zeil_settings()->hazards;
+}
+
+int zeil_hazard_guesses_enabled(void)
+{
+    return zeil_settings()->hazard_guesses;
 }
 
 void zeil_declare_accesses(const zeil_access_t *accesses, size_t count)
@@ -60,7 +66,7 @@ static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
         declared_depth = 0;
         return;
     }
-    const hz_kernel_t *k = kernel ? kernel->hazard : NULL;
+    const hz_kernel_t *k = kernel && hazards_guessing() ? kernel->hazard : NULL;
     for (uint64_t bits = k ? k->pointer_args : 0; bits && op->naccess < HZ_OP_ACCESSES;
          bits &= bits - 1)
         op->access[op->naccess++] = k->arg[__builtin_ctzll(bits)];
@@ -264,9 +270,11 @@ static void check_wait(const zeil_call_t *call, zeil_obj_t *obj, int rule, uint6
         return;
     int found = walk_wait(obj, rule == ZEIL_RULE_W095, path, sizeof path);
     hz_unlock();
+    /* A finite wait that expired on a dead end is a suspicion only (a valid
+     * program polls what it signals later): said with the guesses. */
     if (rule == ZEIL_RULE_E094   ? found == HZ_HANG_CYCLE
         : rule == ZEIL_RULE_W097 ? found == HZ_HANG_DEAD_END
-                                 : found != 0)
+                                 : found == HZ_HANG_CYCLE || (found && hazards_guessing()))
         say_dead_wait(call, rule, what, obj->handle, path, blocked_ms);
 }
 

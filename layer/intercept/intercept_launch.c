@@ -37,7 +37,9 @@ static __attribute__((noinline)) ze_result_t launch_cached(
                                               .call = &call,
                                               .kernel = kernel,
                                               .group_count = pLaunchFuncArgs});
-        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel);
+        if (hazards_plain_launch_checked())
+            hazards_appended(&(hazards_append_t){
+                .call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel});
     }
     return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernel,
                      ZEIL_ARGS_zeCommandListAppendLaunchKernel);
@@ -58,7 +60,7 @@ static __attribute__((noinline)) ze_result_t launch_cached(
                                  (list->is_immediate || \
                                   !atomic_load_explicit(&list->is_closed, memory_order_acquire)), \
                              1)) { \
-            if (__builtin_expect(calls_timed_settled() || hazards_active(), 0)) \
+            if (__builtin_expect(calls_timed_settled() || hazards_plain_launch_checked(), 0)) \
                 return launch_cached(#api, NEXT(ze_command_list_dditable_t, member), cached, \
                                      hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
             ze_result_t r = NEXT(ze_command_list_dditable_t, \
