@@ -16,6 +16,7 @@
 #define ZEIL_HAZARDS_H
 
 #include "calls.h"
+#include <stdatomic.h>
 #include "registry.h"
 
 static inline int hazards_active(void)
@@ -29,17 +30,22 @@ static inline int hazards_guessing(void)
     return __builtin_expect(zeil_settings_data.hazard_guesses, 0);
 }
 
-/* Accesses zeil_declare_accesses declared for this thread's next launch
- * (the interop library's execute): nonzero until a launch takes them. */
-extern _Thread_local unsigned hazards_declared_depth;
+/* How many threads hold accesses zeil_declare_accesses declared for their
+ * next launch (the interop library's execute) and no launch took yet: a
+ * global, not a thread-local, so the launch fast path reads one word. */
+extern atomic_uint hazards_declares_pending;
 
-/* Whether a plain launch (no signal, no waits) means anything to the
- * checks: it does only with accesses, which are declared ones or guesses.
- * Without, it orders nothing and is ordered by nothing a later append
- * could not see anyway, so the launch fast path leaves the checks out. */
+/* Whether a plain launch (no signal, no waits) may mean anything to the
+ * checks: only with accesses, which are declared ones or guesses. Without,
+ * it orders nothing and is ordered by nothing a later append could not see
+ * anyway, so the launch fast path leaves the checks out. (Another thread's
+ * pending declaration sends this one's launch the checked way too, which
+ * finds nothing of its own: slower for a moment, never wrong.) */
 static inline int hazards_plain_launch_checked(void)
 {
-    return __builtin_expect(hazards_active() && (hazards_guessing() || hazards_declared_depth), 0);
+    return __builtin_expect(hazards_guessing() || atomic_load_explicit(&hazards_declares_pending,
+                                                                       memory_order_relaxed) != 0,
+                            0);
 }
 
 /* ---- appends ---------------------------------------------------------- */

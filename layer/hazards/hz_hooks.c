@@ -19,8 +19,17 @@ static _Thread_local uint32_t declared_count;
 /* The attribution depth they were declared at, plus one (0: none). An append
  * refused before it reached zeil's hook leaves them behind; the next execute
  * declares anew, and a plain append at another depth does not take them. */
-_Thread_local unsigned hazards_declared_depth;
-#define declared_depth hazards_declared_depth
+static _Thread_local unsigned declared_depth;
+/* Threads with declared accesses not yet taken (hazards.h). */
+atomic_uint hazards_declares_pending;
+
+static void set_declared_depth(unsigned depth)
+{
+    if (!declared_depth != !depth)
+        atomic_fetch_add_explicit(&hazards_declares_pending, depth ? 1u : (unsigned)-1,
+                                  memory_order_relaxed);
+    declared_depth = depth;
+}
 
 int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out)
 {
@@ -48,14 +57,14 @@ int zeil_hazard_guesses_enabled(void)
 void zeil_declare_accesses(const zeil_access_t *accesses, size_t count)
 {
     declared_count = 0;
-    declared_depth = 0;
+    set_declared_depth(0);
     if (!zeil_settings()->hazards || !accesses)
         return;
     for (size_t i = 0; i < count && declared_count < HZ_OP_ACCESSES; i++)
         if (hz_access_of(accesses[i].ptr, accesses[i].size, accesses[i].written, 0,
                          &declared[declared_count]))
             declared_count++;
-    declared_depth = records_attribution_depth() + 1;
+    set_declared_depth(records_attribution_depth() + 1);
 }
 
 static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
@@ -63,7 +72,7 @@ static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
     if (declared_depth && declared_depth == records_attribution_depth() + 1) {
         memcpy(op->access, declared, declared_count * sizeof declared[0]);
         op->naccess = declared_count;
-        declared_depth = 0;
+        set_declared_depth(0);
         return;
     }
     const hz_kernel_t *k = kernel && hazards_guessing() ? kernel->hazard : NULL;

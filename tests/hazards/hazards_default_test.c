@@ -135,8 +135,8 @@ START_TEST(expired_poll_on_unsignalled_event_is_silent)
     two_open(&t);
     size_t mark = zl_log_mark();
     ze_event_handle_t later = t.f.event[2], done = t.f.event[0];
-    ZT_OK(zeCommandListAppendMemoryFill(t.a, t.x, &pattern, sizeof pattern, BYTES, done, 1,
-                                        &later));
+    ZT_OK(
+        zeCommandListAppendMemoryFill(t.a, t.x, &pattern, sizeof pattern, BYTES, done, 1, &later));
     for (int i = 0; i < 3; i++)
         ZT_RESULT(ZE_RESULT_NOT_READY, zeEventHostSynchronize(done, 1000 * 1000));
     ZT_OK(zeEventHostSignal(later));
