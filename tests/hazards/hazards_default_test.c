@@ -5,7 +5,7 @@
  * on an event nothing pending signals). Run again with ZEIL_CHECKS=-hazards
  * (ZEIL_EXPECT_HAZARDS=0), where the same program hears nothing.
  */
-#include "zl.h"
+#include "hz_two_lists.h"
 
 #include "test_kernels.h"
 
@@ -14,47 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum {
-    BYTES = 4096
-};
-
-static const uint64_t forever = UINT64_MAX;
-static const uint32_t pattern = 0x5a5a5a5a;
-
 static int expect_checks(void)
 {
     const char *want = getenv("ZEIL_EXPECT_HAZARDS");
     return !want || atoi(want) != 0;
-}
-
-typedef struct two {
-    zl_fixture_t f;
-    ze_command_list_handle_t a, b;
-    void *x, *y;
-} two_t;
-
-static void two_open(two_t *t)
-{
-    zl_open(&t->f);
-    t->a = zt_in_order_list(&t->f.env);
-    t->b = zt_in_order_list(&t->f.env);
-    t->x = zt_usm_alloc(&t->f.env, ZT_USM_DEVICE, BYTES, 64);
-    t->y = zt_usm_alloc(&t->f.env, ZT_USM_DEVICE, BYTES, 64);
-}
-
-/* Both lists drained by the host first: the frees are correct. */
-static void two_close(two_t *t)
-{
-    ze_event_handle_t done[2] = {t->f.event[6], t->f.event[7]};
-    ZT_OK(zeCommandListAppendBarrier(t->a, done[0], 0, NULL));
-    ZT_OK(zeCommandListAppendBarrier(t->b, done[1], 0, NULL));
-    ZT_OK(zeEventHostSynchronize(done[0], forever));
-    ZT_OK(zeEventHostSynchronize(done[1], forever));
-    ZT_OK(zeMemFree(t->f.env.context, t->x));
-    ZT_OK(zeMemFree(t->f.env.context, t->y));
-    ZT_OK(zeCommandListDestroy(t->a));
-    ZT_OK(zeCommandListDestroy(t->b));
-    zl_close(&t->f);
 }
 
 START_TEST(exact_checks_on_guesses_off)
@@ -68,20 +31,20 @@ END_TEST
  * (the fill held back by a host event, so the driver never runs the race). */
 START_TEST(race_between_copies_is_reported)
 {
-    two_t t;
-    two_open(&t);
+    two_lists_t t;
+    open_two(&t);
     size_t mark = zl_log_mark();
     ze_event_handle_t go = t.f.event[2];
-    ZT_OK(zeCommandListAppendMemoryFill(t.a, t.x, &pattern, sizeof pattern, BYTES, NULL, 1, &go));
-    ZT_OK(zeCommandListAppendMemoryCopy(t.b, t.y, t.x, BYTES, t.f.event[1], 0, NULL));
-    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    hz_fill(t.a, t.x, NULL, 1, &go);
+    hz_copy(t.b, t.y, t.x, t.f.event[1], 0, NULL);
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], hz_forever));
     ZT_OK(zeEventHostSignal(go));
     if (expect_checks())
         zl_assert_one_finding(mark, "ZEIL-E090", "zeCommandListAppendMemoryCopy", "reads",
                               "written by zeCommandListAppendMemoryFill", NULL);
     else
         zl_assert_silent(mark);
-    two_close(&t);
+    close_two(&t);
 }
 END_TEST
 
@@ -90,17 +53,16 @@ START_TEST(free_in_flight_is_refused)
 {
     if (!expect_checks())
         return; /* off, the driver would be given the free: not a test to run */
-    two_t t;
-    two_open(&t);
+    two_lists_t t;
+    open_two(&t);
     size_t mark = zl_log_mark();
     ze_event_handle_t go = t.f.event[2];
-    ZT_OK(zeCommandListAppendMemoryFill(t.a, t.x, &pattern, sizeof pattern, BYTES, t.f.event[0], 1,
-                                        &go));
+    hz_fill(t.a, t.x, t.f.event[0], 1, &go);
     ZT_RESULT(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE, zeMemFree(t.f.env.context, t.x));
     zl_assert_one_finding(mark, "ZEIL-E092", "zeMemFree", "not known to be complete", NULL);
     ZT_OK(zeEventHostSignal(go));
-    ZT_OK(zeEventHostSynchronize(t.f.event[0], forever));
-    two_close(&t);
+    ZT_OK(zeEventHostSynchronize(t.f.event[0], hz_forever));
+    close_two(&t);
 }
 END_TEST
 
@@ -108,41 +70,40 @@ END_TEST
  * the same memory: only a guess (W091), so nothing without the guesses. */
 START_TEST(kernel_argument_race_is_a_guess_left_out)
 {
-    two_t t;
-    two_open(&t);
+    two_lists_t t;
+    open_two(&t);
     ze_kernel_handle_t k = zt_kernel(t.f.module, TK_STAMP);
     ZT_ARG(k, 0, t.x);
     ZT_OK(zeKernelSetGroupSize(k, 1, 1, 1));
     size_t mark = zl_log_mark();
     ze_event_handle_t go = t.f.event[2];
-    ZT_OK(zeCommandListAppendMemoryFill(t.a, t.x, &pattern, sizeof pattern, BYTES, NULL, 1, &go));
+    hz_fill(t.a, t.x, NULL, 1, &go);
     ze_group_count_t one = {1, 1, 1};
     for (int i = 0; i < 3; i++) /* the first takes the checked path, the others the fast one */
         ZT_OK(zeCommandListAppendLaunchKernel(t.b, k, &one, NULL, 0, NULL));
     ZT_OK(zeCommandListAppendBarrier(t.b, t.f.event[1], 0, NULL));
-    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], hz_forever));
     ZT_OK(zeEventHostSignal(go));
     zl_assert_silent(mark);
     ZT_OK(zeKernelDestroy(k));
-    two_close(&t);
+    close_two(&t);
 }
 END_TEST
 
 /* Polling an event the program signals later is valid: no W095. */
 START_TEST(expired_poll_on_unsignalled_event_is_silent)
 {
-    two_t t;
-    two_open(&t);
+    two_lists_t t;
+    open_two(&t);
     size_t mark = zl_log_mark();
     ze_event_handle_t later = t.f.event[2], done = t.f.event[0];
-    ZT_OK(
-        zeCommandListAppendMemoryFill(t.a, t.x, &pattern, sizeof pattern, BYTES, done, 1, &later));
+    hz_fill(t.a, t.x, done, 1, &later);
     for (int i = 0; i < 3; i++)
         ZT_RESULT(ZE_RESULT_NOT_READY, zeEventHostSynchronize(done, 1000 * 1000));
     ZT_OK(zeEventHostSignal(later));
-    ZT_OK(zeEventHostSynchronize(done, forever));
+    ZT_OK(zeEventHostSynchronize(done, hz_forever));
     zl_assert_silent(mark);
-    two_close(&t);
+    close_two(&t);
 }
 END_TEST
 
