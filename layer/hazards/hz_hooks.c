@@ -293,7 +293,7 @@ static void host_learns_from(zeil_obj_t *obj)
         return;
     if (obj->kind == ZEIL_KIND_EVENT) {
         hz_event_t *e = hz_event_obj(obj);
-        if (e && e->state != HZ_EV_NONE)
+        if (e && e->state == HZ_EV_PENDING) /* the host's own signal tells it nothing */
             hz_host_learns(&e->clock);
     } else if (obj->kind == ZEIL_KIND_FENCE) {
         hz_fence_t *f = obj->hazard;
@@ -387,42 +387,21 @@ void hazards_list_synced(const zeil_call_t *call, zeil_obj_t *list, uint64_t tim
 
 /* ---- host signals and resets ---------------------------------------------- */
 
-void hazards_event_host_signalled(zeil_obj_t *event)
+/* The first host signal of an event without state: its state, then the
+ * signal (hazards.h); the waits recorded before any signal end with it. */
+void hazards_event_host_first(zeil_obj_t *event)
 {
     if (!hz_enter())
         return;
     hz_event_t *e = hz_event_obj(event);
-    if (e) {
-        e->state = HZ_EV_HOST;
-        memcpy(e->clock.at, hz_host.at, hz_width * sizeof e->clock.at[0]);
-        /* Waits recorded before any signal are satisfied now. */
-        for (uint32_t s = 0; s < hz_width && e->unresolved; s++) {
-            hz_timeline_t *t = hz_slot_owner[s];
-            uint32_t kept = 0;
-            for (uint32_t i = 0; t && i < t->nwaits; i++)
-                if (t->waits[i].event != event->handle || t->waits[i].sig_slot != HZ_NO_SLOT)
-                    t->waits[kept++] = t->waits[i];
-            if (t)
-                t->nwaits = kept;
-        }
-        e->unresolved = 0;
-    }
     hz_unlock();
-}
-
-void hazards_event_host_reset(zeil_obj_t *event)
-{
-    if (!hz_enter())
-        return;
-    hz_event_t *e = hz_event_obj(event);
     if (e)
-        e->state = HZ_EV_NONE;
-    hz_unlock();
+        hazards_event_host_signalled(event);
 }
 
 /* ---- frees --------------------------------------------------------------- */
 
-ze_result_t hazards_free_before(const zeil_call_t *call, const void *ptr)
+ze_result_t hazards_free_checked(const zeil_call_t *call, const void *ptr)
 {
     zeil_alloc_t a;
     if (!ptr || registry_find_alloc(ptr, &a) != 1 || a.base != ptr)

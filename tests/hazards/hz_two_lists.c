@@ -3,8 +3,8 @@
 
 const uint64_t hz_forever = UINT64_MAX;
 
-void hz_fill(ze_command_list_handle_t list, void *ptr, ze_event_handle_t signal,
-             uint32_t nwaits, ze_event_handle_t *waits)
+void hz_fill(ze_command_list_handle_t list, void *ptr, ze_event_handle_t signal, uint32_t nwaits,
+             ze_event_handle_t *waits)
 {
     static const uint32_t pattern = 0x5a5a5a5a;
     ZT_OK(zeCommandListAppendMemoryFill(list, ptr, &pattern, sizeof pattern, HZ_BYTES, signal,

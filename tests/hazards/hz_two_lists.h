@@ -29,8 +29,8 @@ void open_two(two_lists_t *t);
 void close_two(two_lists_t *t);
 
 /* HZ_BYTES of a 32-bit pattern at ptr; a copy of HZ_BYTES. */
-void hz_fill(ze_command_list_handle_t list, void *ptr, ze_event_handle_t signal,
-             uint32_t nwaits, ze_event_handle_t *waits);
+void hz_fill(ze_command_list_handle_t list, void *ptr, ze_event_handle_t signal, uint32_t nwaits,
+             ze_event_handle_t *waits);
 void hz_copy(ze_command_list_handle_t list, void *dst, const void *src, ze_event_handle_t signal,
              uint32_t nwaits, ze_event_handle_t *waits);
 
