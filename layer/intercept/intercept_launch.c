@@ -45,7 +45,7 @@ static __attribute__((noinline)) ze_result_t launch_cached(
                      ZEIL_ARGS_zeCommandListAppendLaunchKernel);
 }
 
-/* This thread's last plain launch again, with nothing to log, trace or check
+/* One of this thread's last plain launches again, with nothing to log, trace or check
  * for hazards: a call of its own would cost more than what it does. */
 #define FAST_LAUNCH(api, member) \
     ze_result_t ZE_APICALL zeil_icpt_##api( \
@@ -53,8 +53,9 @@ static __attribute__((noinline)) ze_result_t launch_cached(
         ze_kernel_handle_t hKernel, const ze_group_count_t *groups, \
         ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) \
     { \
+        calls_thread_t *t = calls_thread_here(); \
         uint64_t generation = launch_cache_now(); \
-        launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation); \
+        launch_cache_t *cached = launch_cache_find(t, hCommandList, hKernel, generation); \
         zeil_obj_t *list = cached ? cached->list : NULL; \
         if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups && \
                                  (list->is_immediate || \
@@ -65,7 +66,7 @@ static __attribute__((noinline)) ze_result_t launch_cached(
                                      hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
             ze_result_t r = NEXT(ze_command_list_dditable_t, \
                                  member)(hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
-            return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(cached, groups, #api); \
+            return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(t, cached, groups, #api); \
         } \
         launch_via.generation = generation; \
         launch_via.forward = NEXT(ze_command_list_dditable_t, member); \

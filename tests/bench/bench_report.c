@@ -9,7 +9,7 @@
 
 static const char *const call_figures[] = {"launch_append_ns", "alloc_free_ns", "event_ns"};
 static const char *const added_figures[] = {"launch_added_ns", "alloc_free_added_ns",
-                                            "event_added_ns"};
+                                            "event_added_ns", "launch_alternating_added_ns"};
 static const char *const lookup_sizes[] = {"1000", "100000", "1000000"};
 #define NOT_BUILT "n/a (zeil_bench_interop missing)"
 
