@@ -286,9 +286,24 @@ static inline void table_put(alloc_table_t *t, uintptr_t block, const alloc_entr
     }
 }
 
+/* table_del_at when slot i is not the last of its run (registry_alloc_tables.c). */
+void table_del_in_run(alloc_table_t *t, unsigned shift, size_t i);
+
 /* Empties slot i, moving later entries of its run back so that no run is
- * cut short. */
+ * cut short. Inline up to the move: the usual slot ends its run (tables are
+ * at most 70% full), and the move needs a copy of each entry it passes. */
 static inline void table_del_at(alloc_table_t *t, unsigned shift, size_t i)
+{
+    if (ALLOC_LOAD(t->slots[(i + 1) & t->mask].span)) {
+        table_del_in_run(t, shift, i);
+        return;
+    }
+    ALLOC_STORE(t->slots[i].span, (uintptr_t)0);
+    t->used--;
+}
+
+/* table_del_at's general case, for registry_alloc_tables.c. */
+static inline void table_del_moving(alloc_table_t *t, unsigned shift, size_t i)
 {
     for (size_t j = (i + 1) & t->mask;; j = (j + 1) & t->mask) {
         if (!ALLOC_LOAD(t->slots[j].span))
