@@ -339,7 +339,8 @@ int registry_add_alloc_fields(const void *ptr, size_t size, ze_memory_type_t typ
                               uint32_t created_thread)
 {
     uintptr_t base = (uintptr_t)ptr, span = size, last = base + size - 1;
-    if (!size || size > UINTPTR_MAX - base || !spin_try_lock(&allocs_lock))
+    /* base + size <= base: size 0, or reaching the top of the address space */
+    if (base + size <= base || !spin_try_lock(&allocs_lock))
         return add_alloc_any(ptr, size, type, context, device, created_by, created_call,
                              created_thread);
     unsigned k = level_of(span), shift = level_shift(k);
