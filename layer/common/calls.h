@@ -30,7 +30,8 @@ uint64_t calls_now_ns(void);
 struct zeil_obj;        /* registry.h */
 struct zeil_list_state; /* records.h */
 
-/* The thread's last plain launch (launch_cache.h). */
+/* One of the thread's last plain launches (launch_cache.h). */
+#define LAUNCH_CACHE_ENTRIES 4
 typedef struct launch_cache {
     const void *list_handle;
     const void *kernel_handle;
@@ -49,7 +50,8 @@ typedef struct calls_thread {
     /* The innermost stored attribution (records_attribution.c keeps the
      * stack and sets this), or null. */
     const zeil_attribution_t *attribution;
-    launch_cache_t launch;
+    launch_cache_t launch[LAUNCH_CACHE_ENTRIES];
+    unsigned launch_victim; /* the entry launch_cache_remember replaces next */
     /* The last live object check_handle_live found of each kind (checks.h). */
     struct checked_handle {
         const void *handle;
@@ -59,11 +61,15 @@ typedef struct calls_thread {
 } calls_thread_t;
 extern _Thread_local calls_thread_t calls_thread __attribute__((visibility("hidden")));
 
-/* The thread an entry of launch_cache_find belongs to, without a second
- * thread-local lookup. */
-static inline calls_thread_t *calls_thread_of(launch_cache_t *cached)
+/* The calling thread's state, its address resolved once: the compiler would
+ * find a thread-local's address again at each use (a call into the TLS
+ * descriptor code each time) rather than keep it; hiding where the pointer
+ * came from makes it keep it in a register. */
+static inline calls_thread_t *calls_thread_here(void)
 {
-    return (calls_thread_t *)(void *)((char *)cached - offsetof(calls_thread_t, launch));
+    calls_thread_t *t = &calls_thread;
+    __asm__("" : "+r"(t));
+    return t;
 }
 
 /* zeil's small number of the calling thread (1 for the first thread seen);

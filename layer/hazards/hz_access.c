@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 static hz_history_t *histories; /* by allocation base */
+_Atomic uint32_t hazards_histories_at[HAZARDS_FILTER];
 
 /* A loop touches the same few allocations launch after launch: a
  * direct-mapped cache in front of the hash (a hash lookup cost more than
@@ -43,6 +44,8 @@ static __attribute__((noinline)) hz_history_t *history_found(uintptr_t base, int
         return NULL; /* accesses to it go unchecked */
     h->base = base;
     HASH_ADD(hh, histories, base, sizeof h->base, h);
+    atomic_fetch_add_explicit(&hazards_histories_at[hazards_filter_slot(base)], 1,
+                              memory_order_release);
     cache[slot] = h;
     return h;
 }
@@ -158,6 +161,8 @@ void hz_access_forget(uintptr_t base)
     if (!h)
         return;
     HASH_DEL(histories, h);
+    atomic_fetch_sub_explicit(&hazards_histories_at[hazards_filter_slot(base)], 1,
+                              memory_order_relaxed);
     if (cache[cache_slot(base)] == h)
         cache[cache_slot(base)] = NULL;
     free(h);

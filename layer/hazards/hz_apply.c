@@ -42,7 +42,11 @@ static void record_wait(hz_timeline_t *t, uint64_t epoch, uint64_t call, const v
         t->nwaits--;
     }
     hz_wait_t *w = &t->waits[t->nwaits++];
-    *w = (hz_wait_t){.epoch = epoch, .call = call, .event = handle, .sig_slot = HZ_NO_SLOT};
+    *w = (hz_wait_t){.epoch = epoch,
+                     .call = call,
+                     .event = handle,
+                     .sig_slot = HZ_NO_SLOT,
+                     .host_signals = hz_host_signals(e->host_seen)};
     if (e->state == HZ_EV_PENDING) {
         w->sig_slot = e->slot;
         w->sig_epoch = e->epoch;
@@ -59,7 +63,7 @@ static void resolve_waits(const void *handle, hz_event_t *e)
         hz_timeline_t *t = hz_slot_owner[s];
         for (uint32_t i = 0; t && i < t->nwaits; i++) {
             hz_wait_t *w = &t->waits[i];
-            if (w->event != handle || w->sig_slot != HZ_NO_SLOT)
+            if (w->event != handle || w->sig_slot != HZ_NO_SLOT || hz_wait_over(w, e))
                 continue;
             w->sig_slot = e->slot;
             w->sig_epoch = e->epoch;
@@ -118,11 +122,6 @@ void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
         add_finding(out, ZEIL_RULE_W096, text);
         return;
     }
-    if (t->host_version != hz_host_version) {
-        hz_join(&t->clock, &hz_host);
-        hz_join(&t->all, &hz_host);
-        t->host_version = hz_host_version;
-    }
     const uint32_t slot = t->slot;
     const uint64_t epoch = hz_next_epoch(slot);
     t->last_epoch = epoch;
@@ -133,9 +132,17 @@ void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
         hz_event_t *e = hz_event_of(waits[i]);
         if (!e)
             continue;
-        if (e->state != HZ_EV_NONE)
+        if (e->state == HZ_EV_PENDING)
             hz_join(&clock, &e->clock);
         record_wait(t, epoch, op->who.call, waits[i], e);
+    }
+    /* After the waits: an event the host signalled carries what the host
+     * knew then, which the host's clock still holds. */
+    if (t->host_version != hz_host_version) {
+        hz_join(&t->clock, &hz_host);
+        hz_join(&t->all, &hz_host);
+        hz_join(&clock, &hz_host);
+        t->host_version = hz_host_version;
     }
     clock.at[slot] = epoch;
     if (op->kind == HZ_OP_BARRIER && !t->in_order)

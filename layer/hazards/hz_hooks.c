@@ -20,6 +20,16 @@ static _Thread_local uint32_t declared_count;
  * refused before it reached zeil's hook leaves them behind; the next execute
  * declares anew, and a plain append at another depth does not take them. */
 static _Thread_local unsigned declared_depth;
+/* Threads with declared accesses not yet taken (hazards.h). */
+atomic_uint hazards_declares_pending;
+
+static void set_declared_depth(unsigned depth)
+{
+    if (!declared_depth != !depth)
+        atomic_fetch_add_explicit(&hazards_declares_pending, depth ? 1u : (unsigned)-1,
+                                  memory_order_relaxed);
+    declared_depth = depth;
+}
 
 int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out)
 {
@@ -39,17 +49,22 @@ int zeil_hazards_enabled(void)
     return zeil_settings()->hazards;
 }
 
+int zeil_hazard_guesses_enabled(void)
+{
+    return zeil_settings()->hazard_guesses;
+}
+
 void zeil_declare_accesses(const zeil_access_t *accesses, size_t count)
 {
     declared_count = 0;
-    declared_depth = 0;
+    set_declared_depth(0);
     if (!zeil_settings()->hazards || !accesses)
         return;
     for (size_t i = 0; i < count && declared_count < HZ_OP_ACCESSES; i++)
         if (hz_access_of(accesses[i].ptr, accesses[i].size, accesses[i].written, 0,
                          &declared[declared_count]))
             declared_count++;
-    declared_depth = records_attribution_depth() + 1;
+    set_declared_depth(records_attribution_depth() + 1);
 }
 
 static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
@@ -57,10 +72,10 @@ static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
     if (declared_depth && declared_depth == records_attribution_depth() + 1) {
         memcpy(op->access, declared, declared_count * sizeof declared[0]);
         op->naccess = declared_count;
-        declared_depth = 0;
+        set_declared_depth(0);
         return;
     }
-    const hz_kernel_t *k = kernel ? kernel->hazard : NULL;
+    const hz_kernel_t *k = kernel && hazards_guessing() ? kernel->hazard : NULL;
     for (uint64_t bits = k ? k->pointer_args : 0; bits && op->naccess < HZ_OP_ACCESSES;
          bits &= bits - 1)
         op->access[op->naccess++] = k->arg[__builtin_ctzll(bits)];
@@ -264,9 +279,11 @@ static void check_wait(const zeil_call_t *call, zeil_obj_t *obj, int rule, uint6
         return;
     int found = walk_wait(obj, rule == ZEIL_RULE_W095, path, sizeof path);
     hz_unlock();
+    /* A finite wait that expired on a dead end is a suspicion only (a valid
+     * program polls what it signals later): said with the guesses. */
     if (rule == ZEIL_RULE_E094   ? found == HZ_HANG_CYCLE
         : rule == ZEIL_RULE_W097 ? found == HZ_HANG_DEAD_END
-                                 : found != 0)
+                                 : found == HZ_HANG_CYCLE || (found && hazards_guessing()))
         say_dead_wait(call, rule, what, obj->handle, path, blocked_ms);
 }
 
@@ -276,7 +293,7 @@ static void host_learns_from(zeil_obj_t *obj)
         return;
     if (obj->kind == ZEIL_KIND_EVENT) {
         hz_event_t *e = hz_event_obj(obj);
-        if (e && e->state != HZ_EV_NONE)
+        if (e && e->state == HZ_EV_PENDING) /* the host's own signal tells it nothing */
             hz_host_learns(&e->clock);
     } else if (obj->kind == ZEIL_KIND_FENCE) {
         hz_fence_t *f = obj->hazard;
@@ -370,42 +387,21 @@ void hazards_list_synced(const zeil_call_t *call, zeil_obj_t *list, uint64_t tim
 
 /* ---- host signals and resets ---------------------------------------------- */
 
-void hazards_event_host_signalled(zeil_obj_t *event)
+/* The first host signal of an event without state: its state, then the
+ * signal (hazards.h); the waits recorded before any signal end with it. */
+void hazards_event_host_first(zeil_obj_t *event)
 {
     if (!hz_enter())
         return;
     hz_event_t *e = hz_event_obj(event);
-    if (e) {
-        e->state = HZ_EV_HOST;
-        memcpy(e->clock.at, hz_host.at, hz_width * sizeof e->clock.at[0]);
-        /* Waits recorded before any signal are satisfied now. */
-        for (uint32_t s = 0; s < hz_width && e->unresolved; s++) {
-            hz_timeline_t *t = hz_slot_owner[s];
-            uint32_t kept = 0;
-            for (uint32_t i = 0; t && i < t->nwaits; i++)
-                if (t->waits[i].event != event->handle || t->waits[i].sig_slot != HZ_NO_SLOT)
-                    t->waits[kept++] = t->waits[i];
-            if (t)
-                t->nwaits = kept;
-        }
-        e->unresolved = 0;
-    }
     hz_unlock();
-}
-
-void hazards_event_host_reset(zeil_obj_t *event)
-{
-    if (!hz_enter())
-        return;
-    hz_event_t *e = hz_event_obj(event);
     if (e)
-        e->state = HZ_EV_NONE;
-    hz_unlock();
+        hazards_event_host_signalled(event);
 }
 
 /* ---- frees --------------------------------------------------------------- */
 
-ze_result_t hazards_free_before(const zeil_call_t *call, const void *ptr)
+ze_result_t hazards_free_checked(const zeil_call_t *call, const void *ptr)
 {
     zeil_alloc_t a;
     if (!ptr || registry_find_alloc(ptr, &a) != 1 || a.base != ptr)

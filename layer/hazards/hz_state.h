@@ -76,6 +76,7 @@ typedef struct hz_wait {
     uint32_t sig_slot; /* the signal it waits for, HZ_NO_SLOT: none yet */
     uint64_t sig_epoch;
     uint64_t sig_call;
+    uint32_t host_signals; /* the event's host signals then: one more ends the wait */
 } hz_wait_t;
 
 typedef struct hz_timeline {
@@ -101,6 +102,8 @@ enum hz_event_state {
 };
 
 typedef struct hz_event {
+    hazards_event_host_t host; /* first: the host's hooks write it without a lock */
+    uint64_t host_seen;        /* the word state last took in (hz_event_sync) */
     int state;
     uint32_t slot; /* PENDING: the signalling op */
     uint64_t epoch;
@@ -108,8 +111,35 @@ typedef struct hz_event {
     uint32_t unresolved;     /* waits recorded before any signal */
     int timeout_warned;      /* W095 said once */
     int external;            /* IPC pool: another process may signal it */
-    hz_vector_clock_t clock; /* what the signal carries */
+    hz_vector_clock_t clock; /* what the signal carries (none for the host's) */
 } hz_event_t;
+
+static inline uint32_t hz_host_signals(uint64_t word)
+{
+    return (uint32_t)(word >> 32);
+}
+
+/* Under hz_lock: takes in the host's signals and resets since state was
+ * last set. The host's signal carries no clock: every op joins the host's
+ * clock after its waits (hz_apply), and that holds all the host knew when
+ * it signalled. Waits recorded before a host signal are over (their
+ * host_signals is behind). */
+static inline void hz_event_sync(hz_event_t *e)
+{
+    uint64_t w = atomic_load_explicit(&e->host.word, memory_order_acquire);
+    if (w == e->host_seen)
+        return;
+    if (hz_host_signals(w) != hz_host_signals(e->host_seen))
+        e->unresolved = 0;
+    e->host_seen = w;
+    e->state = (w & HAZARDS_HOST_SIGNALLED) ? HZ_EV_HOST : HZ_EV_NONE;
+}
+
+/* A wait recorded before any signal of e that a host signal ended since. */
+static inline int hz_wait_over(const hz_wait_t *wait, const hz_event_t *e)
+{
+    return wait->sig_slot == HZ_NO_SLOT && wait->host_signals != hz_host_signals(e->host_seen);
+}
 
 typedef struct hz_fence {
     hz_timeline_t *queue;

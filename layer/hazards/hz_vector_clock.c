@@ -109,9 +109,17 @@ hz_event_t *hz_event_obj(zeil_obj_t *obj)
 {
     if (!obj || obj->kind != ZEIL_KIND_EVENT || !atomic_load(&obj->alive))
         return NULL;
-    if (!obj->hazard && !(obj->hazard = calloc(1, sizeof(hz_event_t))))
-        hz_lost("keeping the hazard state of an event");
-    return obj->hazard;
+    hz_event_t *e = obj->hazard;
+    if (!e) {
+        /* Published for the host's hooks, which read it without the lock. */
+        if (!(e = calloc(1, sizeof *e))) {
+            hz_lost("keeping the hazard state of an event");
+            return NULL;
+        }
+        __atomic_store_n((hz_event_t **)&obj->hazard, e, __ATOMIC_RELEASE);
+    }
+    hz_event_sync(e);
+    return e;
 }
 
 hz_event_t *hz_event_of(const void *handle)
@@ -208,7 +216,8 @@ void hazards_retired(zeil_obj_t *obj)
         }
         free(t->program);
     }
-    free(obj->hazard);
-    obj->hazard = NULL;
+    void *state = obj->hazard;
+    __atomic_store_n(&obj->hazard, NULL, __ATOMIC_RELEASE);
+    free(state);
     hz_unlock();
 }

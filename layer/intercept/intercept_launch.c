@@ -37,13 +37,15 @@ static __attribute__((noinline)) ze_result_t launch_cached(
                                               .call = &call,
                                               .kernel = kernel,
                                               .group_count = pLaunchFuncArgs});
-        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel);
+        if (hazards_plain_launch_checked())
+            hazards_appended(&(hazards_append_t){
+                .call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel});
     }
     return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernel,
                      ZEIL_ARGS_zeCommandListAppendLaunchKernel);
 }
 
-/* This thread's last plain launch again, with nothing to log, trace or check
+/* One of this thread's last plain launches again, with nothing to log, trace or check
  * for hazards: a call of its own would cost more than what it does. */
 #define FAST_LAUNCH(api, member) \
     ze_result_t ZE_APICALL zeil_icpt_##api( \
@@ -51,19 +53,20 @@ static __attribute__((noinline)) ze_result_t launch_cached(
         ze_kernel_handle_t hKernel, const ze_group_count_t *groups, \
         ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) \
     { \
+        calls_thread_t *t = calls_thread_here(); \
         uint64_t generation = launch_cache_now(); \
-        launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation); \
+        launch_cache_t *cached = launch_cache_find(t, hCommandList, hKernel, generation); \
         zeil_obj_t *list = cached ? cached->list : NULL; \
         if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups && \
                                  (list->is_immediate || \
                                   !atomic_load_explicit(&list->is_closed, memory_order_acquire)), \
                              1)) { \
-            if (__builtin_expect(calls_timed_settled() || hazards_active(), 0)) \
+            if (__builtin_expect(calls_timed_settled() || hazards_plain_launch_checked(), 0)) \
                 return launch_cached(#api, NEXT(ze_command_list_dditable_t, member), cached, \
                                      hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
             ze_result_t r = NEXT(ze_command_list_dditable_t, \
                                  member)(hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
-            return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(cached, groups, #api); \
+            return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(t, cached, groups, #api); \
         } \
         launch_via.generation = generation; \
         launch_via.forward = NEXT(ze_command_list_dditable_t, member); \

@@ -53,13 +53,13 @@ uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
                           const zeil_submission_t *submission);
 void records_release(zeil_list_state_t *state);
 /* records_add_held for the launch fast path: an untimed, unnumbered call
- * (call_name), with tracing off, launching the kernel of the calling thread's
- * cached launch (launch_cache.h: a live list with record state and no second
- * writer) with a group count and no events. Returns ZE_RESULT_SUCCESS, so
+ * (call_name), with tracing off, launching the kernel of one of the calling
+ * thread's (t) cached launches (launch_cache.h: a live list with record state
+ * and no second writer) with a group count and no events. Returns ZE_RESULT_SUCCESS, so
  * that a launch can end on it. */
 struct launch_cache;
-ze_result_t records_add_plain_launch(struct launch_cache *cached, const ze_group_count_t *groups,
-                                     const char *call_name);
+ze_result_t records_add_plain_launch(calls_thread_t *t, struct launch_cache *cached,
+                                     const ze_group_count_t *groups, const char *call_name);
 
 /* ZEIL_TIMING: the device times of a record, once known. */
 void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,

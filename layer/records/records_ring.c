@@ -305,14 +305,13 @@ static __attribute__((noinline)) ze_result_t plain_launch_count_keyed(
 /* The record of a plain launch, field by field from what the launch cache
  * holds: its constants (kind, no events, no bytes, no device times) fold
  * away, and what the flags leave out is not written. */
-ze_result_t records_add_plain_launch(launch_cache_t *cached, const ze_group_count_t *groups,
-                                     const char *call_name)
+ze_result_t records_add_plain_launch(calls_thread_t *t, launch_cache_t *cached,
+                                     const ze_group_count_t *groups, const char *call_name)
 {
     /* The clock first: nothing but the arguments is then kept across it. */
     uint64_t host_ns = coarse_clock_coarse_ns();
     zeil_list_state_t *state = cached->records;
     ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
-    calls_thread_t *t = calls_thread_of(cached);
     uint64_t g = atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
     uint32_t low = calls_unnumbered_low(t);
     if (__builtin_expect(!ring || !low, 0))

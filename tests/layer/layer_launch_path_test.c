@@ -1,6 +1,7 @@
 /*
- * The launch fast path: a thread's cached last launch (launch_cache.h) never
- * lets a destroyed kernel or list, or a closed list, through; plain launches,
+ * The launch fast path: a thread's cached last launches (launch_cache.h)
+ * never let a destroyed kernel or list, or a closed list, through, also when
+ * the thread alternates between lists and kernels; plain launches,
  * which take no shared call number, get record keys that are unique,
  * increase along each list and follow every numbered call they come after,
  * also across threads and past a thread's 1023 keys per number; and readers
@@ -106,6 +107,85 @@ START_TEST(test_closed_list_refused_after_cached_launches)
     ZT_OK(launch(c.list, c.kernel));
     ck_assert_uint_eq(zeil_submission_count(c.list), 5);
     launches_close(&c);
+}
+END_TEST
+
+/* ---- one thread alternating between lists and kernels ------------------- */
+
+#define ALTERNATING_LISTS 3
+
+/* Each list's records: all launches of its kernel, in increasing order. */
+typedef struct list_check {
+    const char *kernel;
+    uint64_t last_seq;
+    size_t records, bad;
+} list_check_t;
+
+static int check_list_record(const zeil_record_t *r, void *user)
+{
+    list_check_t *c = user;
+    c->records++;
+    if (r->kind != ZEIL_RECORD_LAUNCH || !r->kernel || strcmp(r->kernel, c->kernel) != 0 ||
+        r->seq <= c->last_seq || r->group_count[0] != 1 || r->group_size[0] != 1)
+        c->bad++;
+    c->last_seq = r->seq;
+    return 0;
+}
+
+START_TEST(test_alternating_lists_keep_their_checks_and_records)
+{
+    zl_fixture_t f;
+    zl_open(&f);
+    uint64_t *out = zt_usm_alloc(&f.env, ZT_USM_HOST, ALTERNATING_LISTS * sizeof *out, 0);
+    ze_command_list_handle_t lists[ALTERNATING_LISTS];
+    ze_kernel_handle_t kernels[ALTERNATING_LISTS];
+    for (int i = 0; i < ALTERNATING_LISTS; i++) {
+        lists[i] = zt_regular_list(&f.env);
+        kernels[i] = stamp_kernel(&f, &out[i]);
+    }
+    /* Round after round over every list, each with its own kernel, and the
+     * first list with every kernel too: more pairs than the cache holds. */
+    for (int round = 0; round < 50; round++)
+        for (int i = 0; i < ALTERNATING_LISTS; i++)
+            ZT_OK(launch(lists[i], kernels[i]));
+    for (int round = 0; round < 10; round++)
+        for (int i = 0; i < ALTERNATING_LISTS; i++)
+            ZT_OK(launch(lists[0], kernels[i]));
+    ck_assert_uint_eq(zeil_submission_count(lists[0]), 50 + 10 * ALTERNATING_LISTS);
+    for (int i = 1; i < ALTERNATING_LISTS; i++) {
+        ck_assert_uint_eq(zeil_submission_count(lists[i]), 50);
+        list_check_t c = {TK_STAMP, 0, 0, 0};
+        ck_assert_uint_eq(zeil_records_of_list(lists[i], check_list_record, &c), 50);
+        ck_assert_uint_eq(c.bad, 0);
+    }
+    /* A closed list among the cached ones is refused; the others go on. */
+    ZT_OK(zeCommandListClose(lists[1]));
+    size_t mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT, launch(lists[1], kernels[1]));
+    zl_assert_one_finding(mark, "ZEIL-E020", "zeCommandListAppendLaunchKernel", "is closed", NULL);
+    ZT_OK(launch(lists[2], kernels[2]));
+    ZT_OK(launch(lists[0], kernels[0]));
+    /* So are a destroyed kernel and a destroyed list, cached in this thread
+     * beside live ones. */
+    ZT_OK(zeKernelDestroy(kernels[2]));
+    mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, launch(lists[2], kernels[2]));
+    zl_assert_one_finding(mark, "ZEIL-E002", "zeCommandListAppendLaunchKernel", "was destroyed",
+                          NULL);
+    ZT_OK(zeCommandListDestroy(lists[0]));
+    mark = zl_log_mark();
+    ZT_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, launch(lists[0], kernels[0]));
+    zl_assert_one_finding(mark, "ZEIL-E002", "zeCommandListAppendLaunchKernel", "was destroyed",
+                          NULL);
+    ZT_OK(launch(lists[2], kernels[0]));
+    ZT_OK(launch(lists[2], kernels[1]));
+    ck_assert_uint_eq(zeil_submission_count(lists[2]), 53);
+    ZT_OK(zeCommandListDestroy(lists[1]));
+    ZT_OK(zeCommandListDestroy(lists[2]));
+    ZT_OK(zeKernelDestroy(kernels[0]));
+    ZT_OK(zeKernelDestroy(kernels[1]));
+    ZT_OK(zeMemFree(f.env.context, out));
+    zl_close(&f);
 }
 END_TEST
 
@@ -260,6 +340,7 @@ int main(void)
     tcase_add_test(tc, test_destroyed_kernel_refused_after_cached_launches);
     tcase_add_test(tc, test_destroyed_list_refused_after_cached_launches);
     tcase_add_test(tc, test_closed_list_refused_after_cached_launches);
+    tcase_add_test(tc, test_alternating_lists_keep_their_checks_and_records);
     tcase_add_test(tc, test_plain_launch_keys_unique_and_ordered);
     tcase_add_test(tc, test_readers_copy_while_the_writer_appends);
     suite_add_tcase(s, tc);
