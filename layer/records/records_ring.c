@@ -285,7 +285,7 @@ static __attribute__((noinline)) ze_result_t plain_launch_in_general(launch_cach
                                                                      const ze_group_count_t *groups,
                                                                      const char *call_name)
 {
-    const zeil_call_t call = {call_name, 0, 0};
+    const zeil_call_t call = {call_name, 0, 0, NULL};
     zeil_submission_t s = {ZEIL_RECORD_LAUNCH, &call, cached->kernel, groups, 0, NULL, 0, NULL};
     records_add_held(cached->records, cached->list, &s);
     return ZE_RESULT_SUCCESS;
