@@ -14,9 +14,16 @@
 #include <time.h>
 
 calls_counter_t calls_counter;
+launch_cache_generation_t launch_cache_generation = {1};
+
+void launch_cache_forget_all(void)
+{
+    /* seq_cst: ordered before whatever the caller then frees or changes. */
+    atomic_fetch_add(&launch_cache_generation.value, 1);
+}
 _Atomic int calls_quiet;
 static _Atomic uint32_t thread_counter;
-_Thread_local calls_thread_t calls_thread;
+_Thread_local calls_thread_t calls_thread = {.key_low = CALLS_KEY_NONE};
 
 uint64_t calls_now_ns(void)
 {
@@ -56,7 +63,8 @@ uint64_t calls_order_key_numbered(void)
     calls_thread_t *t = &calls_thread;
     uint32_t thread = calls_thread_number();
     /* k restarts after this number, above every g read so far. */
-    t->key_low = thread < (1u << CALLS_KEY_THREAD_BITS) ? thread << CALLS_KEY_COUNT_BITS : 0;
+    t->key_low =
+        thread < (1u << CALLS_KEY_THREAD_BITS) ? thread << CALLS_KEY_COUNT_BITS : CALLS_KEY_NONE;
     return calls_take_number() << ZEIL_RECORD_SEQ_SHIFT;
 }
 

@@ -27,8 +27,10 @@ typedef struct zeil_call {
 
 uint64_t calls_now_ns(void);
 
-struct zeil_obj;        /* registry.h */
-struct zeil_list_state; /* records.h */
+struct zeil_obj;            /* registry.h */
+struct zeil_list_state;     /* records.h */
+struct stats_entry;         /* records_state.h */
+struct records_launch_desc; /* records_state.h */
 
 /* One of the thread's last plain launches (launch_cache.h). */
 #define LAUNCH_CACHE_ENTRIES 4
@@ -36,9 +38,31 @@ typedef struct launch_cache {
     const void *list_handle;
     const void *kernel_handle;
     struct zeil_obj *list, *kernel;
+    const _Atomic int *closed;       /* the list's is_closed, or 0 for ever */
     struct zeil_list_state *records; /* the list's (it keeps them while alive) */
     uint64_t generation;             /* 0: empty (generations start at 1) */
+    /* What its records say besides their times, group count and key
+     * (records_add_plain_launch), while the attribution (an interned one) and
+     * the kernel's group size (group_size_epoch) stay those it was made for;
+     * the list's stream changes the generation. Until it is made (desc
+     * null), attribution is records_undescribed, which no thread has. */
+    const struct records_launch_desc *desc;
+    const zeil_attribution_t *attribution;
+    uint32_t group_size_epoch;
+    uint64_t word;             /* the records' word (thread, kind) */
+    struct stats_entry *stats; /* the list's counter of such launches */
 } launch_cache_t;
+
+/* The generation of every thread's launch cache entries, alone on its cache
+ * line: launches only read it. Destroying a list or kernel, or binding a
+ * list to a stream, advances it (launch_cache_forget_all): entries of an
+ * older generation are not used. */
+typedef struct launch_cache_generation {
+    _Alignas(64) _Atomic uint64_t value;
+} launch_cache_generation_t;
+extern launch_cache_generation_t launch_cache_generation __attribute__((visibility("hidden")));
+/* Every thread's entries are stale from now on. */
+void launch_cache_forget_all(void);
 
 /* What a launch reads and writes of its thread, in one thread-local so that
  * it resolves one thread-local address (each costs a call into the dynamic
@@ -46,7 +70,8 @@ typedef struct launch_cache {
 typedef struct calls_thread {
     uint32_t number;  /* zeil's small number of the thread, 0: none yet */
     uint32_t key_low; /* thread << 10 | k of its last unnumbered key
-                         (calls_order_key); 0 while it cannot have one */
+                         (calls_order_key); CALLS_KEY_NONE while it cannot
+                         have one (no number yet, or one too large) */
     /* The innermost stored attribution (records_attribution.c keeps the
      * stack and sets this), or null. */
     const zeil_attribution_t *attribution;
@@ -211,6 +236,8 @@ static inline uint64_t calls_number(zeil_call_t *call)
  */
 #define CALLS_KEY_THREAD_BITS 10u
 #define CALLS_KEY_COUNT_BITS 10u
+/* A key_low whose k ran out and that has no thread part. */
+#define CALLS_KEY_NONE ((1u << CALLS_KEY_COUNT_BITS) - 1)
 _Static_assert(CALLS_KEY_THREAD_BITS + CALLS_KEY_COUNT_BITS == ZEIL_RECORD_SEQ_SHIFT,
                "an unnumbered key fits below the number");
 
@@ -224,7 +251,9 @@ static inline uint32_t calls_unnumbered_low(calls_thread_t *t)
 {
     uint32_t low = t->key_low + 1;
     const uint32_t k_mask = (1u << CALLS_KEY_COUNT_BITS) - 1;
-    if (__builtin_expect((low & k_mask) == 0 || low <= k_mask, 0))
+    /* A thread part is never 0: without one, key_low is CALLS_KEY_NONE,
+     * whose next k runs out at once. */
+    if (__builtin_expect((low & k_mask) == 0, 0))
         return 0;
     t->key_low = low;
     return low;

@@ -255,8 +255,8 @@ ZEIL_POST(zeKernelDestroy)
 ZEIL_POST(zeKernelSetGroupSize)
 {
     const uint32_t size[3] = {a->groupSizeX, a->groupSizeY, a->groupSizeZ};
-    for (int i = 0; objs[0] && i < 3; i++)
-        atomic_store_explicit(&objs[0]->group_size[i], size[i], memory_order_relaxed);
+    if (objs[0])
+        registry_set_group_size(objs[0], size);
 }
 /* The argument's rules (size, freed USM) are warnings: the call goes on. */
 ZEIL_PRE(zeKernelSetArgumentValue)

@@ -12,7 +12,10 @@
  * closed changes, and the launch still reads that. A destroyed list or
  * kernel may leave a stale entry in any thread: destroying either advances
  * the generation (before zeil frees anything of the list), and an entry of
- * another generation is not used.
+ * another generation is not used. What the entry's records say
+ * (launch_cache_t.desc) holds while the thread's attribution and the
+ * kernel's group size do, which the record checks; binding the list to a
+ * stream advances the generation too.
  */
 #ifndef ZEIL_LAUNCH_CACHE_H
 #define ZEIL_LAUNCH_CACHE_H
@@ -28,13 +31,6 @@
  * state with one thread-local lookup. Besides the objects an entry keeps the
  * list's record state, which a list keeps from creation to destruction. A
  * pair of list and kernel has at most one entry. */
-
-/* Alone on its cache line: launches only read it. */
-typedef struct launch_cache_generation {
-    _Alignas(64) _Atomic uint64_t value;
-} launch_cache_generation_t;
-
-extern launch_cache_generation_t launch_cache_generation __attribute__((visibility("hidden")));
 
 /* The generation now: loaded before the registry is asked, so that an
  * entry made from the answer is never newer than the objects it names. */
@@ -60,7 +56,5 @@ static inline launch_cache_t *launch_cache_find(calls_thread_t *t, const void *l
  * place of the pair's own entry, a stale one, or the oldest. */
 void launch_cache_remember(const void *list_handle, const void *kernel_handle, zeil_obj_t *list,
                            zeil_obj_t *kernel, uint64_t generation);
-/* A list or kernel is being destroyed: every thread's entry is stale. */
-void launch_cache_forget_all(void);
 
 #endif
