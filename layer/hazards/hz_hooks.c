@@ -6,6 +6,7 @@
 #include "hz_state.h"
 
 #include "diag.h"
+#include "out_of_memory.h"
 #include "records.h"
 
 #include <stdio.h>
@@ -60,10 +61,19 @@ static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
         declared_depth = 0;
         return;
     }
-    const hz_kernel_t *k = kernel ? kernel->hazard : NULL;
-    for (uint64_t bits = k ? k->pointer_args : 0; bits && op->naccess < HZ_OP_ACCESSES;
-         bits &= bits - 1)
-        op->access[op->naccess++] = k->arg[__builtin_ctzll(bits)];
+    const hz_kernel_t *k =
+        kernel ? __atomic_load_n((hz_kernel_t *const *)&kernel->hazard, __ATOMIC_ACQUIRE) : NULL;
+    for (uint64_t bits = k ? HZ_LOAD(k->pointer_args) : 0; bits && op->naccess < HZ_OP_ACCESSES;
+         bits &= bits - 1) {
+        const hz_access_t *arg = &k->arg[__builtin_ctzll(bits)];
+        op->access[op->naccess++] = (hz_access_t){.base = HZ_LOAD(arg->base),
+                                                  .lo = HZ_LOAD(arg->lo),
+                                                  .hi = HZ_LOAD(arg->hi),
+                                                  .write = HZ_LOAD(arg->write),
+                                                  .guess = HZ_LOAD(arg->guess),
+                                                  .gen = HZ_LOAD(arg->gen),
+                                                  .history = HZ_LOAD(arg->history)};
+    }
 }
 
 /* ---- appends ------------------------------------------------------------ */
@@ -89,7 +99,7 @@ static void who_of(hz_who_t *who, const zeil_call_t *call, const zeil_obj_t *lis
 static int keep_program_op(hz_timeline_t *t, const hz_op_t *op)
 {
     if (op->many_waits) { /* rare; an op without its waits would invent races */
-        hz_degraded = 1;
+        HZ_STORE(hz_degraded, 1);
         return -1;
     }
     if (t->count == t->capacity) {
@@ -104,6 +114,16 @@ static int keep_program_op(hz_timeline_t *t, const hz_op_t *op)
     }
     t->program[t->count++] = *op;
     return 0;
+}
+
+/* Work on an immediate list that has its slot, waits on nothing and
+ * signals nothing touches only its own timeline and the histories: no lock
+ * (README.md, "Cost"). */
+static int unlocked(const hz_timeline_t *t, const hz_op_t *op)
+{
+    return t && !t->is_regular && t->slot < HZ_SLOTS && !HZ_LOAD(t->synchronous) &&
+           op->kind == HZ_OP_WORK && !op->nwaits && !op->signal && !op->reset &&
+           !HZ_LOAD(hz_degraded) && !oom_registry_incomplete();
 }
 
 void hazards_appended(const hazards_append_t *a)
@@ -133,21 +153,26 @@ void hazards_appended(const hazards_append_t *a)
 
     hz_findings_t findings;
     findings.count = 0; /* the texts are written only when found */
-    if (!hz_enter())
-        return;
-    if (a->kind == HAZARDS_LAUNCH) /* the kernel's arguments are guarded by the lock */
+    if (a->kind == HAZARDS_LAUNCH)
         launch_accesses(a->kernel, &op);
     for (uint32_t i = 0; a->kind == HAZARDS_LAUNCH && a->kernels && i < a->num_kernels; i++) {
         zeil_obj_t *k = registry_find(a->kernels[i]);
         if (k && k->kind == ZEIL_KIND_KERNEL && atomic_load(&k->alive))
             launch_accesses(k, &op);
     }
-    hz_timeline_t *t = hz_timeline_of(list);
-    if (t && t->is_regular)
-        keep_program_op(t, &op); /* out of memory: this op goes unchecked */
-    else if (t)
+    hz_timeline_t *t = __atomic_load_n((hz_timeline_t **)&list->hazard, __ATOMIC_ACQUIRE);
+    if (unlocked(t, &op)) {
         hz_apply(t, &op, &findings);
-    hz_unlock();
+    } else {
+        if (!hz_enter())
+            return;
+        t = hz_timeline_of(list);
+        if (t && t->is_regular)
+            keep_program_op(t, &op); /* out of memory: this op goes unchecked */
+        else if (t)
+            hz_apply(t, &op, &findings);
+        hz_unlock();
+    }
     hz_findings_say(&findings, a->call->name);
 }
 
@@ -390,12 +415,12 @@ ze_result_t hazards_free_checked(const zeil_call_t *call, const void *ptr)
     if (!ptr || registry_find_alloc(ptr, &a) != 1 || a.base != ptr)
         return ZE_RESULT_SUCCESS; /* the USM rules' to judge */
     char text[512];
-    if (!hz_enter())
+    if (HZ_LOAD(hz_degraded) || oom_registry_incomplete())
         return ZE_RESULT_SUCCESS;
+    /* No lock: the histories are read through their seqlocks. */
     int in_flight = hz_access_in_flight((uintptr_t)a.base, text, sizeof text);
     if (!in_flight)
         hz_access_forget((uintptr_t)a.base);
-    hz_unlock();
     if (!in_flight)
         return ZE_RESULT_SUCCESS;
     return diag_report(ZEIL_RULE_E092, call->name, "%s", text);
