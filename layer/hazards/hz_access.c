@@ -69,7 +69,7 @@ static int overlap(uintptr_t lo, uintptr_t hi, const hz_access_t *a)
     return lo < a->hi && a->lo < hi;
 }
 
-static void report_race(const hz_who_t *who, const hz_access_t *a, const hz_mark_t *e,
+static __attribute__((noinline)) void report_race(const hz_who_t *who, const hz_access_t *a, const hz_mark_t *e,
                         const hz_who_t *e_who, hz_findings_t *out)
 {
     if (out->count == (int)(sizeof out->rule / sizeof out->rule[0]))
@@ -143,21 +143,37 @@ static void block_scan(const hz_block_t *b, uint32_t gen, uint32_t o,
 }
 
 /* Every other slot's block of h (a null clock and access: every slot's). */
-static void scan(const hz_history_t *h, uint32_t gen, uint64_t slots,
-                 const hz_vector_clock_t *clock, const hz_access_t *a, found_t *f)
+static __attribute__((noinline)) void scan(const hz_history_t *h, uint32_t gen, uint64_t slots,
+                                           const hz_vector_clock_t *clock, const hz_access_t *a,
+                                           found_t *f)
 {
     for (; slots; slots &= slots - 1) {
         uint32_t o = (uint32_t)__builtin_ctzll(slots);
         const hz_block_t *b = __atomic_load_n(&h->block[o], __ATOMIC_ACQUIRE);
-        /* Two guesses are never reported: a guess reads only blocks with an
-         * exact access (a guess written meanwhile: a race missed at worst). */
-        if (b && !(a && a->guess && !HZ_LOAD(b->exact)))
+        if (b)
             block_scan(b, gen, o, clock, a, f);
     }
 }
 
+/* The other slots whose blocks a must be checked against: two guesses are
+ * never reported, so a guess reads only blocks holding an exact access (a
+ * guess written meanwhile: a race missed at worst). */
+static inline uint64_t to_scan(const hz_history_t *h, uint64_t others, const hz_access_t *a)
+{
+    if (!a->guess)
+        return others;
+    uint64_t need = 0;
+    for (uint64_t rest = others; rest; rest &= rest - 1) {
+        uint32_t o = (uint32_t)__builtin_ctzll(rest);
+        const hz_block_t *b = __atomic_load_n(&h->block[o], __ATOMIC_ACQUIRE);
+        if (b && HZ_LOAD(b->exact))
+            need |= 1ull << o;
+    }
+    return need;
+}
+
 /* The slot's own block of h, made on its first access (null: no memory). */
-static hz_block_t *own_block(hz_history_t *h, uint32_t slot)
+static __attribute__((noinline)) hz_block_t *own_block(hz_history_t *h, uint32_t slot)
 {
     hz_block_t *b = __atomic_load_n(&h->block[slot], __ATOMIC_ACQUIRE);
     if (b)
@@ -186,22 +202,13 @@ static int superseded(uint32_t slot, const hz_mark_t *e, const hz_access_t *a)
 
 /* The owner keeps the access (plain reads of its own block: only it
  * writes there). */
-static void keep(hz_block_t *b, uint32_t gen, uint32_t slot, uint64_t epoch, const hz_who_t *who,
+static __attribute__((noinline)) void keep(hz_block_t *b, uint32_t gen, uint32_t slot, uint64_t epoch, const hz_who_t *who,
                  const hz_access_t *a)
 {
     uint32_t count = b->gen == gen ? b->count : 0;
     uint32_t seq = b->seq;
     HZ_STORE(b->seq, seq + 1);
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    const hz_mark_t *last = &b->mark[0];
-    if (count == 1 && last->lo == a->lo && last->hi == a->hi && last->write == a->write &&
-        last->guess == a->guess) {
-        /* The same access as the last one (a loop): only its epoch and call move. */
-        HZ_STORE(b->mark[0].epoch, epoch);
-        who_store(&b->who[0], who);
-        __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
-        return;
-    }
     uint32_t n = 0, exact = 0;
     for (uint32_t i = 0; i < count; i++) {
         if (superseded(slot, &b->mark[i], a))
@@ -230,7 +237,7 @@ static void keep(hz_block_t *b, uint32_t gen, uint32_t slot, uint64_t epoch, con
     __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
-static hz_history_t *history_of_access(const hz_access_t *a, uint32_t *gen)
+static inline hz_history_t *history_of_access(const hz_access_t *a, uint32_t *gen)
 {
     hz_history_t *h = a->history;
     if (h && HZ_LOAD(h->base) == a->base && HZ_LOAD(h->gen) == a->gen) {
@@ -240,20 +247,46 @@ static hz_history_t *history_of_access(const hz_access_t *a, uint32_t *gen)
     return hz_history_of(a->base, 1, gen);
 }
 
-static void check_and_keep(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
-                           const hz_who_t *who, const hz_access_t *a, hz_findings_t *out)
+/* The same access as the slot's only one, by the same list and kernel (a
+ * loop): only its epoch and call number move. 0 when it is not. */
+static inline int kept_again(hz_block_t *b, uint32_t gen, uint64_t epoch, const hz_who_t *who,
+                             const hz_access_t *a)
+{
+    const hz_mark_t *m = &b->mark[0];
+    const hz_who_t *w = &b->who[0];
+    if (b->gen != gen || b->count != 1 || m->lo != a->lo || m->hi != a->hi ||
+        m->write != a->write || m->guess != a->guess || w->list != who->list ||
+        w->what != who->what || w->call_name != who->call_name ||
+        w->stream_id != who->stream_id || w->is_primitive != who->is_primitive)
+        return 0;
+    uint32_t seq = b->seq;
+    HZ_STORE(b->seq, seq + 1);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    HZ_STORE(b->mark[0].epoch, epoch);
+    HZ_STORE(b->who[0].call, who->call);
+    __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
+    return 1;
+}
+
+static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
+                                  const hz_who_t *who, const hz_access_t *a, hz_findings_t *out)
 {
     uint32_t gen;
     hz_history_t *h = history_of_access(a, &gen);
     if (!h)
         return;
-    found_t f;
-    f.any = 0;
-    scan(h, gen, HZ_LOAD(h->slots) & ~(1ull << slot), clock, a, &f);
-    if (f.any)
-        report_race(who, a, &f.mark, &f.who, out);
-    hz_block_t *b = own_block(h, slot);
-    if (b)
+    uint64_t others = to_scan(h, HZ_LOAD(h->slots) & ~(1ull << slot), a);
+    if (others) {
+        found_t f;
+        f.any = 0;
+        scan(h, gen, others, clock, a, &f);
+        if (f.any)
+            report_race(who, a, &f.mark, &f.who, out);
+    }
+    hz_block_t *b = __atomic_load_n(&h->block[slot], __ATOMIC_ACQUIRE);
+    if (b && kept_again(b, gen, epoch, who, a))
+        return;
+    if (b || (b = own_block(h, slot)))
         keep(b, gen, slot, epoch, who, a);
 }
 
