@@ -76,6 +76,32 @@ static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
     }
 }
 
+/* A launch on an immediate list: the accesses of its kernel's arguments as
+ * the list's last launch of that kernel found them, while they have not
+ * changed (the list's appends are its only writers of the memo). */
+static void memo_accesses(hz_timeline_t *t, const zeil_obj_t *kernel, hz_op_t *op)
+{
+    if (declared_depth && declared_depth == records_attribution_depth() + 1) {
+        launch_accesses(kernel, op); /* declared: they are the op's */
+        return;
+    }
+    const hz_kernel_t *k =
+        kernel ? __atomic_load_n((hz_kernel_t *const *)&kernel->hazard, __ATOMIC_ACQUIRE) : NULL;
+    if (!k)
+        return;
+    uint32_t version = HZ_LOAD(k->version);
+    if (t->memo_kernel != k || t->memo_version != version) {
+        launch_accesses(kernel, op);
+        memcpy(t->memo, op->access, op->naccess * sizeof op->access[0]);
+        t->memo_kernel = k;
+        t->memo_version = version;
+        t->memo_count = op->naccess;
+        return;
+    }
+    op->accesses = t->memo;
+    op->naccess = t->memo_count;
+}
+
 /* ---- appends ------------------------------------------------------------ */
 
 static void who_of(hz_who_t *who, const zeil_call_t *call, const zeil_obj_t *list,
@@ -151,17 +177,21 @@ void hazards_appended(const hazards_append_t *a)
     op.signal = a->kind == HAZARDS_RESET ? NULL : a->signal;
     op.reset = a->kind == HAZARDS_RESET ? a->signal : NULL;
 
+    op.accesses = NULL;
     hz_findings_t findings;
     findings.count = 0; /* the texts are written only when found */
-    if (a->kind == HAZARDS_LAUNCH)
+    hz_timeline_t *t = __atomic_load_n((hz_timeline_t **)&list->hazard, __ATOMIC_ACQUIRE);
+    int free_of_locks = unlocked(t, &op);
+    if (a->kind == HAZARDS_LAUNCH && free_of_locks && !a->kernels)
+        memo_accesses(t, a->kernel, &op);
+    else if (a->kind == HAZARDS_LAUNCH)
         launch_accesses(a->kernel, &op);
     for (uint32_t i = 0; a->kind == HAZARDS_LAUNCH && a->kernels && i < a->num_kernels; i++) {
         zeil_obj_t *k = registry_find(a->kernels[i]);
         if (k && k->kind == ZEIL_KIND_KERNEL && atomic_load(&k->alive))
             launch_accesses(k, &op);
     }
-    hz_timeline_t *t = __atomic_load_n((hz_timeline_t **)&list->hazard, __ATOMIC_ACQUIRE);
-    if (unlocked(t, &op)) {
+    if (free_of_locks) {
         hz_apply(t, &op, &findings);
     } else {
         if (!hz_enter())

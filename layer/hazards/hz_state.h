@@ -71,6 +71,9 @@ typedef struct hz_op {
     const ze_event_handle_t *many_waits;
     const void *signal; /* event handles */
     const void *reset;
+    /* Its accesses when not in access[] (an immediate list's memo of its
+     * last launch's kernel arguments: read only while the op is applied). */
+    const hz_access_t *accesses;
 } hz_op_t;
 
 /* A wait of a pending op, kept for hang walks until the op is known done. */
@@ -95,6 +98,12 @@ typedef struct hz_timeline {
     int timeout_warned;  /* W095 said once */
     uint32_t nwaits;
     hz_wait_t waits[HZ_WAITS];
+    /* immediate lists: the accesses of the last launch's kernel, while its
+     * arguments stay as they were (kernel and version), written by the
+     * list's appends only */
+    const void *memo_kernel;
+    uint32_t memo_version, memo_count;
+    hz_access_t memo[HZ_OP_ACCESSES];
     /* regular lists: the ops recorded, applied by each execution */
     hz_op_t *program;
     size_t count, capacity;
@@ -157,6 +166,7 @@ typedef struct hz_fence {
 
 typedef struct hz_kernel {
     uint64_t pointer_args; /* bit i: argument i points into USM */
+    uint32_t version;      /* unique, new at every change (hz_kernel_versions) */
     hz_access_t arg[64];   /* its guessed access, found when the argument was set */
 } hz_kernel_t;
 

@@ -218,6 +218,8 @@ void hazards_kernel_argument(zeil_obj_t *kernel, uint32_t index, size_t size, co
             HZ_STORE(k->arg[index].write, access.write);
             HZ_STORE(k->arg[index].guess, access.guess);
         }
+        static uint32_t versions; /* under hz_lock */
+        HZ_STORE(k->version, ++versions);
         uint64_t bit = 1ull << index;
         HZ_STORE(k->pointer_args, usm ? k->pointer_args | bit : k->pointer_args & ~bit);
     }
