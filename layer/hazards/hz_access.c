@@ -163,19 +163,10 @@ static __attribute__((noinline)) void scan(const hz_history_t *h, uint32_t gen, 
 
 /* The other slots whose blocks a must be checked against: two guesses are
  * never reported, so a guess reads only blocks holding an exact access (a
- * guess written meanwhile: a race missed at worst). */
+ * block changing meanwhile: a race missed at worst). */
 static inline uint64_t to_scan(const hz_history_t *h, uint64_t others, const hz_access_t *a)
 {
-    if (!a->guess)
-        return others;
-    uint64_t need = 0;
-    for (uint64_t rest = others; rest; rest &= rest - 1) {
-        uint32_t o = (uint32_t)__builtin_ctzll(rest);
-        const hz_block_t *b = __atomic_load_n(&h->block[o], __ATOMIC_ACQUIRE);
-        if (b && HZ_LOAD(b->exact))
-            need |= 1ull << o;
-    }
-    return need;
+    return a->guess ? others & HZ_LOAD(h->exact_slots) : others;
 }
 
 /* The slot's own block of h, made on its first access (null: no memory). */
@@ -208,8 +199,9 @@ static int superseded(uint32_t slot, const hz_mark_t *e, const hz_access_t *a)
 
 /* The owner keeps the access (plain reads of its own block: only it
  * writes there). */
-static __attribute__((noinline)) void keep(hz_block_t *b, uint32_t gen, uint32_t slot, uint64_t epoch, const hz_who_t *who,
-                 const hz_access_t *a)
+static __attribute__((noinline)) void keep(hz_history_t *h, hz_block_t *b, uint32_t gen,
+                                           uint32_t slot, uint64_t epoch, const hz_who_t *who,
+                                           const hz_access_t *a)
 {
     uint32_t count = b->gen == gen ? b->count : 0;
     uint32_t seq = b->seq;
@@ -236,6 +228,12 @@ static __attribute__((noinline)) void keep(hz_block_t *b, uint32_t gen, uint32_t
     who_store(&b->who[n], who);
     for (uint32_t i = 0; i <= n; i++)
         exact += !b->mark[i].guess;
+    if (!exact != !b->exact) { /* rare: guesses and exact accesses mix */
+        if (exact)
+            __atomic_fetch_or(&h->exact_slots, 1ull << slot, __ATOMIC_RELEASE);
+        else
+            __atomic_fetch_and(&h->exact_slots, ~(1ull << slot), __ATOMIC_RELEASE);
+    }
     SEQ_STORE(b->exact, exact);
     SEQ_STORE(b->count, n + 1);
     SEQ_STORE(b->gen, gen);
@@ -291,7 +289,7 @@ static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_vector
     if (b && kept_again(b, gen, epoch, who, a))
         return;
     if (b || (b = own_block(h, slot)))
-        keep(b, gen, slot, epoch, who, a);
+        keep(h, b, gen, slot, epoch, who, a);
 }
 
 void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,

@@ -152,10 +152,36 @@ static int unlocked(const hz_timeline_t *t, const hz_op_t *op)
            !HZ_LOAD(hz_degraded) && !oom_registry_incomplete();
 }
 
+/* A launch of one kernel that waits on nothing and signals nothing, on an
+ * in-order immediate list with its slot: the usual launch, applied with no
+ * lock and nothing else to build (1), or 0. */
+static int plain_launch(const hazards_append_t *a, zeil_obj_t *list)
+{
+    hz_timeline_t *t = __atomic_load_n((hz_timeline_t **)&list->hazard, __ATOMIC_ACQUIRE);
+    if (a->kind != HAZARDS_LAUNCH || a->signal || (a->waits && a->num_waits) || a->kernels ||
+        !t || !t->in_order || t->is_regular || t->slot >= HZ_SLOTS || HZ_LOAD(t->synchronous) ||
+        HZ_LOAD(hz_degraded) || oom_registry_incomplete())
+        return 0;
+    hz_op_t op;
+    op.kind = HZ_OP_WORK;
+    op.naccess = 0;
+    op.nwaits = 0;
+    op.signal = op.reset = NULL;
+    op.accesses = NULL;
+    memo_accesses(t, a->kernel, &op);
+    who_of(&op.who, a->call, list, a->kernel);
+    hz_findings_t findings;
+    findings.count = 0; /* the texts are written only when found */
+    hz_apply_in_order_work(t, &op, &findings);
+    if (findings.count)
+        hz_findings_say(&findings, a->call->name);
+    return 1;
+}
+
 void hazards_appended(const hazards_append_t *a)
 {
     zeil_obj_t *list = a->list;
-    if (!list || list->kind != ZEIL_KIND_COMMAND_LIST)
+    if (!list || list->kind != ZEIL_KIND_COMMAND_LIST || plain_launch(a, list))
         return;
     hz_op_t op;
     op.kind = a->kind == HAZARDS_BARRIER  ? HZ_OP_BARRIER

@@ -199,7 +199,8 @@ typedef struct hz_history {
     UT_hash_handle hh; /* in the table, under its lock */
     uintptr_t base;    /* 0 once forgotten */
     uint32_t gen;
-    uint64_t slots; /* bit s: block[s] is made */
+    uint64_t slots;       /* bit s: block[s] is made */
+    uint64_t exact_slots; /* bit s: block[s] holds an access that is no guess */
     hz_block_t *block[HZ_SLOTS];
     struct hz_history *next_free;
 } hz_history_t;
@@ -289,6 +290,9 @@ typedef struct hz_findings {
     char text[4][640];
 } hz_findings_t;
 void hz_apply(hz_timeline_t *timeline, const hz_op_t *op, hz_findings_t *out);
+/* hz_apply of work (accesses only: no waits, signal or reset) on an in-order
+ * timeline with its slot. */
+void hz_apply_in_order_work(hz_timeline_t *timeline, const hz_op_t *op, hz_findings_t *out);
 void hz_findings_say(const hz_findings_t *findings, const char *call_name);
 void hz_who_text(const hz_who_t *who, char *out, size_t size);
 
