@@ -47,6 +47,7 @@ void calls_begin_timed(zeil_call_t *call, const char *name)
     call->name = name;
     call->number = calls_take_number();
     call->start_ns = calls_timed() ? calls_now_ns() : 0;
+    call->thread = NULL;
 }
 
 void calls_begin_unnumbered_timed(zeil_call_t *call, const char *name)
@@ -54,6 +55,7 @@ void calls_begin_unnumbered_timed(zeil_call_t *call, const char *name)
     call->name = name;
     call->number = zeil_settings()->log_level >= ZEIL_LOG_CALLS ? calls_take_number() : 0;
     call->start_ns = calls_timed() ? calls_now_ns() : 0;
+    call->thread = NULL;
 }
 
 uint64_t calls_order_key_numbered(void)

@@ -19,6 +19,10 @@ typedef struct zeil_call {
     const char *name;  /* the API function, e.g. "zeMemFree" */
     uint64_t number;   /* process-wide call sequence number, from 1 */
     uint64_t start_ns; /* set only when the calls log is on */
+    /* The calling thread's state (calls_thread), when the intercept had it
+     * at hand (the generated fast block), else null: calls_thread_number_of
+     * then needs no thread-local lookup of its own. */
+    struct calls_thread *thread;
 } zeil_call_t;
 
 uint64_t calls_now_ns(void);
@@ -102,6 +106,23 @@ static inline uint32_t calls_thread_number(void)
     return n ? n : calls_number_this_thread();
 }
 
+/* &calls_thread, looked up once: opaque to the compiler, which would
+ * otherwise look it up again at each use (a call into the dynamic loader's
+ * TLS descriptor code each time) rather than keep it. */
+static inline calls_thread_t *calls_thread_self(void)
+{
+    calls_thread_t *self = &calls_thread;
+    __asm__("" : "+r"(self));
+    return self;
+}
+
+/* calls_thread_number, from the thread's state the call carries if any. */
+static inline uint32_t calls_thread_number_of(const zeil_call_t *call)
+{
+    calls_thread_t *t = call->thread;
+    return t && t->number ? t->number : calls_thread_number();
+}
+
 /* The process-wide call counter (calls.c), alone on its cache line: every
  * numbered call writes it, and the launch fast path only reads it. */
 typedef struct calls_counter {
@@ -158,6 +179,7 @@ static inline void calls_begin(zeil_call_t *call, const char *name)
     call->name = name;
     call->number = calls_take_number();
     call->start_ns = 0;
+    call->thread = NULL;
 }
 
 /* The same for hot calls that create, destroy and report nothing (host-side
@@ -174,6 +196,7 @@ static inline void calls_begin_unnumbered(zeil_call_t *call, const char *name)
     call->name = name;
     call->number = 0;
     call->start_ns = 0;
+    call->thread = NULL;
 }
 
 /* ZE_RESULT_SUCCESS, which the compiler cannot tell from any other value:

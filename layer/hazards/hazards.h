@@ -4,9 +4,11 @@
  * Level Zero guarantees (per-timeline vector clocks) and the memory each
  * submission uses.
  *
- * Off unless ZEIL_CHECKS switches the group `hazards` on. Every intercept
- * calls a hook behind hazards_active(): one predictable branch on a setting
- * read once, so with the checks off the hooks cost nothing else.
+ * The exact checks are on unless ZEIL_CHECKS switches the group `hazards`
+ * off; the guesses (a kernel's pointer arguments, W091) only when it names
+ * them (env.c). Every intercept calls a hook behind hazards_active(): one
+ * predictable branch on a setting read once, so with the checks off the
+ * hooks cost nothing else.
  * Hooks named *_before run ahead of the driver call; the others after it
  * succeeded (they are given the result where it matters).
  */
@@ -14,11 +16,38 @@
 #define ZEIL_HAZARDS_H
 
 #include "calls.h"
+#include <stdatomic.h>
 #include "registry.h"
+
+#include <stdatomic.h>
 
 static inline int hazards_active(void)
 {
-    return __builtin_expect(zeil_settings_data.hazards, 0);
+    return __builtin_expect(zeil_settings_data.hazards, 1);
+}
+
+/* The guesses: a kernel's pointer arguments taken as its accesses. */
+static inline int hazards_guessing(void)
+{
+    return __builtin_expect(zeil_settings_data.hazard_guesses, 0);
+}
+
+/* How many threads hold accesses zeil_declare_accesses declared for their
+ * next launch (the interop library's execute) and no launch took yet: a
+ * global, not a thread-local, so the launch fast path reads one word. */
+extern atomic_uint hazards_declares_pending;
+
+/* Whether a plain launch (no signal, no waits) may mean anything to the
+ * checks: only with accesses, which are declared ones or guesses. Without,
+ * it orders nothing and is ordered by nothing a later append could not see
+ * anyway, so the launch fast path leaves the checks out. (Another thread's
+ * pending declaration sends this one's launch the checked way too, which
+ * finds nothing of its own: slower for a moment, never wrong.) */
+static inline int hazards_plain_launch_checked(void)
+{
+    return __builtin_expect(hazards_guessing() || atomic_load_explicit(&hazards_declares_pending,
+                                                                       memory_order_relaxed) != 0,
+                            0);
 }
 
 /* ---- appends ---------------------------------------------------------- */
@@ -93,15 +122,70 @@ void hazards_event_synced(const zeil_call_t *call, zeil_obj_t *event, uint64_t t
                           ze_result_t result);
 /* zeEventQueryStatus: ready (ZE_RESULT_SUCCESS) is a host synchronization. */
 void hazards_event_queried(zeil_obj_t *event, ze_result_t result);
-void hazards_event_host_signalled(zeil_obj_t *event);
-void hazards_event_host_reset(zeil_obj_t *event);
+/* The host's signal and reset write one word of the event's state, without
+ * a lock (README.md, "Cost"): bits 63..32 count the host's signals, bits
+ * 31..1 its resets, bit 0 says the host's signal came last. An event the
+ * host signals first gets its state then (hazards_event_host_first). */
+typedef struct hazards_event_host {
+    _Atomic uint64_t word;
+} hazards_event_host_t;
+#define HAZARDS_HOST_SIGNALLED 1ull
+#define HAZARDS_HOST_SIGNAL_ONE (1ull << 32)
+void hazards_event_host_first(zeil_obj_t *event);
+
+static inline hazards_event_host_t *hazards_event_host_of(zeil_obj_t *event)
+{
+    return event && event->kind == ZEIL_KIND_EVENT
+               ? __atomic_load_n((hazards_event_host_t **)&event->hazard, __ATOMIC_ACQUIRE)
+               : NULL;
+}
+
+static inline void hazards_event_host_signalled(zeil_obj_t *event)
+{
+    hazards_event_host_t *h = hazards_event_host_of(event);
+    if (!h) {
+        if (event)
+            hazards_event_host_first(event);
+        return;
+    }
+    uint64_t w = atomic_load_explicit(&h->word, memory_order_relaxed);
+    atomic_store_explicit(&h->word, (w | HAZARDS_HOST_SIGNALLED) + HAZARDS_HOST_SIGNAL_ONE,
+                          memory_order_release);
+}
+
+/* No state: nothing signalled it that the checks know of; nothing to undo. */
+static inline void hazards_event_host_reset(zeil_obj_t *event)
+{
+    hazards_event_host_t *h = hazards_event_host_of(event);
+    if (!h)
+        return;
+    uint64_t w = atomic_load_explicit(&h->word, memory_order_relaxed);
+    uint64_t resets = ((w & 0xfffffffeull) + 2) & 0xfffffffeull;
+    atomic_store_explicit(&h->word, (w & ~0xffffffffull) | resets, memory_order_release);
+}
 /* Events of pools opened from another process: never judged unsignalled. */
 void hazards_event_external(zeil_obj_t *event);
 
 /* ---- memory and kernels ----------------------------------------------- */
 /* zeMemFree: E092 (refused) when a submission not known to be complete uses
  * the allocation; otherwise its history is forgotten. */
-ze_result_t hazards_free_before(const zeil_call_t *call, const void *ptr);
+ze_result_t hazards_free_checked(const zeil_call_t *call, const void *ptr);
+/* How many histories of allocations hash to each counter (hz_access.c):
+ * a free of an allocation no checked append touched reads one zero and
+ * takes no lock. */
+#define HAZARDS_FILTER 4096u
+extern _Atomic uint32_t hazards_histories_at[HAZARDS_FILTER];
+static inline unsigned hazards_filter_slot(uintptr_t base)
+{
+    return (unsigned)((base >> 6) ^ (base >> 18)) & (HAZARDS_FILTER - 1);
+}
+static inline ze_result_t hazards_free_before(const zeil_call_t *call, const void *ptr)
+{
+    if (!ptr || !atomic_load_explicit(&hazards_histories_at[hazards_filter_slot((uintptr_t)ptr)],
+                                      memory_order_acquire))
+        return ZE_RESULT_SUCCESS;
+    return hazards_free_checked(call, ptr);
+}
 void hazards_kernel_argument(zeil_obj_t *kernel, uint32_t index, size_t size, const void *value);
 
 /* Any object zeil retires (intercept_retire): its hazard state goes. */

@@ -1,10 +1,20 @@
 /*
- * Memory accesses: per USM allocation, the accesses not yet passed by every
- * timeline (at most HZ_HISTORY; the oldest goes first, a race missed at
- * worst). An access is passed once the host knows it done: every later
- * append joins the host's clock, so nothing can race with it any more. Two
+ * Memory accesses: per USM allocation and timeline, the accesses not yet
+ * passed (hz_block_t, at most HZ_HISTORY; the oldest goes first, a race
+ * missed at worst). An access is passed once the host knows it done: every
+ * later append joins the host's clock, so nothing can race with it any
+ * more; or once a later access of the same timeline covers its range. Two
  * accesses race when they come from different timelines, overlap, one
  * writes, and neither clock holds the other.
+ *
+ * No lock: a timeline writes only its own block of each allocation (the
+ * program's order on the list serializes its appends), and reads the other
+ * timelines' blocks through their seqlocks. An append checks before it
+ * keeps its access, so of two appends racing at the same moment the later
+ * sees the earlier (x86 keeps a load before a later store): the race is
+ * said once. A block that keeps changing under a reader is skipped (a race
+ * missed, never invented: a stale entry is older, and an op ordered after
+ * the newer one is ordered after it too).
  */
 #include "hz_state.h"
 
@@ -13,152 +23,305 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static hz_history_t *histories; /* by allocation base */
+#define READ_TRIES 8
 
-/* A loop touches the same few allocations launch after launch: a
- * direct-mapped cache in front of the hash (a hash lookup cost more than
- * the rest of an access's check). Entries go with their history. */
-#define CACHE_SLOTS 256u
-static hz_history_t *cache[CACHE_SLOTS];
+/* A block's fields: its writer stores each with release (none is seen before
+ * its odd sequence), its readers load each with acquire (the sequence read
+ * again comes after them): the seqlock without fences, which
+ * ThreadSanitizer follows (on x86 all plain moves). */
+#define SEQ_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define SEQ_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
 
-static inline unsigned cache_slot(uintptr_t base)
+#if defined(__x86_64__) || defined(__i386__)
+#define HZ_RELAX() __builtin_ia32_pause()
+#else
+#define HZ_RELAX() ((void)0)
+#endif
+
+static void who_load(const hz_who_t *from, hz_who_t *to)
 {
-    return (unsigned)((base >> 6) ^ (base >> 14)) & (CACHE_SLOTS - 1);
+    to->call = SEQ_LOAD(from->call);
+    to->call_name = SEQ_LOAD(from->call_name);
+    to->what = SEQ_LOAD(from->what);
+    to->is_primitive = SEQ_LOAD(from->is_primitive);
+    to->stream_id = SEQ_LOAD(from->stream_id);
+    to->list = SEQ_LOAD(from->list);
 }
 
-/* The hash behind the cache, and a new history (create). */
-static __attribute__((noinline)) hz_history_t *history_found(uintptr_t base, int create)
+/* The owner's store: launch after launch only the call number changes. */
+static void who_store(hz_who_t *to, const hz_who_t *from)
 {
-    unsigned slot = cache_slot(base);
-    hz_history_t *h = NULL;
-    HASH_FIND(hh, histories, &base, sizeof base, h);
-    if (h) {
-        cache[slot] = h;
-        return h;
+    SEQ_STORE(to->call, from->call);
+    if (to->call_name != from->call_name || to->what != from->what || to->list != from->list ||
+        to->stream_id != from->stream_id || to->is_primitive != from->is_primitive) {
+        SEQ_STORE(to->call_name, from->call_name);
+        SEQ_STORE(to->what, from->what);
+        SEQ_STORE(to->is_primitive, from->is_primitive);
+        SEQ_STORE(to->stream_id, from->stream_id);
+        SEQ_STORE(to->list, from->list);
     }
-    if (!create)
-        return NULL;
-    h = calloc(1, sizeof *h);
-    if (!h)
-        return NULL; /* accesses to it go unchecked */
-    h->base = base;
-    HASH_ADD(hh, histories, base, sizeof h->base, h);
-    cache[slot] = h;
-    return h;
 }
 
-/* Inline, always: every access of every launch asks, and the cache answers. */
-static inline __attribute__((always_inline)) hz_history_t *history_of(uintptr_t base, int create)
+static void mark_store(hz_mark_t *to, const hz_mark_t *from)
 {
-    hz_history_t *h = cache[cache_slot(base)];
-    return h && h->base == base ? h : history_found(base, create);
+    SEQ_STORE(to->lo, from->lo);
+    SEQ_STORE(to->hi, from->hi);
+    SEQ_STORE(to->epoch, from->epoch);
+    SEQ_STORE(to->write, from->write);
+    SEQ_STORE(to->guess, from->guess);
 }
 
-static int overlap(const hz_entry_t *e, const hz_access_t *a)
+static int overlap(uintptr_t lo, uintptr_t hi, const hz_access_t *a)
 {
-    return e->lo < a->hi && a->lo < e->hi;
+    return lo < a->hi && a->lo < hi;
 }
 
-static int covers(const hz_access_t *a, const hz_entry_t *e)
-{
-    return a->lo <= e->lo && e->hi <= a->hi;
-}
-
-static void report_race(const hz_who_t *who, const hz_access_t *a, const hz_entry_t *e,
-                        hz_findings_t *out)
+static __attribute__((noinline)) void report_race(const hz_who_t *who, const hz_access_t *a,
+                                                  const hz_mark_t *e, const hz_who_t *e_who,
+                                                  hz_findings_t *out)
 {
     if (out->count == (int)(sizeof out->rule / sizeof out->rule[0]))
         return;
     char now[160], before[160];
     hz_who_text(who, now, sizeof now);
-    hz_who_text(&e->who, before, sizeof before);
+    hz_who_text(e_who, before, sizeof before);
     const char *verb = a->guess ? "may read or write" : a->write ? "writes" : "reads";
     const char *past = e->guess ? "possibly written" : e->write ? "written" : "read";
     int guess = a->guess || e->guess;
     snprintf(out->text[out->count], sizeof out->text[0],
              "%s %s %#lx+%lu, %s by %s (call #%llu) with no event between them%s", now, verb,
              (unsigned long)a->lo, (unsigned long)(a->hi - a->lo), past, before,
-             (unsigned long long)e->who.call,
+             (unsigned long long)e_who->call,
              guess ? " (a kernel's pointer argument: zeil assumes it reads and writes the "
                      "whole allocation)"
                    : "");
     out->rule[out->count++] = guess ? ZEIL_RULE_W091 : ZEIL_RULE_E090;
 }
 
+/* What a reader found in a block: the oldest entry that races (or, for a
+ * free, that is in flight). */
+typedef struct found {
+    int any;
+    hz_mark_t mark;
+    hz_who_t who;
+} found_t;
+
+/* Reads another slot's block (a null access: any entry not passed) and
+ * keeps in *f the oldest entry found; a block that kept changing is
+ * skipped. */
+static void block_scan(const hz_block_t *b, uint32_t gen, uint32_t o,
+                       const hz_vector_clock_t *clock, const hz_access_t *a, found_t *f)
+{
+    for (int tries = 0; tries < READ_TRIES; tries++) {
+        uint32_t seq = __atomic_load_n(&b->seq, __ATOMIC_ACQUIRE);
+        if (seq & 1) {
+            HZ_RELAX();
+            continue;
+        }
+        uint32_t count = SEQ_LOAD(b->count);
+        if (SEQ_LOAD(b->gen) != gen || count > HZ_HISTORY)
+            count = 0;
+        found_t mine;
+        mine.any = 0;
+        for (uint32_t i = 0; i < count; i++) {
+            const hz_mark_t *m = &b->mark[i];
+            uint64_t epoch = SEQ_LOAD(m->epoch);
+            if (hz_done(o, epoch) || (clock && clock->at[o] >= epoch))
+                continue; /* passed, or ordered before this access */
+            hz_mark_t e = {SEQ_LOAD(m->lo), SEQ_LOAD(m->hi), epoch, SEQ_LOAD(m->write),
+                           SEQ_LOAD(m->guess)};
+            /* Two guesses are not reported: zeil knows neither side's access. */
+            if (a && (!(e.write || a->write) || (e.guess && a->guess) || !overlap(e.lo, e.hi, a)))
+                continue;
+            hz_who_t who;
+            who_load(&b->who[i], &who);
+            if (!mine.any || who.call < mine.who.call) {
+                mine.any = 1;
+                mine.mark = e;
+                mine.who = who;
+            }
+        }
+        if (HZ_LOAD(b->seq) != seq)
+            continue;
+        if (mine.any && (!f->any || mine.who.call < f->who.call))
+            *f = mine;
+        return;
+    }
+}
+
+/* Every other slot's block of h (a null clock and access: every slot's). */
+static __attribute__((noinline)) void scan(const hz_history_t *h, uint32_t gen, uint64_t slots,
+                                           const hz_vector_clock_t *clock, const hz_access_t *a,
+                                           found_t *f)
+{
+    for (; slots; slots &= slots - 1) {
+        uint32_t o = (uint32_t)__builtin_ctzll(slots);
+        const hz_block_t *b = __atomic_load_n(&h->block[o], __ATOMIC_ACQUIRE);
+        if (b)
+            block_scan(b, gen, o, clock, a, f);
+    }
+}
+
+/* The other slots whose blocks a must be checked against: two guesses are
+ * never reported, so a guess reads only blocks holding an exact access (a
+ * block changing meanwhile: a race missed at worst). */
+static inline uint64_t to_scan(const hz_history_t *h, uint64_t others, const hz_access_t *a)
+{
+    return a->guess ? others & HZ_LOAD(h->exact_slots) : others;
+}
+
+/* The slot's own block of h, made on its first access (null: no memory). */
+static __attribute__((noinline)) hz_block_t *own_block(hz_history_t *h, uint32_t slot)
+{
+    hz_block_t *b = __atomic_load_n(&h->block[slot], __ATOMIC_ACQUIRE);
+    if (b)
+        return b;
+    hz_block_t *fresh = calloc(1, sizeof *fresh);
+    if (!fresh)
+        return NULL;
+    /* Only the slot's owner makes it; the exchange guards a program that
+     * breaks that rule from leaking one. */
+    if (!__atomic_compare_exchange_n(&h->block[slot], &b, fresh, 0, __ATOMIC_RELEASE,
+                                     __ATOMIC_ACQUIRE)) {
+        free(fresh);
+        return b;
+    }
+    __atomic_fetch_or(&h->slots, 1ull << slot, __ATOMIC_RELEASE);
+    return fresh;
+}
+
+/* Whether the owner's entry e is gone once a is kept: passed, or covered
+ * (whatever would race with it races with a). */
+static int superseded(uint32_t slot, const hz_mark_t *e, const hz_access_t *a)
+{
+    return hz_done(slot, e->epoch) || (a->lo <= e->lo && e->hi <= a->hi && (a->write || !e->write));
+}
+
+/* The owner keeps the access (plain reads of its own block: only it
+ * writes there). */
+static __attribute__((noinline)) void keep(hz_history_t *h, hz_block_t *b, uint32_t gen,
+                                           uint32_t slot, uint64_t epoch, const hz_who_t *who,
+                                           const hz_access_t *a)
+{
+    uint32_t count = b->gen == gen ? b->count : 0;
+    uint32_t seq = b->seq;
+    SEQ_STORE(b->seq, seq + 1);
+    uint32_t n = 0, exact = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (superseded(slot, &b->mark[i], a))
+            continue;
+        if (n != i) {
+            mark_store(&b->mark[n], &b->mark[i]);
+            who_store(&b->who[n], &b->who[i]);
+        }
+        n++;
+    }
+    if (n == HZ_HISTORY) { /* full: the oldest goes */
+        for (uint32_t i = 1; i < n; i++) {
+            mark_store(&b->mark[i - 1], &b->mark[i]);
+            who_store(&b->who[i - 1], &b->who[i]);
+        }
+        n--;
+    }
+    const hz_mark_t add = {a->lo, a->hi, epoch, a->write, a->guess};
+    mark_store(&b->mark[n], &add);
+    who_store(&b->who[n], who);
+    for (uint32_t i = 0; i <= n; i++)
+        exact += !b->mark[i].guess;
+    if (!exact != !b->exact) { /* rare: guesses and exact accesses mix */
+        if (exact)
+            __atomic_fetch_or(&h->exact_slots, 1ull << slot, __ATOMIC_RELEASE);
+        else
+            __atomic_fetch_and(&h->exact_slots, ~(1ull << slot), __ATOMIC_RELEASE);
+    }
+    SEQ_STORE(b->exact, exact);
+    SEQ_STORE(b->count, n + 1);
+    SEQ_STORE(b->gen, gen);
+    __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+static inline hz_history_t *history_of_access(const hz_access_t *a, uint32_t *gen)
+{
+    hz_history_t *h = a->history;
+    if (h && HZ_LOAD(h->base) == a->base && HZ_LOAD(h->gen) == a->gen) {
+        *gen = a->gen;
+        return h;
+    }
+    return hz_history_of(a->base, 1, gen);
+}
+
+/* The same access as the slot's only one, by the same list and kernel (a
+ * loop): only its epoch and call number move. 0 when it is not. */
+static inline int kept_again(hz_block_t *b, uint32_t gen, uint64_t epoch, const hz_who_t *who,
+                             const hz_access_t *a)
+{
+    const hz_mark_t *m = &b->mark[0];
+    const hz_who_t *w = &b->who[0];
+    if (b->gen != gen || b->count != 1 || m->lo != a->lo || m->hi != a->hi ||
+        m->write != a->write || m->guess != a->guess || w->list != who->list ||
+        w->what != who->what || w->call_name != who->call_name || w->stream_id != who->stream_id ||
+        w->is_primitive != who->is_primitive)
+        return 0;
+    uint32_t seq = b->seq;
+    SEQ_STORE(b->seq, seq + 1);
+    SEQ_STORE(b->mark[0].epoch, epoch);
+    SEQ_STORE(b->who[0].call, who->call);
+    __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
+    return 1;
+}
+
 static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
                                   const hz_who_t *who, const hz_access_t *a, hz_findings_t *out)
 {
-    hz_history_t *h = history_of(a->base, 1);
+    uint32_t gen;
+    hz_history_t *h = history_of_access(a, &gen);
     if (!h)
         return;
-    uint32_t kept = 0;
-    int reported = 0;
-    for (uint32_t i = 0; i < h->count; i++) {
-        const hz_entry_t *e = &h->entry[i];
-        if (hz_done(e->slot, e->epoch))
-            continue;
-        int ordered = e->slot == slot || clock->at[e->slot] >= e->epoch;
-        /* Two guesses are not reported: zeil knows neither side's access. */
-        if (!ordered && !reported && (e->write || a->write) && !(e->guess && a->guess) &&
-            overlap(e, a)) {
-            report_race(who, a, e, out);
-            reported = 1;
-        }
-        /* Superseded: whatever would race with it races with this access. */
-        if (covers(a, e) && (a->write || !e->write) && (e->slot == slot || (ordered && a->write)))
-            continue;
-        if (kept != i)
-            h->entry[kept] = *e;
-        kept++;
+    uint64_t others = to_scan(h, HZ_LOAD(h->slots) & ~(1ull << slot), a);
+    if (others) {
+        found_t f;
+        f.any = 0;
+        scan(h, gen, others, clock, a, &f);
+        if (f.any)
+            report_race(who, a, &f.mark, &f.who, out);
     }
-    if (kept == HZ_HISTORY) {
-        for (uint32_t i = 1; i < HZ_HISTORY; i++)
-            h->entry[i - 1] = h->entry[i];
-        kept--;
-    }
-    h->entry[kept] = (hz_entry_t){.lo = a->lo,
-                                  .hi = a->hi,
-                                  .slot = slot,
-                                  .write = a->write,
-                                  .guess = a->guess,
-                                  .epoch = epoch,
-                                  .who = *who};
-    h->count = kept + 1;
+    hz_block_t *b = __atomic_load_n(&h->block[slot], __ATOMIC_ACQUIRE);
+    if (b && kept_again(b, gen, epoch, who, a))
+        return;
+    if (b || (b = own_block(h, slot)))
+        keep(h, b, gen, slot, epoch, who, a);
 }
 
 void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
                         const hz_op_t *op, hz_findings_t *out)
 {
+    const hz_access_t *accesses = op->accesses ? op->accesses : op->access;
     for (uint32_t i = 0; i < op->naccess; i++)
-        check_and_keep(slot, epoch, clock, &op->who, &op->access[i], out);
+        check_and_keep(slot, epoch, clock, &op->who, &accesses[i], out);
 }
 
 int hz_access_in_flight(uintptr_t base, char *text, size_t size)
 {
-    hz_history_t *h = history_of(base, 0);
-    for (uint32_t i = 0; h && i < h->count; i++) {
-        const hz_entry_t *e = &h->entry[i];
-        if (hz_done(e->slot, e->epoch))
-            continue;
-        char who[160];
-        hz_who_text(&e->who, who, sizeof who);
-        snprintf(text, size,
-                 "%#lx is %s by %s (call #%llu), which is not known to be complete: "
-                 "synchronize with it first (its event, a fence, or the queue or list)",
-                 (unsigned long)base, e->write ? "written" : "read", who,
-                 (unsigned long long)e->who.call);
-        return 1;
-    }
-    return 0;
+    uint32_t gen;
+    hz_history_t *h = hz_history_of(base, 0, &gen);
+    if (!h)
+        return 0;
+    found_t f;
+    f.any = 0;
+    scan(h, gen, HZ_LOAD(h->slots), NULL, NULL, &f);
+    if (!f.any)
+        return 0;
+    char who[160];
+    hz_who_text(&f.who, who, sizeof who);
+    snprintf(text, size,
+             "%#lx is %s by %s (call #%llu), which is not known to be complete: "
+             "synchronize with it first (its event, a fence, or the queue or list)",
+             (unsigned long)base, f.mark.write ? "written" : "read", who,
+             (unsigned long long)f.who.call);
+    return 1;
 }
 
 void hz_access_forget(uintptr_t base)
 {
-    hz_history_t *h = history_of(base, 0);
-    if (!h)
-        return;
-    HASH_DEL(histories, h);
-    if (cache[cache_slot(base)] == h)
-        cache[cache_slot(base)] = NULL;
-    free(h);
+    hz_history_forget(base);
 }

@@ -14,7 +14,7 @@
 static void copy_clock(hz_vector_clock_t *to, const hz_vector_clock_t *from)
 {
     /* Entries at and past hz_width are zero in every clock kept. */
-    memcpy(to->at, from->at, hz_width * sizeof to->at[0]);
+    memcpy(to->at, from->at, hz_width_now() * sizeof to->at[0]);
 }
 
 void hz_who_text(const hz_who_t *who, char *out, size_t size)
@@ -42,7 +42,11 @@ static void record_wait(hz_timeline_t *t, uint64_t epoch, uint64_t call, const v
         t->nwaits--;
     }
     hz_wait_t *w = &t->waits[t->nwaits++];
-    *w = (hz_wait_t){.epoch = epoch, .call = call, .event = handle, .sig_slot = HZ_NO_SLOT};
+    *w = (hz_wait_t){.epoch = epoch,
+                     .call = call,
+                     .event = handle,
+                     .sig_slot = HZ_NO_SLOT,
+                     .host_signals = hz_host_signals(e->host_seen)};
     if (e->state == HZ_EV_PENDING) {
         w->sig_slot = e->slot;
         w->sig_epoch = e->epoch;
@@ -55,11 +59,11 @@ static void record_wait(hz_timeline_t *t, uint64_t epoch, uint64_t call, const v
 /* Waits recorded before any signal of the event now wait for this one. */
 static void resolve_waits(const void *handle, hz_event_t *e)
 {
-    for (uint32_t s = 0; s < hz_width && e->unresolved; s++) {
+    for (uint32_t s = 0; s < hz_width_now() && e->unresolved; s++) {
         hz_timeline_t *t = hz_slot_owner[s];
         for (uint32_t i = 0; t && i < t->nwaits; i++) {
             hz_wait_t *w = &t->waits[i];
-            if (w->event != handle || w->sig_slot != HZ_NO_SLOT)
+            if (w->event != handle || w->sig_slot != HZ_NO_SLOT || hz_wait_over(w, e))
                 continue;
             w->sig_slot = e->slot;
             w->sig_epoch = e->epoch;
@@ -106,6 +110,23 @@ static void signal_event(hz_timeline_t *t, const hz_op_t *op, uint64_t epoch,
         resolve_waits(op->signal, e);
 }
 
+/* Work on an in-order timeline that waits on nothing: its clock is the
+ * timeline's, moved on in place. */
+static void in_order_work(hz_timeline_t *t, const hz_op_t *op, uint64_t epoch, hz_findings_t *out)
+{
+    HZ_STORE(t->last_epoch, epoch);
+    if (t->host_version != hz_host_version_now())
+        t->host_version = hz_join_host(&t->clock);
+    t->clock.at[t->slot] = epoch;
+    if (op->naccess)
+        hz_access_check_op(t->slot, epoch, &t->clock, op, out);
+    if (HZ_LOAD(t->synchronous))
+        hz_host_learns(&t->clock);
+}
+
+/* Under hz_lock, or without it for an op on an immediate list that waits
+ * on nothing and signals nothing (hazards_appended): then it touches only
+ * its timeline, the host's clock (read) and the histories (hz_access.c). */
 void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
 {
     if (t->slot == HZ_NO_SLOT && hz_slot_take(t) != 0) {
@@ -118,14 +139,13 @@ void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
         add_finding(out, ZEIL_RULE_W096, text);
         return;
     }
-    if (t->host_version != hz_host_version) {
-        hz_join(&t->clock, &hz_host);
-        hz_join(&t->all, &hz_host);
-        t->host_version = hz_host_version;
-    }
     const uint32_t slot = t->slot;
     const uint64_t epoch = hz_next_epoch(slot);
-    t->last_epoch = epoch;
+    if (t->in_order && op->kind == HZ_OP_WORK && !op->nwaits && !op->signal && !op->reset) {
+        in_order_work(t, op, epoch, out);
+        return;
+    }
+    HZ_STORE(t->last_epoch, epoch);
     hz_vector_clock_t clock;
     copy_clock(&clock, &t->clock);
     const void *const *waits = op->many_waits ? (const void *const *)op->many_waits : op->waits;
@@ -133,9 +153,17 @@ void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
         hz_event_t *e = hz_event_of(waits[i]);
         if (!e)
             continue;
-        if (e->state != HZ_EV_NONE)
+        if (e->state == HZ_EV_PENDING)
             hz_join(&clock, &e->clock);
         record_wait(t, epoch, op->who.call, waits[i], e);
+    }
+    /* After the waits: an event the host signalled carries what the host
+     * knew then, which the host's clock still holds. */
+    if (t->host_version != hz_host_version_now()) {
+        t->host_version = hz_join_host(&t->clock);
+        hz_join_host(&clock);
+        if (!t->in_order)
+            hz_join_host(&t->all);
     }
     clock.at[slot] = epoch;
     if (op->kind == HZ_OP_BARRIER && !t->in_order)
@@ -155,8 +183,13 @@ void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
         copy_clock(&t->clock, &clock);
     if (!t->in_order)
         hz_join(&t->all, &clock);
-    if (t->synchronous)
+    if (HZ_LOAD(t->synchronous))
         hz_host_learns(&clock);
+}
+
+void hz_apply_in_order_work(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
+{
+    in_order_work(t, op, hz_next_epoch(t->slot), out);
 }
 
 void hz_findings_say(const hz_findings_t *findings, const char *call_name)

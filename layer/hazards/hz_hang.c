@@ -54,7 +54,7 @@ static int walk_event(walk_t *w, const void *handle, const hz_wait_t *wait)
     hz_event_t *e = hz_event_of(handle);
     if (!e || e->external)
         return 0; /* unknown to zeil: no judgement */
-    if (e->state == HZ_EV_HOST)
+    if (e->state == HZ_EV_HOST || (wait && hz_wait_over(wait, e)))
         return 0; /* the host signalled it since: every wait on it is over */
     if (wait && wait->sig_slot != HZ_NO_SLOT) {
         if (hz_done(wait->sig_slot, wait->sig_epoch))
@@ -176,6 +176,9 @@ void hz_waits_prune(hz_timeline_t *t)
             continue;
         if (w->sig_slot != HZ_NO_SLOT && hz_done(w->sig_slot, w->sig_epoch))
             continue;
+        const hz_event_t *e = w->sig_slot == HZ_NO_SLOT ? hz_event_of(w->event) : NULL;
+        if (e && hz_wait_over(w, e))
+            continue; /* a host signal ended it */
         t->waits[kept++] = *w;
     }
     t->nwaits = kept;

@@ -6,6 +6,7 @@
 #include "hz_state.h"
 
 #include "diag.h"
+#include "out_of_memory.h"
 #include "records.h"
 
 #include <stdio.h>
@@ -20,6 +21,16 @@ static _Thread_local uint32_t declared_count;
  * refused before it reached zeil's hook leaves them behind; the next execute
  * declares anew, and a plain append at another depth does not take them. */
 static _Thread_local unsigned declared_depth;
+/* Threads with declared accesses not yet taken (hazards.h). */
+atomic_uint hazards_declares_pending;
+
+static void set_declared_depth(unsigned depth)
+{
+    if (!declared_depth != !depth)
+        atomic_fetch_add_explicit(&hazards_declares_pending, depth ? 1u : (unsigned)-1,
+                                  memory_order_relaxed);
+    declared_depth = depth;
+}
 
 int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out)
 {
@@ -39,17 +50,22 @@ int zeil_hazards_enabled(void)
     return zeil_settings()->hazards;
 }
 
+int zeil_hazard_guesses_enabled(void)
+{
+    return zeil_settings()->hazard_guesses;
+}
+
 void zeil_declare_accesses(const zeil_access_t *accesses, size_t count)
 {
     declared_count = 0;
-    declared_depth = 0;
+    set_declared_depth(0);
     if (!zeil_settings()->hazards || !accesses)
         return;
     for (size_t i = 0; i < count && declared_count < HZ_OP_ACCESSES; i++)
         if (hz_access_of(accesses[i].ptr, accesses[i].size, accesses[i].written, 0,
                          &declared[declared_count]))
             declared_count++;
-    declared_depth = records_attribution_depth() + 1;
+    set_declared_depth(records_attribution_depth() + 1);
 }
 
 static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
@@ -57,13 +73,52 @@ static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
     if (declared_depth && declared_depth == records_attribution_depth() + 1) {
         memcpy(op->access, declared, declared_count * sizeof declared[0]);
         op->naccess = declared_count;
-        declared_depth = 0;
+        set_declared_depth(0);
         return;
     }
-    const hz_kernel_t *k = kernel ? kernel->hazard : NULL;
-    for (uint64_t bits = k ? k->pointer_args : 0; bits && op->naccess < HZ_OP_ACCESSES;
-         bits &= bits - 1)
-        op->access[op->naccess++] = k->arg[__builtin_ctzll(bits)];
+    const hz_kernel_t *k =
+        kernel && hazards_guessing()
+            ? __atomic_load_n((hz_kernel_t *const *)&kernel->hazard, __ATOMIC_ACQUIRE)
+            : NULL;
+    for (uint64_t bits = k ? HZ_LOAD(k->pointer_args) : 0; bits && op->naccess < HZ_OP_ACCESSES;
+         bits &= bits - 1) {
+        const hz_access_t *arg = &k->arg[__builtin_ctzll(bits)];
+        op->access[op->naccess++] = (hz_access_t){.base = HZ_LOAD(arg->base),
+                                                  .lo = HZ_LOAD(arg->lo),
+                                                  .hi = HZ_LOAD(arg->hi),
+                                                  .write = HZ_LOAD(arg->write),
+                                                  .guess = HZ_LOAD(arg->guess),
+                                                  .gen = HZ_LOAD(arg->gen),
+                                                  .history = HZ_LOAD(arg->history)};
+    }
+}
+
+/* A launch on an immediate list: the accesses of its kernel's arguments as
+ * the list's last launch of that kernel found them, while they have not
+ * changed (the list's appends are its only writers of the memo). */
+static void memo_accesses(hz_timeline_t *t, const zeil_obj_t *kernel, hz_op_t *op)
+{
+    if (declared_depth && declared_depth == records_attribution_depth() + 1) {
+        launch_accesses(kernel, op); /* declared: they are the op's */
+        return;
+    }
+    const hz_kernel_t *k =
+        kernel && hazards_guessing()
+            ? __atomic_load_n((hz_kernel_t *const *)&kernel->hazard, __ATOMIC_ACQUIRE)
+            : NULL;
+    if (!k)
+        return;
+    uint32_t version = HZ_LOAD(k->version);
+    if (t->memo_kernel != k || t->memo_version != version) {
+        launch_accesses(kernel, op);
+        memcpy(t->memo, op->access, op->naccess * sizeof op->access[0]);
+        t->memo_kernel = k;
+        t->memo_version = version;
+        t->memo_count = op->naccess;
+        return;
+    }
+    op->accesses = t->memo;
+    op->naccess = t->memo_count;
 }
 
 /* ---- appends ------------------------------------------------------------ */
@@ -89,7 +144,7 @@ static void who_of(hz_who_t *who, const zeil_call_t *call, const zeil_obj_t *lis
 static int keep_program_op(hz_timeline_t *t, const hz_op_t *op)
 {
     if (op->many_waits) { /* rare; an op without its waits would invent races */
-        hz_degraded = 1;
+        HZ_STORE(hz_degraded, 1);
         return -1;
     }
     if (t->count == t->capacity) {
@@ -106,10 +161,46 @@ static int keep_program_op(hz_timeline_t *t, const hz_op_t *op)
     return 0;
 }
 
+/* Work on an immediate list that has its slot, waits on nothing and
+ * signals nothing touches only its own timeline and the histories: no lock
+ * (README.md, "Cost"). */
+static int unlocked(const hz_timeline_t *t, const hz_op_t *op)
+{
+    return t && !t->is_regular && t->slot < HZ_SLOTS && !HZ_LOAD(t->synchronous) &&
+           op->kind == HZ_OP_WORK && !op->nwaits && !op->signal && !op->reset &&
+           !HZ_LOAD(hz_degraded) && !oom_registry_incomplete();
+}
+
+/* A launch of one kernel that waits on nothing and signals nothing, on an
+ * in-order immediate list with its slot: the usual launch, applied with no
+ * lock and nothing else to build (1), or 0. */
+static int plain_launch(const hazards_append_t *a, zeil_obj_t *list)
+{
+    hz_timeline_t *t = __atomic_load_n((hz_timeline_t **)&list->hazard, __ATOMIC_ACQUIRE);
+    if (a->kind != HAZARDS_LAUNCH || a->signal || (a->waits && a->num_waits) || a->kernels || !t ||
+        !t->in_order || t->is_regular || t->slot >= HZ_SLOTS || HZ_LOAD(t->synchronous) ||
+        HZ_LOAD(hz_degraded) || oom_registry_incomplete())
+        return 0;
+    hz_op_t op;
+    op.kind = HZ_OP_WORK;
+    op.naccess = 0;
+    op.nwaits = 0;
+    op.signal = op.reset = NULL;
+    op.accesses = NULL;
+    memo_accesses(t, a->kernel, &op);
+    who_of(&op.who, a->call, list, a->kernel);
+    hz_findings_t findings;
+    findings.count = 0; /* the texts are written only when found */
+    hz_apply_in_order_work(t, &op, &findings);
+    if (findings.count)
+        hz_findings_say(&findings, a->call->name);
+    return 1;
+}
+
 void hazards_appended(const hazards_append_t *a)
 {
     zeil_obj_t *list = a->list;
-    if (!list || list->kind != ZEIL_KIND_COMMAND_LIST)
+    if (!list || list->kind != ZEIL_KIND_COMMAND_LIST || plain_launch(a, list))
         return;
     hz_op_t op;
     op.kind = a->kind == HAZARDS_BARRIER  ? HZ_OP_BARRIER
@@ -131,23 +222,32 @@ void hazards_appended(const hazards_append_t *a)
     op.signal = a->kind == HAZARDS_RESET ? NULL : a->signal;
     op.reset = a->kind == HAZARDS_RESET ? a->signal : NULL;
 
+    op.accesses = NULL;
     hz_findings_t findings;
     findings.count = 0; /* the texts are written only when found */
-    if (!hz_enter())
-        return;
-    if (a->kind == HAZARDS_LAUNCH) /* the kernel's arguments are guarded by the lock */
+    hz_timeline_t *t = __atomic_load_n((hz_timeline_t **)&list->hazard, __ATOMIC_ACQUIRE);
+    int free_of_locks = unlocked(t, &op);
+    if (a->kind == HAZARDS_LAUNCH && free_of_locks && !a->kernels)
+        memo_accesses(t, a->kernel, &op);
+    else if (a->kind == HAZARDS_LAUNCH)
         launch_accesses(a->kernel, &op);
     for (uint32_t i = 0; a->kind == HAZARDS_LAUNCH && a->kernels && i < a->num_kernels; i++) {
         zeil_obj_t *k = registry_find(a->kernels[i]);
         if (k && k->kind == ZEIL_KIND_KERNEL && atomic_load(&k->alive))
             launch_accesses(k, &op);
     }
-    hz_timeline_t *t = hz_timeline_of(list);
-    if (t && t->is_regular)
-        keep_program_op(t, &op); /* out of memory: this op goes unchecked */
-    else if (t)
+    if (free_of_locks) {
         hz_apply(t, &op, &findings);
-    hz_unlock();
+    } else {
+        if (!hz_enter())
+            return;
+        t = hz_timeline_of(list);
+        if (t && t->is_regular)
+            keep_program_op(t, &op); /* out of memory: this op goes unchecked */
+        else if (t)
+            hz_apply(t, &op, &findings);
+        hz_unlock();
+    }
     hz_findings_say(&findings, a->call->name);
 }
 
@@ -264,9 +364,11 @@ static void check_wait(const zeil_call_t *call, zeil_obj_t *obj, int rule, uint6
         return;
     int found = walk_wait(obj, rule == ZEIL_RULE_W095, path, sizeof path);
     hz_unlock();
+    /* A finite wait that expired on a dead end is a suspicion only (a valid
+     * program polls what it signals later): said with the guesses. */
     if (rule == ZEIL_RULE_E094   ? found == HZ_HANG_CYCLE
         : rule == ZEIL_RULE_W097 ? found == HZ_HANG_DEAD_END
-                                 : found != 0)
+                                 : found == HZ_HANG_CYCLE || (found && hazards_guessing()))
         say_dead_wait(call, rule, what, obj->handle, path, blocked_ms);
 }
 
@@ -276,7 +378,7 @@ static void host_learns_from(zeil_obj_t *obj)
         return;
     if (obj->kind == ZEIL_KIND_EVENT) {
         hz_event_t *e = hz_event_obj(obj);
-        if (e && e->state != HZ_EV_NONE)
+        if (e && e->state == HZ_EV_PENDING) /* the host's own signal tells it nothing */
             hz_host_learns(&e->clock);
     } else if (obj->kind == ZEIL_KIND_FENCE) {
         hz_fence_t *f = obj->hazard;
@@ -370,53 +472,32 @@ void hazards_list_synced(const zeil_call_t *call, zeil_obj_t *list, uint64_t tim
 
 /* ---- host signals and resets ---------------------------------------------- */
 
-void hazards_event_host_signalled(zeil_obj_t *event)
+/* The first host signal of an event without state: its state, then the
+ * signal (hazards.h); the waits recorded before any signal end with it. */
+void hazards_event_host_first(zeil_obj_t *event)
 {
     if (!hz_enter())
         return;
     hz_event_t *e = hz_event_obj(event);
-    if (e) {
-        e->state = HZ_EV_HOST;
-        memcpy(e->clock.at, hz_host.at, hz_width * sizeof e->clock.at[0]);
-        /* Waits recorded before any signal are satisfied now. */
-        for (uint32_t s = 0; s < hz_width && e->unresolved; s++) {
-            hz_timeline_t *t = hz_slot_owner[s];
-            uint32_t kept = 0;
-            for (uint32_t i = 0; t && i < t->nwaits; i++)
-                if (t->waits[i].event != event->handle || t->waits[i].sig_slot != HZ_NO_SLOT)
-                    t->waits[kept++] = t->waits[i];
-            if (t)
-                t->nwaits = kept;
-        }
-        e->unresolved = 0;
-    }
     hz_unlock();
-}
-
-void hazards_event_host_reset(zeil_obj_t *event)
-{
-    if (!hz_enter())
-        return;
-    hz_event_t *e = hz_event_obj(event);
     if (e)
-        e->state = HZ_EV_NONE;
-    hz_unlock();
+        hazards_event_host_signalled(event);
 }
 
 /* ---- frees --------------------------------------------------------------- */
 
-ze_result_t hazards_free_before(const zeil_call_t *call, const void *ptr)
+ze_result_t hazards_free_checked(const zeil_call_t *call, const void *ptr)
 {
     zeil_alloc_t a;
     if (!ptr || registry_find_alloc(ptr, &a) != 1 || a.base != ptr)
         return ZE_RESULT_SUCCESS; /* the USM rules' to judge */
     char text[512];
-    if (!hz_enter())
+    if (HZ_LOAD(hz_degraded) || oom_registry_incomplete())
         return ZE_RESULT_SUCCESS;
+    /* No lock: the histories are read through their seqlocks. */
     int in_flight = hz_access_in_flight((uintptr_t)a.base, text, sizeof text);
     if (!in_flight)
         hz_access_forget((uintptr_t)a.base);
-    hz_unlock();
     if (!in_flight)
         return ZE_RESULT_SUCCESS;
     return diag_report(ZEIL_RULE_E092, call->name, "%s", text);

@@ -21,7 +21,7 @@
 #define HZ_SLOTS 64u
 #define HZ_NO_SLOT UINT32_MAX
 #define HZ_WAITS 16u       /* pending waits kept per timeline (hang walks) */
-#define HZ_HISTORY 8u      /* accesses kept per allocation */
+#define HZ_HISTORY 8u      /* accesses kept per allocation and timeline */
 #define HZ_OP_ACCESSES 16u /* accesses one op is checked with */
 #define HZ_OP_WAITS 16u    /* wait events one op is ordered by */
 
@@ -39,9 +39,14 @@ typedef struct hz_who {
     const void *list; /* the list (or queue) handle */
 } hz_who_t;
 
+struct hz_history;
 typedef struct hz_access {
     uintptr_t base, lo, hi; /* the allocation, and [lo, hi) in it */
     uint8_t write, guess;
+    /* Its history when known (a kernel's argument: found when it was set),
+     * valid while the history's generation is gen. */
+    uint32_t gen;
+    struct hz_history *history;
 } hz_access_t;
 
 enum hz_op_kind {
@@ -66,6 +71,9 @@ typedef struct hz_op {
     const ze_event_handle_t *many_waits;
     const void *signal; /* event handles */
     const void *reset;
+    /* Its accesses when not in access[] (an immediate list's memo of its
+     * last launch's kernel arguments: read only while the op is applied). */
+    const hz_access_t *accesses;
 } hz_op_t;
 
 /* A wait of a pending op, kept for hang walks until the op is known done. */
@@ -76,6 +84,7 @@ typedef struct hz_wait {
     uint32_t sig_slot; /* the signal it waits for, HZ_NO_SLOT: none yet */
     uint64_t sig_epoch;
     uint64_t sig_call;
+    uint32_t host_signals; /* the event's host signals then: one more ends the wait */
 } hz_wait_t;
 
 typedef struct hz_timeline {
@@ -85,10 +94,16 @@ typedef struct hz_timeline {
     hz_vector_clock_t clock; /* in order: the last op's; else the last barrier's */
     hz_vector_clock_t all;   /* out of order: every op's since, for barriers */
     uint64_t host_version;   /* of the host clock last joined */
-    uint64_t last_epoch;
-    int timeout_warned; /* W095 said once */
+    uint64_t last_epoch;     /* HZ_LOAD off its owner's thread */
+    int timeout_warned;      /* W095 said once */
     uint32_t nwaits;
     hz_wait_t waits[HZ_WAITS];
+    /* immediate lists: the accesses of the last launch's kernel, while its
+     * arguments stay as they were (kernel and version), written by the
+     * list's appends only */
+    const void *memo_kernel;
+    uint32_t memo_version, memo_count;
+    hz_access_t memo[HZ_OP_ACCESSES];
     /* regular lists: the ops recorded, applied by each execution */
     hz_op_t *program;
     size_t count, capacity;
@@ -101,6 +116,8 @@ enum hz_event_state {
 };
 
 typedef struct hz_event {
+    hazards_event_host_t host; /* first: the host's hooks write it without a lock */
+    uint64_t host_seen;        /* the word state last took in (hz_event_sync) */
     int state;
     uint32_t slot; /* PENDING: the signalling op */
     uint64_t epoch;
@@ -108,8 +125,35 @@ typedef struct hz_event {
     uint32_t unresolved;     /* waits recorded before any signal */
     int timeout_warned;      /* W095 said once */
     int external;            /* IPC pool: another process may signal it */
-    hz_vector_clock_t clock; /* what the signal carries */
+    hz_vector_clock_t clock; /* what the signal carries (none for the host's) */
 } hz_event_t;
+
+static inline uint32_t hz_host_signals(uint64_t word)
+{
+    return (uint32_t)(word >> 32);
+}
+
+/* Under hz_lock: takes in the host's signals and resets since state was
+ * last set. The host's signal carries no clock: every op joins the host's
+ * clock after its waits (hz_apply), and that holds all the host knew when
+ * it signalled. Waits recorded before a host signal are over (their
+ * host_signals is behind). */
+static inline void hz_event_sync(hz_event_t *e)
+{
+    uint64_t w = atomic_load_explicit(&e->host.word, memory_order_acquire);
+    if (w == e->host_seen)
+        return;
+    if (hz_host_signals(w) != hz_host_signals(e->host_seen))
+        e->unresolved = 0;
+    e->host_seen = w;
+    e->state = (w & HAZARDS_HOST_SIGNALLED) ? HZ_EV_HOST : HZ_EV_NONE;
+}
+
+/* A wait recorded before any signal of e that a host signal ended since. */
+static inline int hz_wait_over(const hz_wait_t *wait, const hz_event_t *e)
+{
+    return wait->sig_slot == HZ_NO_SLOT && wait->host_signals != hz_host_signals(e->host_seen);
+}
 
 typedef struct hz_fence {
     hz_timeline_t *queue;
@@ -122,34 +166,69 @@ typedef struct hz_fence {
 
 typedef struct hz_kernel {
     uint64_t pointer_args; /* bit i: argument i points into USM */
+    uint32_t version;      /* unique, new at every change (hz_kernel_versions) */
     hz_access_t arg[64];   /* its guessed access, found when the argument was set */
 } hz_kernel_t;
 
-/* The accesses to one allocation not yet passed by every timeline. */
-typedef struct hz_entry {
+/* One access kept: [lo, hi) of an allocation, by the op at epoch of the
+ * block's slot; who made it beside (read only to report it). */
+typedef struct hz_mark {
     uintptr_t lo, hi;
-    uint32_t slot;
-    uint8_t write, guess;
     uint64_t epoch;
-    hz_who_t who;
-} hz_entry_t;
+    uint32_t write, guess;
+} hz_mark_t;
 
+/* One timeline's accesses to one allocation not yet passed (at most
+ * HZ_HISTORY: the oldest goes first, a race missed at worst). Written only
+ * by its slot's owner, which the program's order on that list serializes;
+ * read by every other timeline through seq, a seqlock (hz_access.c). */
+typedef struct hz_block {
+    uint32_t seq;   /* odd while the owner writes */
+    uint32_t gen;   /* the history's generation its entries belong to */
+    uint32_t count; /* entries */
+    uint32_t exact; /* entries that are no guess: a guess needs to read no others */
+    hz_mark_t mark[HZ_HISTORY];
+    hz_who_t who[HZ_HISTORY];
+} hz_block_t;
+
+/* The accesses to one allocation, per timeline slot (hz_histories.c). Never
+ * freed: a forgotten history (its allocation freed) advances gen and goes
+ * to a free list, so a reader holding one reads memory that stays a
+ * history. Fields other threads read are accessed atomically. */
 typedef struct hz_history {
-    UT_hash_handle hh;
-    uintptr_t base;
-    uint32_t count;
-    hz_entry_t entry[HZ_HISTORY];
+    UT_hash_handle hh; /* in the table, under its lock */
+    uintptr_t base;    /* 0 once forgotten */
+    uint32_t gen;
+    uint64_t slots;       /* bit s: block[s] is made */
+    uint64_t exact_slots; /* bit s: block[s] holds an access that is no guess */
+    hz_block_t *block[HZ_SLOTS];
+    struct hz_history *next_free;
 } hz_history_t;
+
+/* Relaxed atomic loads and stores of plain fields other threads read (on
+ * x86 plain moves; ThreadSanitizer sees them as atomic). */
+#define HZ_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define HZ_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+/* ---- hz_histories.c: the histories by allocation base ---- */
+/* The live history of base (made when create), and its generation; null
+ * when there is none, or no memory. No lock when the thread looked it up
+ * before (a per-thread cache); the table's lock otherwise. */
+hz_history_t *hz_history_of(uintptr_t base, int create, uint32_t *gen);
+/* Drops base's history (its allocation is freed): readers holding it see
+ * its generation move on. */
+void hz_history_forget(uintptr_t base);
 
 /* The access a pointer into a live USM allocation makes (guess: the whole
  * allocation, read and written): 1, or 0 when ptr is no USM (hz_hooks.c). */
 int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out);
 
 /* ---- hz_vector_clock.c: the lock, slots, the host's clock ---- */
-/* The checker's one lock: taken once per hooked call, by one thread per
- * stream in the usual program, so an exchange takes it (a pthread mutex
- * cost two read-modify-writes and two calls per append); a waiter yields,
- * as the holder may be descheduled. */
+/* The checker's global lock: slots, events, fences, the host's clock's
+ * writers, wait records and the walks of the wait graph (README.md,
+ * "Cost"). An append on an immediate list that waits on nothing and
+ * signals nothing takes no lock. An exchange takes it; a waiter yields, as
+ * the holder may be descheduled. */
 extern atomic_int hz_lock;
 static inline void hz_lock_take(void)
 {
@@ -161,9 +240,12 @@ static inline void hz_unlock(void)
 {
     atomic_store_explicit(&hz_lock, 0, memory_order_release);
 }
+/* Written under hz_lock, read by appends without it (HZ_LOAD): entries
+ * only grow, and hz_host_version moves (a release) after them. */
 extern uint32_t hz_width;         /* slots ever handed out */
 extern hz_vector_clock_t hz_host; /* what the host knows is done */
 extern uint64_t hz_host_version;
+extern uint64_t hz_slot_epoch[HZ_SLOTS]; /* the last epoch given; its owner writes it */
 extern hz_timeline_t *hz_slot_owner[HZ_SLOTS];
 /* Set when zeil lost track of something the checks depend on (its memory
  * ran out, the registry is incomplete, more timelines than slots): from then
@@ -174,12 +256,27 @@ void hz_lost(const char *doing); /* out of memory: degrade, count */
 int hz_enter(void);
 
 void hz_join(hz_vector_clock_t *into, const hz_vector_clock_t *from);
+/* into joins the host's clock (no lock): the version it holds after. */
+uint64_t hz_join_host(hz_vector_clock_t *into);
+static inline uint64_t hz_host_version_now(void)
+{
+    return __atomic_load_n(&hz_host_version, __ATOMIC_ACQUIRE);
+}
+static inline uint32_t hz_width_now(void)
+{
+    return __atomic_load_n(&hz_width, __ATOMIC_ACQUIRE);
+}
 int hz_slot_take(hz_timeline_t *timeline); /* 0, or -1 when none is free */
-uint64_t hz_next_epoch(uint32_t slot);
+static inline uint64_t hz_next_epoch(uint32_t slot)
+{
+    uint64_t epoch = HZ_LOAD(hz_slot_epoch[slot]) + 1;
+    HZ_STORE(hz_slot_epoch[slot], epoch);
+    return epoch;
+}
 void hz_host_learns(const hz_vector_clock_t *clock);
 static inline int hz_done(uint32_t slot, uint64_t epoch)
 {
-    return slot < HZ_SLOTS && hz_host.at[slot] >= epoch;
+    return slot < HZ_SLOTS && HZ_LOAD(hz_host.at[slot]) >= epoch;
 }
 hz_timeline_t *hz_timeline_of(zeil_obj_t *obj); /* list or queue, created */
 hz_event_t *hz_event_of(const void *handle);    /* null: not a live event */
@@ -193,10 +290,13 @@ typedef struct hz_findings {
     char text[4][640];
 } hz_findings_t;
 void hz_apply(hz_timeline_t *timeline, const hz_op_t *op, hz_findings_t *out);
+/* hz_apply of work (accesses only: no waits, signal or reset) on an in-order
+ * timeline with its slot. */
+void hz_apply_in_order_work(hz_timeline_t *timeline, const hz_op_t *op, hz_findings_t *out);
 void hz_findings_say(const hz_findings_t *findings, const char *call_name);
 void hz_who_text(const hz_who_t *who, char *out, size_t size);
 
-/* ---- hz_access.c: histories, races, frees ---- */
+/* ---- hz_access.c: races, frees (no lock) ---- */
 /* Checks each access of op against its allocation's history, then keeps it. */
 void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
                         const hz_op_t *op, hz_findings_t *out);

@@ -21,18 +21,18 @@ hz_vector_clock_t hz_host;
 uint64_t hz_host_version;
 hz_timeline_t *hz_slot_owner[HZ_SLOTS];
 int hz_degraded;
-static uint64_t slot_epoch[HZ_SLOTS];
+uint64_t hz_slot_epoch[HZ_SLOTS];
 
 void hz_lost(const char *doing)
 {
-    hz_degraded = 1;
+    HZ_STORE(hz_degraded, 1);
     oom_dropped(OOM_OTHER, 1, NULL, doing);
 }
 
 int hz_enter(void)
 {
     hz_lock_take();
-    if (!hz_degraded && !oom_registry_incomplete())
+    if (!HZ_LOAD(hz_degraded) && !oom_registry_incomplete())
         return 1;
     hz_unlock();
     return 0;
@@ -40,9 +40,20 @@ int hz_enter(void)
 
 void hz_join(hz_vector_clock_t *into, const hz_vector_clock_t *from)
 {
-    for (uint32_t i = 0; i < hz_width; i++)
+    for (uint32_t i = 0, width = hz_width_now(); i < width; i++)
         if (from->at[i] > into->at[i])
             into->at[i] = from->at[i];
+}
+
+uint64_t hz_join_host(hz_vector_clock_t *into)
+{
+    uint64_t version = hz_host_version_now(); /* before the entries: they are at least its */
+    for (uint32_t i = 0, width = hz_width_now(); i < width; i++) {
+        uint64_t at = HZ_LOAD(hz_host.at[i]);
+        if (at > into->at[i])
+            into->at[i] = at;
+    }
+    return version;
 }
 
 int hz_slot_take(hz_timeline_t *timeline)
@@ -51,20 +62,26 @@ int hz_slot_take(hz_timeline_t *timeline)
         if (hz_slot_owner[i])
             continue;
         hz_slot_owner[i] = timeline;
-        timeline->slot = i;
+        HZ_STORE(timeline->slot, i);
         /* A reused slot's epochs go on from its last owner's. */
-        timeline->last_epoch = slot_epoch[i];
+        HZ_STORE(timeline->last_epoch, HZ_LOAD(hz_slot_epoch[i]));
         if (i >= hz_width)
-            hz_width = i + 1;
+            __atomic_store_n(&hz_width, i + 1, __ATOMIC_RELEASE);
         return 0;
     }
-    hz_degraded = 1; /* the caller says so (W096) */
+    HZ_STORE(hz_degraded, 1); /* the caller says so (W096) */
     return -1;
 }
 
-uint64_t hz_next_epoch(uint32_t slot)
+/* Under hz_lock: the only writer of the host's clock. */
+static void host_advance(uint32_t slot, uint64_t epoch)
 {
-    return ++slot_epoch[slot];
+    HZ_STORE(hz_host.at[slot], epoch);
+}
+
+static void host_moved(void)
+{
+    __atomic_store_n(&hz_host_version, hz_host_version + 1, __ATOMIC_RELEASE);
 }
 
 void hz_host_learns(const hz_vector_clock_t *clock)
@@ -72,12 +89,12 @@ void hz_host_learns(const hz_vector_clock_t *clock)
     int changed = 0;
     for (uint32_t i = 0; i < hz_width; i++)
         if (clock->at[i] > hz_host.at[i]) {
-            hz_host.at[i] = clock->at[i];
+            host_advance(i, clock->at[i]);
             changed = 1;
         }
     if (!changed)
         return;
-    hz_host_version++;
+    host_moved();
     for (uint32_t i = 0; i < hz_width; i++)
         if (hz_slot_owner[i])
             hz_waits_prune(hz_slot_owner[i]);
@@ -101,7 +118,7 @@ hz_timeline_t *hz_timeline_of(zeil_obj_t *obj)
      * worst); regular lists only record. */
     t->in_order = obj->kind == ZEIL_KIND_COMMAND_QUEUE || obj->is_in_order;
     t->is_regular = obj->kind == ZEIL_KIND_COMMAND_LIST && !obj->is_immediate;
-    obj->hazard = t;
+    __atomic_store_n((hz_timeline_t **)&obj->hazard, t, __ATOMIC_RELEASE); /* appends read it */
     return t;
 }
 
@@ -109,9 +126,17 @@ hz_event_t *hz_event_obj(zeil_obj_t *obj)
 {
     if (!obj || obj->kind != ZEIL_KIND_EVENT || !atomic_load(&obj->alive))
         return NULL;
-    if (!obj->hazard && !(obj->hazard = calloc(1, sizeof(hz_event_t))))
-        hz_lost("keeping the hazard state of an event");
-    return obj->hazard;
+    hz_event_t *e = obj->hazard;
+    if (!e) {
+        /* Published for the host's hooks, which read it without the lock. */
+        if (!(e = calloc(1, sizeof *e))) {
+            hz_lost("keeping the hazard state of an event");
+            return NULL;
+        }
+        __atomic_store_n((hz_event_t **)&obj->hazard, e, __ATOMIC_RELEASE);
+    }
+    hz_event_sync(e);
+    return e;
 }
 
 hz_event_t *hz_event_of(const void *handle)
@@ -127,7 +152,7 @@ static void set_mode(const void *handle, ze_command_queue_mode_t mode)
         return;
     hz_timeline_t *t = hz_timeline_of(registry_find(handle));
     if (t)
-        t->synchronous = mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+        HZ_STORE(t->synchronous, mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
     hz_unlock();
 }
 
@@ -175,16 +200,28 @@ void hazards_kernel_argument(zeil_obj_t *kernel, uint32_t index, size_t size, co
     int usm = hz_access_of(ptr, 0, 1, 1, &access);
     if (!hz_enter())
         return;
+    /* Launches read it without the lock: published, and stored field by
+     * field (a launch racing with a change of its kernel's arguments is
+     * the program's race; it reads one or the other). */
     hz_kernel_t *k = kernel->hazard;
-    if (!k && usm)
-        k = kernel->hazard = calloc(1, sizeof *k);
+    if (!k && usm && (k = calloc(1, sizeof *k)))
+        __atomic_store_n((hz_kernel_t **)&kernel->hazard, k, __ATOMIC_RELEASE);
     if (k) {
-        if (usm)
-            k->arg[index] = access;
-        if (usm)
-            k->pointer_args |= 1ull << index;
-        else
-            k->pointer_args &= ~(1ull << index);
+        if (usm) {
+            /* Its history now, so that launches need not look it up. */
+            access.history = hz_history_of(access.base, 1, &access.gen);
+            HZ_STORE(k->arg[index].history, access.history);
+            HZ_STORE(k->arg[index].gen, access.gen);
+            HZ_STORE(k->arg[index].base, access.base);
+            HZ_STORE(k->arg[index].lo, access.lo);
+            HZ_STORE(k->arg[index].hi, access.hi);
+            HZ_STORE(k->arg[index].write, access.write);
+            HZ_STORE(k->arg[index].guess, access.guess);
+        }
+        static uint32_t versions; /* under hz_lock */
+        HZ_STORE(k->version, ++versions);
+        uint64_t bit = 1ull << index;
+        HZ_STORE(k->pointer_args, usm ? k->pointer_args | bit : k->pointer_args & ~bit);
     }
     hz_unlock();
 }
@@ -200,15 +237,17 @@ void hazards_retired(zeil_obj_t *obj)
         if (t->slot < HZ_SLOTS) {
             /* The specification lets a list or queue be destroyed only once
              * its work is done: the host may take it as done. */
-            if (hz_host.at[t->slot] < slot_epoch[t->slot]) {
-                hz_host.at[t->slot] = slot_epoch[t->slot];
-                hz_host_version++;
+            uint64_t last = HZ_LOAD(hz_slot_epoch[t->slot]);
+            if (hz_host.at[t->slot] < last) {
+                host_advance(t->slot, last);
+                host_moved();
             }
             hz_slot_owner[t->slot] = NULL;
         }
         free(t->program);
     }
-    free(obj->hazard);
-    obj->hazard = NULL;
+    void *state = obj->hazard;
+    __atomic_store_n(&obj->hazard, NULL, __ATOMIC_RELEASE);
+    free(state);
     hz_unlock();
 }

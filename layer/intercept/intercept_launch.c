@@ -20,12 +20,6 @@ static _Thread_local struct {
     ze_pfnCommandListAppendLaunchKernel_t forward;
 } launch_via;
 
-/* A cached launch (launch_cache.h) with a calls log or trace to time it for,
- * or hazard checks on: unnumbered and unchecked as on the fast path, and
- * recorded as ZEIL_AFTER(zeCommandListAppendLaunchKernel) records it. Traced
- * without the calls log, its record points at the entry's description and
- * the trace gets the submission and the API span in one entry of a few
- * stores (zo_trace_launch), formatted later by the trace's writer. */
 /* A cached launch traced, with neither the calls log nor the hazard checks
  * on: timed as calls_begin_unnumbered and CALLS_END time it (the trace's
  * clock), recorded through the entry's description and handed to the trace
@@ -35,11 +29,11 @@ static inline __attribute__((always_inline)) ze_result_t launch_traced(
     ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
     const ze_group_count_t *groups, ze_event_handle_t *phWaitEvents)
 {
-    const zeil_call_t call = {name, 0, zo_now_ns()};
+    calls_thread_t *t = calls_thread_here();
+    const zeil_call_t call = {name, 0, zo_now_ns(), t};
     ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
     if (r != ZE_RESULT_SUCCESS)
         return calls_end_span(&call, r);
-    calls_thread_t *t = calls_thread_here();
     uint64_t seq;
     const records_launch_desc_t *desc = records_add_timed_launch(t, cached, &call, groups, &seq);
     if (!desc)
@@ -51,13 +45,20 @@ static inline __attribute__((always_inline)) ze_result_t launch_traced(
     return ZE_RESULT_SUCCESS;
 }
 
+/* A cached launch (launch_cache.h) with a calls log or trace to time it for,
+ * or hazard checks on: unnumbered and unchecked as on the fast path, and
+ * recorded as ZEIL_AFTER(zeCommandListAppendLaunchKernel) records it. Traced
+ * without the calls log, its record points at the entry's description and
+ * the trace gets the submission and the API span in one entry of a few
+ * stores (zo_trace_launch), formatted later by the trace's writer. */
 static __attribute__((noinline)) ze_result_t launch_cached(
     const char *name, ze_pfnCommandListAppendLaunchKernel_t forward, launch_cache_t *cached,
     ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
     const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
     ze_event_handle_t *phWaitEvents)
 {
-    if (zo_trace_enabled() && zeil_settings_data.log_level < ZEIL_LOG_CALLS && !hazards_active())
+    if (zo_trace_enabled() && zeil_settings_data.log_level < ZEIL_LOG_CALLS &&
+        !hazards_plain_launch_checked())
         return launch_traced(name, forward, cached, hCommandList, hKernel, pLaunchFuncArgs,
                              phWaitEvents);
     zeil_call_t call;
@@ -79,7 +80,9 @@ static __attribute__((noinline)) ze_result_t launch_cached(
                                               .call = &call,
                                               .kernel = kernel,
                                               .group_count = pLaunchFuncArgs});
-    HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel);
+    if (hazards_plain_launch_checked())
+        hazards_appended(&(hazards_append_t){
+            .call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel});
     if (!desc)
         return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernel,
                          ZEIL_ARGS_zeCommandListAppendLaunchKernel);
@@ -107,7 +110,7 @@ static __attribute__((noinline)) ze_result_t launch_cached(
         if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups && \
                                  !atomic_load_explicit(cached->closed, memory_order_acquire), \
                              1)) { \
-            if (__builtin_expect(calls_timed_settled() || hazards_active(), 0)) \
+            if (__builtin_expect(calls_timed_settled() || hazards_plain_launch_checked(), 0)) \
                 return launch_cached(#api, NEXT(ze_command_list_dditable_t, member), cached, \
                                      hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
             ze_result_t r = NEXT(ze_command_list_dditable_t, \

@@ -268,5 +268,7 @@ ZEIL_POST(zeKernelSetArgumentValue)
 {
     if (objs[0] && a->argIndex < 64)
         atomic_fetch_or_explicit(&objs[0]->args_set, 1ull << a->argIndex, memory_order_relaxed);
-    ZEIL_HAZARDS(hazards_kernel_argument(objs[0], a->argIndex, a->argSize, a->pArgValue));
+    /* Only the guesses read a kernel's arguments. */
+    ZEIL_HAZARDS(if (hazards_guessing())
+                     hazards_kernel_argument(objs[0], a->argIndex, a->argSize, a->pArgValue));
 }

@@ -308,7 +308,7 @@ static void plain_launch_describe(calls_thread_t *t, launch_cache_t *cached,
 ze_result_t records_plain_launch_in_general(launch_cache_t *cached, const ze_group_count_t *groups,
                                             const char *call_name)
 {
-    const zeil_call_t call = {call_name, 0, 0};
+    const zeil_call_t call = {call_name, 0, 0, NULL};
     plain_launch_general(cached, groups, &call);
     return ZE_RESULT_SUCCESS;
 }
@@ -316,7 +316,7 @@ ze_result_t records_plain_launch_in_general(launch_cache_t *cached, const ze_gro
 ze_result_t records_plain_launch_described(calls_thread_t *t, launch_cache_t *cached,
                                            const ze_group_count_t *groups, const char *call_name)
 {
-    const zeil_call_t call = {call_name, 0, 0};
+    const zeil_call_t call = {call_name, 0, 0, t};
     plain_launch_describe(t, cached, groups, &call);
     return ZE_RESULT_SUCCESS;
 }

@@ -15,7 +15,7 @@
 
 typedef struct bench_child_args {
     const char *mode;   /* "calls", "lookup", "rss", "launches", "alloc_frees",
-                             "events", "hazards" or "scaling" */
+                             "events", "hazards", "hazard_scaling" or "scaling" */
     const char *config; /* the configuration's name, the COLUMN of "calls" */
     double scale;       /* iteration counts are multiplied by this (--quick: < 1) */
     uint64_t launches;  /* rss and launches: how many launches in total;
@@ -57,5 +57,8 @@ int bench_child_events(const bench_child_args_t *args);
 int bench_child_compile(const bench_child_args_t *args);
 /* two_stream_launch_ns of config zeil or zeil_hazards (hazard_overhead_ns). */
 int bench_child_hazards(const bench_child_args_t *args);
+/* hazard_scaling_launch_ns and hazard_scaling_added_ns of config zeil or
+ * zeil_hazards, column "CONFIG_8x4": eight streams fed from four threads. */
+int bench_child_hazard_scaling(const bench_child_args_t *args);
 
 #endif

@@ -13,6 +13,7 @@
 #include "bench_child.h"
 
 #include "bench_direct.h"
+#include "bench_hazards.h"
 #include "bench_stats.h"
 #include "bench_ze.h"
 
@@ -23,23 +24,17 @@
 #include <string.h>
 #include <time.h>
 
-#ifndef ZE_COMMAND_QUEUE_FLAG_IN_ORDER
-#define ZE_COMMAND_QUEUE_FLAG_IN_ORDER ZE_BIT(1)
-#endif
-
 #define BATCH 1000u
 #define WARMUP_BATCHES 10u
 
-/* The appending thread's CPU time: on a loaded machine (two cores shared by
- * several builds) wall time measures the scheduler more than the checks. */
-static uint64_t thread_cpu_ns(void)
+uint64_t bench_thread_cpu_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static ze_command_list_handle_t stream_list(const bench_ze_t *ze)
+ze_command_list_handle_t bench_stream_list(const bench_ze_t *ze)
 {
     ze_command_queue_desc_t desc = {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
                                     NULL,
@@ -63,10 +58,12 @@ int bench_child_hazards(const bench_child_args_t *args)
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     bench_ze_t ze;
     bench_ze_open(&ze);
-    if (!zeil_is_active() || zeil_hazards_enabled() != want)
-        bench_fail("configuration %s: zeil active %d, hazard checks %d", args->config,
-                   zeil_is_active(), zeil_hazards_enabled());
-    ze_command_list_handle_t lists[2] = {stream_list(&ze), stream_list(&ze)};
+    /* zeil: the exact checks (the default), which a plain launch skips;
+     * zeil_hazards: with the guesses, each launch's three arguments. */
+    if (!zeil_is_active() || !zeil_hazards_enabled() || zeil_hazard_guesses_enabled() != want)
+        bench_fail("configuration %s: zeil active %d, hazard checks %d, guesses %d", args->config,
+                   zeil_is_active(), zeil_hazards_enabled(), zeil_hazard_guesses_enabled());
+    ze_command_list_handle_t lists[2] = {bench_stream_list(&ze), bench_stream_list(&ze)};
     ze_event_pool_desc_t pool_desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
                                       ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 3};
     ze_event_pool_handle_t pool = NULL;
@@ -98,7 +95,7 @@ int bench_child_hazards(const bench_child_args_t *args)
         for (int turn = 0; turn < 2; turn++) {
             int straight = turn ^ (int)(b & 1);
             ze_result_t failed = ZE_RESULT_SUCCESS;
-            uint64_t start = thread_cpu_ns();
+            uint64_t start = bench_thread_cpu_ns();
             if (straight)
                 for (unsigned k = 0; k < BATCH; k++)
                     failed |= direct.list.pfnAppendLaunchKernel(lists[k & 1], ze.kernel, &one_group,
@@ -106,7 +103,7 @@ int bench_child_hazards(const bench_child_args_t *args)
             else
                 for (unsigned k = 0; k < BATCH; k++)
                     failed |= bench_ze_launch(&ze, lists[k & 1]);
-            uint64_t end = thread_cpu_ns();
+            uint64_t end = bench_thread_cpu_ns();
             BENCH_ZE_OK(failed);
             mean[straight] = (double)(end - start) / BATCH;
         }

@@ -236,6 +236,14 @@ static void write_body(FILE *f, const bench_run_t *run)
     static const char *const hazard_configs[] = {"zeil", "zeil_hazards"};
     fputs(",\n \"two_stream_added_ns\": ", f);
     object_of(f, r, "two_stream_added_ns", hazard_configs, 2);
+    /* Keyed by streams x threads: what the checks add, zeil_hazards - zeil, paired. */
+    fputs(",\n \"hazard_scaling_added_ns\": {\"8x4\": ", f);
+    if (bench_results_summary(r, "hazard_scaling_added_ns", "zeil_8x4", &zeil) &&
+        bench_results_summary(r, "hazard_scaling_added_ns", "zeil_hazards_8x4", &hazards))
+        number(f, hazards.median - zeil.median);
+    else
+        fputs("null", f);
+    fputc('}', f);
     fputs(",\n \"workitem_ns\": ", f);
     median_or_null(f, r, "workitem_ns", "compiled");
     fputs(",\n \"workitem_barrier_ns\": ", f);

@@ -130,6 +130,8 @@ static int run_child(const bench_child_args_t *args)
         return bench_child_events(args);
     if (strcmp(args->mode, "hazards") == 0)
         return bench_child_hazards(args);
+    if (strcmp(args->mode, "hazard_scaling") == 0)
+        return bench_child_hazard_scaling(args);
     if (strcmp(args->mode, "scaling") == 0)
         return bench_child_scaling(args);
     if (strcmp(args->mode, "kernels") == 0)
@@ -181,13 +183,15 @@ static void child(parent_t *p, const bench_config_t *config, const char *tag, ch
 static void hazard_children(parent_t *p, int round)
 {
     const bench_config_t *hazards[] = {&bench_config_zeil, &bench_config_zeil_hazards};
-    for (int h = 0; h < 2; h++) {
-        char tag[64];
-        snprintf(tag, sizeof tag, "hazards-%s-r%d", hazards[h]->name, round);
-        char *argv[] = {(char *)p->paths.self,    "--child", "hazards", "--config",
-                        (char *)hazards[h]->name, "--scale", p->scale,  NULL};
-        child(p, hazards[h], tag, argv);
-    }
+    static const char *const modes[] = {"hazards", "hazard_scaling"};
+    for (int m = 0; m < 2; m++)
+        for (int h = 0; h < 2; h++) {
+            char tag[64];
+            snprintf(tag, sizeof tag, "%s-%s-r%d", modes[m], hazards[h]->name, round);
+            char *argv[] = {(char *)p->paths.self,    "--child", (char *)modes[m], "--config",
+                            (char *)hazards[h]->name, "--scale", p->scale,         NULL};
+            child(p, hazards[h], tag, argv);
+        }
 }
 
 /* The driver at each thread count, then zeil at each: a configuration's

@@ -106,6 +106,16 @@ static void hazard_figure(FILE *out, const bench_results_t *r)
                  hazards.median - zeil.median);
     row(out, "two_stream_added_ns", "zeil", have_zeil ? &zeil : NULL, "ns", "over the driver");
     row(out, "", "zeil_hazards", have_hazards ? &hazards : NULL, "ns", relative);
+    have_zeil = bench_results_summary(r, "hazard_scaling_added_ns", "zeil_8x4", &zeil);
+    have_hazards =
+        bench_results_summary(r, "hazard_scaling_added_ns", "zeil_hazards_8x4", &hazards);
+    snprintf(relative, sizeof relative, "-");
+    if (have_zeil && have_hazards)
+        snprintf(relative, sizeof relative, "paired: hazards add %+.1f",
+                 hazards.median - zeil.median);
+    row(out, "hazard_scaling_added_ns", "zeil 8x4", have_zeil ? &zeil : NULL, "ns",
+        "8 streams, 4 threads");
+    row(out, "", "zeil_hazards 8x4", have_hazards ? &hazards : NULL, "ns", relative);
 }
 
 static void rss_figure(FILE *out, const bench_results_t *r)

@@ -163,8 +163,11 @@ int bench_targets_judge(const bench_run_t *run, bench_target_t *targets)
     at_most(&targets[n++], "execute overhead interop - direct <= 10 us", known, b - a, 10, "us");
     known = median_of(r, "matmul_ratio", "interop_over_direct", &v);
     at_most(&targets[n++], "matmul_ratio <= 1.05", known, v, 1.05, "x");
-    paired_difference(&targets[n++], "hazard_overhead_ns (two streams) <= 100 ns", r,
-                      "two_stream_launch_ns", "two_stream_added_ns", "zeil", "zeil_hazards", 100);
+    paired_difference(&targets[n++], "hazard_overhead_ns (two streams) <= 20 ns", r,
+                      "two_stream_launch_ns", "two_stream_added_ns", "zeil", "zeil_hazards", 20);
+    paired_difference(&targets[n++], "hazard_scaling_added_ns (8 streams, 4 threads) <= 40 ns", r,
+                      "hazard_scaling_launch_ns", "hazard_scaling_added_ns", "zeil_8x4",
+                      "zeil_hazards_8x4", 40);
     known = median_of(r, "compile_cold_s", "driver", &v);
     at_most(&targets[n++], "compile_cold_s (100-line OpenCL C) <= 2 s", known, v, 2, "s");
     known = median_of(r, "compile_warm_ms", "driver", &v);

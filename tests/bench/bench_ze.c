@@ -67,23 +67,33 @@ static void load_module(bench_ze_t *ze)
 /* vector_add(a, b, c, n) on the shared buffers, every argument set. */
 ze_kernel_handle_t bench_ze_new_kernel(const bench_ze_t *ze)
 {
+    return bench_ze_kernel_on(ze, ze->buffers);
+}
+
+ze_kernel_handle_t bench_ze_kernel_on(const bench_ze_t *ze, void *const buffers[3])
+{
     ze_kernel_desc_t desc = {ZE_STRUCTURE_TYPE_KERNEL_DESC, NULL, 0, TK_VECTOR_ADD};
     ze_kernel_handle_t kernel = NULL;
     BENCH_ZE_OK(zeKernelCreate(ze->module, &desc, &kernel));
     for (int i = 0; i < 3; i++)
-        BENCH_ZE_OK(zeKernelSetArgumentValue(kernel, (uint32_t)i, sizeof(void *), &ze->buffers[i]));
+        BENCH_ZE_OK(zeKernelSetArgumentValue(kernel, (uint32_t)i, sizeof(void *), &buffers[i]));
     uint64_t n = VECTOR_ELEMENTS;
     BENCH_ZE_OK(zeKernelSetArgumentValue(kernel, 3, sizeof n, &n));
     BENCH_ZE_OK(zeKernelSetGroupSize(kernel, VECTOR_ELEMENTS, 1, 1));
     return kernel;
 }
 
-static void prepare_kernel(bench_ze_t *ze)
+void bench_ze_alloc_buffers(const bench_ze_t *ze, void *buffers[3])
 {
     ze_device_mem_alloc_desc_t mem = {ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0};
     for (int i = 0; i < 3; i++)
         BENCH_ZE_OK(zeMemAllocDevice(ze->context, &mem, VECTOR_ELEMENTS * sizeof(float), 64,
-                                     ze->device, &ze->buffers[i]));
+                                     ze->device, &buffers[i]));
+}
+
+static void prepare_kernel(bench_ze_t *ze)
+{
+    bench_ze_alloc_buffers(ze, ze->buffers);
     ze->kernel = bench_ze_new_kernel(ze);
 }
 

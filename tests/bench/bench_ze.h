@@ -38,6 +38,10 @@ void bench_ze_close(bench_ze_t *ze);
  * figure gives each thread its own), and another open regular list. */
 ze_kernel_handle_t bench_ze_new_kernel(const bench_ze_t *ze);
 ze_command_list_handle_t bench_ze_new_list(const bench_ze_t *ze);
+/* Three buffers of vector_add's size (device USM), and a vector_add on
+ * them (hazard_scaling_added_ns: each thread its own). */
+void bench_ze_alloc_buffers(const bench_ze_t *ze, void *buffers[3]);
+ze_kernel_handle_t bench_ze_kernel_on(const bench_ze_t *ze, void *const buffers[3]);
 
 /* A host-visible event with host scopes, in a pool of its own (*pool), the
  * event of event_ns. */

@@ -102,6 +102,8 @@ def main():
     for config, value in data["two_stream_added_ns"].items():
         measured("two_stream_added_ns." + config, value)
     measured("hazard_overhead_ns", data.get("hazard_overhead_ns"))
+    keys_exactly("hazard_scaling_added_ns", data.get("hazard_scaling_added_ns"), ("8x4",))
+    measured("hazard_scaling_added_ns.8x4", data["hazard_scaling_added_ns"]["8x4"])
     scaling = data.get("launch_scaling")
     keys_exactly("launch_scaling", scaling, ("threads", "driver_ns", "zeil_ns", "cores"))
     cores = scaling["cores"]
