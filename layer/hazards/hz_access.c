@@ -270,13 +270,12 @@ static inline int kept_again(hz_block_t *b, uint32_t gen, uint64_t epoch, const 
     return 1;
 }
 
-static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
-                                  const hz_who_t *who, const hz_access_t *a, hz_findings_t *out)
+/* a against the other timelines' accesses to h: the oldest it races with
+ * is reported. */
+static inline void check_others(const hz_history_t *h, uint32_t gen, uint32_t slot,
+                                const hz_vector_clock_t *clock, const hz_who_t *who,
+                                const hz_access_t *a, hz_findings_t *out)
 {
-    uint32_t gen;
-    hz_history_t *h = history_of_access(a, &gen);
-    if (!h)
-        return;
     uint64_t others = to_scan(h, HZ_LOAD(h->slots) & ~(1ull << slot), a);
     if (others) {
         found_t f;
@@ -285,6 +284,16 @@ static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_vector
         if (f.any)
             report_race(who, a, &f.mark, &f.who, out);
     }
+}
+
+static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
+                                  const hz_who_t *who, const hz_access_t *a, hz_findings_t *out)
+{
+    uint32_t gen;
+    hz_history_t *h = history_of_access(a, &gen);
+    if (!h)
+        return;
+    check_others(h, gen, slot, clock, who, a, out);
     hz_block_t *b = __atomic_load_n(&h->block[slot], __ATOMIC_ACQUIRE);
     if (b && kept_again(b, gen, epoch, who, a))
         return;
@@ -298,6 +307,58 @@ void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *
     const hz_access_t *accesses = op->accesses ? op->accesses : op->access;
     for (uint32_t i = 0; i < op->naccess; i++)
         check_and_keep(slot, epoch, clock, &op->who, &accesses[i], out);
+}
+
+static int who_same(const hz_who_t *x, const hz_who_t *y)
+{
+    return x->list == y->list && x->what == y->what && x->call_name == y->call_name &&
+           x->stream_id == y->stream_id && x->is_primitive == y->is_primitive;
+}
+
+/* The block the list's launch keeps its access a in, when a is that
+ * block's only entry (then the next launch of the same arguments moves only
+ * its epoch and call, while the block's sequence stays where the list left
+ * it); null otherwise. */
+static hz_block_t *sole_block(const hz_access_t *a, uint32_t slot)
+{
+    uint32_t gen;
+    hz_history_t *h = history_of_access(a, &gen);
+    hz_block_t *b = h ? __atomic_load_n(&h->block[slot], __ATOMIC_ACQUIRE) : NULL;
+    const hz_mark_t *m = b ? &b->mark[0] : NULL;
+    return b && a->history == h && b->gen == gen && b->count == 1 && m->lo == a->lo &&
+                   m->hi == a->hi && m->write == a->write && m->guess == a->guess
+               ? b
+               : NULL;
+}
+
+void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
+                            hz_findings_t *out)
+{
+    const uint32_t slot = t->slot;
+    const hz_access_t *accesses = op->accesses ? op->accesses : op->access;
+    int memo = op->accesses == t->memo && who_same(&t->memo_who, &op->who);
+    if (!memo)
+        t->memo_who = op->who;
+    for (uint32_t i = 0; i < op->naccess && i < HZ_OP_ACCESSES; i++) {
+        const hz_access_t *a = &accesses[i];
+        const hz_history_t *h = a->history;
+        hz_block_t *b = memo ? t->memo_block[i] : NULL;
+        if (b && HZ_LOAD(h->base) == a->base && HZ_LOAD(h->gen) == a->gen &&
+            b->seq == t->memo_seq[i]) {
+            check_others(h, a->gen, slot, &t->clock, &op->who, a, out);
+            uint32_t seq = b->seq;
+            SEQ_STORE(b->seq, seq + 1);
+            SEQ_STORE(b->mark[0].epoch, epoch);
+            SEQ_STORE(b->who[0].call, op->who.call);
+            __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
+            t->memo_seq[i] = seq + 2;
+            continue;
+        }
+        check_and_keep(slot, epoch, &t->clock, &op->who, a, out);
+        b = t->memo_block[i] = sole_block(a, slot);
+        if (b)
+            t->memo_seq[i] = b->seq;
+    }
 }
 
 int hz_access_in_flight(uintptr_t base, char *text, size_t size)

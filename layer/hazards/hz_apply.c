@@ -119,7 +119,7 @@ static void in_order_work(hz_timeline_t *t, const hz_op_t *op, uint64_t epoch, h
         t->host_version = hz_join_host(&t->clock);
     t->clock.at[t->slot] = epoch;
     if (op->naccess)
-        hz_access_check_op(t->slot, epoch, &t->clock, op, out);
+        hz_access_check_launch(t, epoch, op, out);
     if (HZ_LOAD(t->synchronous))
         hz_host_learns(&t->clock);
 }

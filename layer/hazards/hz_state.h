@@ -104,6 +104,9 @@ typedef struct hz_timeline {
     const void *memo_kernel;
     uint32_t memo_version, memo_count;
     hz_access_t memo[HZ_OP_ACCESSES];
+    hz_who_t memo_who;                       /* of the last launch */
+    struct hz_block *memo_block[HZ_OP_ACCESSES]; /* sole holder of memo[i] */
+    uint32_t memo_seq[HZ_OP_ACCESSES];           /* its sequence as left */
     /* regular lists: the ops recorded, applied by each execution */
     hz_op_t *program;
     size_t count, capacity;
@@ -300,6 +303,10 @@ void hz_who_text(const hz_who_t *who, char *out, size_t size);
 /* Checks each access of op against its allocation's history, then keeps it. */
 void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
                         const hz_op_t *op, hz_findings_t *out);
+/* The same for a launch on an in-order immediate list, its clock the
+ * timeline's: its memo of the last launch spares what did not change. */
+void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
+                            hz_findings_t *out);
 /* 0 when nothing in flight uses [base, ...), else fills text. */
 int hz_access_in_flight(uintptr_t base, char *text, size_t size);
 void hz_access_forget(uintptr_t base);
