@@ -248,7 +248,10 @@ static inline void hz_unlock(void)
 extern uint32_t hz_width;         /* slots ever handed out */
 extern hz_vector_clock_t hz_host; /* what the host knows is done */
 extern uint64_t hz_host_version;
-extern uint64_t hz_slot_epoch[HZ_SLOTS]; /* the last epoch given; its owner writes it */
+/* The last epoch of each slot's last owner, for the next (hazards_retired
+ * writes it under hz_lock): a live owner keeps its own in last_epoch, so
+ * that appends on different lists write no line they share. */
+extern uint64_t hz_slot_epoch[HZ_SLOTS];
 extern hz_timeline_t *hz_slot_owner[HZ_SLOTS];
 /* Set when zeil lost track of something the checks depend on (its memory
  * ran out, the registry is incomplete, more timelines than slots): from then
@@ -270,10 +273,11 @@ static inline uint32_t hz_width_now(void)
     return __atomic_load_n(&hz_width, __ATOMIC_ACQUIRE);
 }
 int hz_slot_take(hz_timeline_t *timeline); /* 0, or -1 when none is free */
-static inline uint64_t hz_next_epoch(uint32_t slot)
+/* The timeline's next epoch, now its last (its owner's thread). */
+static inline uint64_t hz_next_epoch(hz_timeline_t *t)
 {
-    uint64_t epoch = HZ_LOAD(hz_slot_epoch[slot]) + 1;
-    HZ_STORE(hz_slot_epoch[slot], epoch);
+    uint64_t epoch = t->last_epoch + 1;
+    HZ_STORE(t->last_epoch, epoch);
     return epoch;
 }
 void hz_host_learns(const hz_vector_clock_t *clock);
