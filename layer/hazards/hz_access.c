@@ -67,6 +67,7 @@ static void mark_store(hz_mark_t *to, const hz_mark_t *from)
     SEQ_STORE(to->lo, from->lo);
     SEQ_STORE(to->hi, from->hi);
     SEQ_STORE(to->epoch, from->epoch);
+    SEQ_STORE(to->call, from->call);
     SEQ_STORE(to->write, from->write);
     SEQ_STORE(to->guess, from->guess);
 }
@@ -127,13 +128,14 @@ static void block_scan(const hz_block_t *b, uint32_t gen, uint32_t o,
             uint64_t epoch = SEQ_LOAD(m->epoch);
             if (hz_done(o, epoch) || (clock && clock->at[o] >= epoch))
                 continue; /* passed, or ordered before this access */
-            hz_mark_t e = {SEQ_LOAD(m->lo), SEQ_LOAD(m->hi), epoch, SEQ_LOAD(m->write),
-                           SEQ_LOAD(m->guess)};
+            hz_mark_t e = {SEQ_LOAD(m->lo),    SEQ_LOAD(m->hi),    epoch,
+                           SEQ_LOAD(m->call),  SEQ_LOAD(m->write), SEQ_LOAD(m->guess)};
             /* Two guesses are not reported: zeil knows neither side's access. */
             if (a && (!(e.write || a->write) || (e.guess && a->guess) || !overlap(e.lo, e.hi, a)))
                 continue;
             hz_who_t who;
             who_load(&b->who[i], &who);
+            who.call = e.call;
             if (!mine.any || who.call < mine.who.call) {
                 mine.any = 1;
                 mine.mark = e;
@@ -223,7 +225,7 @@ static __attribute__((noinline)) void keep(hz_history_t *h, hz_block_t *b, uint3
         }
         n--;
     }
-    const hz_mark_t add = {a->lo, a->hi, epoch, a->write, a->guess};
+    const hz_mark_t add = {a->lo, a->hi, epoch, who->call, a->write, a->guess};
     mark_store(&b->mark[n], &add);
     who_store(&b->who[n], who);
     for (uint32_t i = 0; i <= n; i++)
@@ -265,7 +267,7 @@ static inline int kept_again(hz_block_t *b, uint32_t gen, uint64_t epoch, const 
     uint32_t seq = b->seq;
     SEQ_STORE(b->seq, seq + 1);
     SEQ_STORE(b->mark[0].epoch, epoch);
-    SEQ_STORE(b->who[0].call, who->call);
+    SEQ_STORE(b->mark[0].call, who->call);
     __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
     return 1;
 }
@@ -349,7 +351,7 @@ void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
             uint32_t seq = b->seq;
             SEQ_STORE(b->seq, seq + 1);
             SEQ_STORE(b->mark[0].epoch, epoch);
-            SEQ_STORE(b->who[0].call, op->who.call);
+            SEQ_STORE(b->mark[0].call, op->who.call);
             __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
             t->memo_seq[i] = seq + 2;
             continue;

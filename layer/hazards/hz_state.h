@@ -178,6 +178,7 @@ typedef struct hz_kernel {
 typedef struct hz_mark {
     uintptr_t lo, hi;
     uint64_t epoch;
+    uint64_t call; /* its who's (who.call is not kept up to date) */
     uint32_t write, guess;
 } hz_mark_t;
 
@@ -199,11 +200,12 @@ typedef struct hz_block {
  * to a free list, so a reader holding one reads memory that stays a
  * history. Fields other threads read are accessed atomically. */
 typedef struct hz_history {
-    UT_hash_handle hh; /* in the table, under its lock */
-    uintptr_t base;    /* 0 once forgotten */
+    /* first, on one line: what every access to it reads */
+    uintptr_t base; /* 0 once forgotten */
     uint32_t gen;
     uint64_t slots;       /* bit s: block[s] is made */
     uint64_t exact_slots; /* bit s: block[s] holds an access that is no guess */
+    UT_hash_handle hh;    /* in the table, under its lock */
     hz_block_t *block[HZ_SLOTS];
     struct hz_history *next_free;
 } hz_history_t;
