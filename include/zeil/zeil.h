@@ -139,9 +139,13 @@ void zeil_attribution_pop(void);
 
 /* ---- memory accesses (hazard checks) ---------------------------------- */
 
-/* 1 when the hazard checks are on (ZEIL_CHECKS names the group hazards):
- * only then do declared accesses matter. */
+/* 1 when the hazard checks are on (the default; ZEIL_CHECKS=-hazards
+ * switches them off): only then do declared accesses matter. */
 int zeil_hazards_enabled(void);
+/* 1 when they also guess (ZEIL_CHECKS names hazards, hazard-guesses or all):
+ * a kernel's USM pointer arguments taken as its accesses (ZEIL-W091), and a
+ * finite wait that expired on an event nothing pending signals (ZEIL-W095). */
+int zeil_hazard_guesses_enabled(void);
 
 typedef struct zeil_access {
     const void *ptr; /* into a USM allocation; other pointers are ignored */

@@ -34,6 +34,8 @@ int check_devices_related_by_parent(ze_device_handle_t a, ze_device_handle_t b);
  * kind is by far the common case. */
 static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_obj_t **out)
     __attribute__((always_inline));
+static inline int check_handle_live_in(calls_thread_t *self, const void *handle, zeil_kind_t kind,
+                                       zeil_obj_t **out) __attribute__((always_inline));
 static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg, const void *handle,
                                        zeil_kind_t kind, zeil_obj_t **out)
     __attribute__((always_inline));
@@ -44,6 +46,14 @@ static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg,
  * quiet fast block asks it before anything else. */
 static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_obj_t **out)
 {
+    return check_handle_live_in(&calls_thread, handle, kind, out);
+}
+
+/* The same with the calling thread's state at hand (self == &calls_thread):
+ * an intercept checking several handles looks the thread-local up once. */
+static inline int check_handle_live_in(calls_thread_t *self, const void *handle, zeil_kind_t kind,
+                                       zeil_obj_t **out)
+{
     if (!handle) {
         *out = NULL;
         return 1;
@@ -53,7 +63,7 @@ static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_o
      * a loop on one event or context skips the registry. The count is loaded
      * before the registry is asked, so an entry is never newer than what it
      * says. */
-    struct checked_handle *c = &calls_thread.checked[kind];
+    struct checked_handle *c = &self->checked[kind];
     uint64_t retirements = atomic_load_explicit(&registry_retirements.value, memory_order_acquire);
     if (c->handle == handle && c->generation == retirements) {
         *out = c->obj;

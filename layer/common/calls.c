@@ -14,9 +14,16 @@
 #include <time.h>
 
 calls_counter_t calls_counter;
+launch_cache_generation_t launch_cache_generation = {1};
+
+void launch_cache_forget_all(void)
+{
+    /* seq_cst: ordered before whatever the caller then frees or changes. */
+    atomic_fetch_add(&launch_cache_generation.value, 1);
+}
 _Atomic int calls_quiet;
 static _Atomic uint32_t thread_counter;
-_Thread_local calls_thread_t calls_thread;
+_Thread_local calls_thread_t calls_thread = {.key_low = CALLS_KEY_NONE};
 
 uint64_t calls_now_ns(void)
 {
@@ -40,6 +47,7 @@ void calls_begin_timed(zeil_call_t *call, const char *name)
     call->name = name;
     call->number = calls_take_number();
     call->start_ns = calls_timed() ? calls_now_ns() : 0;
+    call->thread = NULL;
 }
 
 void calls_begin_unnumbered_timed(zeil_call_t *call, const char *name)
@@ -47,6 +55,7 @@ void calls_begin_unnumbered_timed(zeil_call_t *call, const char *name)
     call->name = name;
     call->number = zeil_settings()->log_level >= ZEIL_LOG_CALLS ? calls_take_number() : 0;
     call->start_ns = calls_timed() ? calls_now_ns() : 0;
+    call->thread = NULL;
 }
 
 uint64_t calls_order_key_numbered(void)
@@ -54,7 +63,8 @@ uint64_t calls_order_key_numbered(void)
     calls_thread_t *t = &calls_thread;
     uint32_t thread = calls_thread_number();
     /* k restarts after this number, above every g read so far. */
-    t->key_low = thread < (1u << CALLS_KEY_THREAD_BITS) ? thread << CALLS_KEY_COUNT_BITS : 0;
+    t->key_low =
+        thread < (1u << CALLS_KEY_THREAD_BITS) ? thread << CALLS_KEY_COUNT_BITS : CALLS_KEY_NONE;
     return calls_take_number() << ZEIL_RECORD_SEQ_SHIFT;
 }
 

@@ -19,21 +19,50 @@ typedef struct zeil_call {
     const char *name;  /* the API function, e.g. "zeMemFree" */
     uint64_t number;   /* process-wide call sequence number, from 1 */
     uint64_t start_ns; /* set only when the calls log is on */
+    /* The calling thread's state (calls_thread), when the intercept had it
+     * at hand (the generated fast block), else null: calls_thread_number_of
+     * then needs no thread-local lookup of its own. */
+    struct calls_thread *thread;
 } zeil_call_t;
 
 uint64_t calls_now_ns(void);
 
-struct zeil_obj;        /* registry.h */
-struct zeil_list_state; /* records.h */
+struct zeil_obj;            /* registry.h */
+struct zeil_list_state;     /* records.h */
+struct stats_entry;         /* records_state.h */
+struct records_launch_desc; /* records_state.h */
 
-/* The thread's last plain launch (launch_cache.h). */
+/* One of the thread's last plain launches (launch_cache.h). */
+#define LAUNCH_CACHE_ENTRIES 4
 typedef struct launch_cache {
     const void *list_handle;
     const void *kernel_handle;
     struct zeil_obj *list, *kernel;
+    const _Atomic int *closed;       /* the list's is_closed, or 0 for ever */
     struct zeil_list_state *records; /* the list's (it keeps them while alive) */
     uint64_t generation;             /* 0: empty (generations start at 1) */
+    /* What its records say besides their times, group count and key
+     * (records_add_plain_launch), while the attribution (an interned one) and
+     * the kernel's group size (group_size_epoch) stay those it was made for;
+     * the list's stream changes the generation. Until it is made (desc
+     * null), attribution is records_undescribed, which no thread has. */
+    const struct records_launch_desc *desc;
+    const zeil_attribution_t *attribution;
+    uint32_t group_size_epoch;
+    uint64_t word;             /* the records' word (thread, kind) */
+    struct stats_entry *stats; /* the list's counter of such launches */
 } launch_cache_t;
+
+/* The generation of every thread's launch cache entries, alone on its cache
+ * line: launches only read it. Destroying a list or kernel, or binding a
+ * list to a stream, advances it (launch_cache_forget_all): entries of an
+ * older generation are not used. */
+typedef struct launch_cache_generation {
+    _Alignas(64) _Atomic uint64_t value;
+} launch_cache_generation_t;
+extern launch_cache_generation_t launch_cache_generation __attribute__((visibility("hidden")));
+/* Every thread's entries are stale from now on. */
+void launch_cache_forget_all(void);
 
 /* What a launch reads and writes of its thread, in one thread-local so that
  * it resolves one thread-local address (each costs a call into the dynamic
@@ -41,11 +70,13 @@ typedef struct launch_cache {
 typedef struct calls_thread {
     uint32_t number;  /* zeil's small number of the thread, 0: none yet */
     uint32_t key_low; /* thread << 10 | k of its last unnumbered key
-                         (calls_order_key); 0 while it cannot have one */
+                         (calls_order_key); CALLS_KEY_NONE while it cannot
+                         have one (no number yet, or one too large) */
     /* The innermost stored attribution (records_attribution.c keeps the
      * stack and sets this), or null. */
     const zeil_attribution_t *attribution;
-    launch_cache_t launch;
+    launch_cache_t launch[LAUNCH_CACHE_ENTRIES];
+    unsigned launch_victim; /* the entry launch_cache_remember replaces next */
     /* The last live object check_handle_live found of each kind (checks.h). */
     struct checked_handle {
         const void *handle;
@@ -55,11 +86,15 @@ typedef struct calls_thread {
 } calls_thread_t;
 extern _Thread_local calls_thread_t calls_thread __attribute__((visibility("hidden")));
 
-/* The thread an entry of launch_cache_find belongs to, without a second
- * thread-local lookup. */
-static inline calls_thread_t *calls_thread_of(launch_cache_t *cached)
+/* The calling thread's state, its address resolved once: the compiler would
+ * find a thread-local's address again at each use (a call into the TLS
+ * descriptor code each time) rather than keep it; hiding where the pointer
+ * came from makes it keep it in a register. */
+static inline calls_thread_t *calls_thread_here(void)
 {
-    return (calls_thread_t *)(void *)((char *)cached - offsetof(calls_thread_t, launch));
+    calls_thread_t *t = &calls_thread;
+    __asm__("" : "+r"(t));
+    return t;
 }
 
 /* zeil's small number of the calling thread (1 for the first thread seen);
@@ -69,6 +104,23 @@ static inline uint32_t calls_thread_number(void)
 {
     uint32_t n = calls_thread.number;
     return n ? n : calls_number_this_thread();
+}
+
+/* &calls_thread, looked up once: opaque to the compiler, which would
+ * otherwise look it up again at each use (a call into the dynamic loader's
+ * TLS descriptor code each time) rather than keep it. */
+static inline calls_thread_t *calls_thread_self(void)
+{
+    calls_thread_t *self = &calls_thread;
+    __asm__("" : "+r"(self));
+    return self;
+}
+
+/* calls_thread_number, from the thread's state the call carries if any. */
+static inline uint32_t calls_thread_number_of(const zeil_call_t *call)
+{
+    calls_thread_t *t = call->thread;
+    return t && t->number ? t->number : calls_thread_number();
 }
 
 /* The process-wide call counter (calls.c), alone on its cache line: every
@@ -127,6 +179,7 @@ static inline void calls_begin(zeil_call_t *call, const char *name)
     call->name = name;
     call->number = calls_take_number();
     call->start_ns = 0;
+    call->thread = NULL;
 }
 
 /* The same for hot calls that create, destroy and report nothing (host-side
@@ -143,6 +196,7 @@ static inline void calls_begin_unnumbered(zeil_call_t *call, const char *name)
     call->name = name;
     call->number = 0;
     call->start_ns = 0;
+    call->thread = NULL;
 }
 
 /* ZE_RESULT_SUCCESS, which the compiler cannot tell from any other value:
@@ -182,6 +236,8 @@ static inline uint64_t calls_number(zeil_call_t *call)
  */
 #define CALLS_KEY_THREAD_BITS 10u
 #define CALLS_KEY_COUNT_BITS 10u
+/* A key_low whose k ran out and that has no thread part. */
+#define CALLS_KEY_NONE ((1u << CALLS_KEY_COUNT_BITS) - 1)
 _Static_assert(CALLS_KEY_THREAD_BITS + CALLS_KEY_COUNT_BITS == ZEIL_RECORD_SEQ_SHIFT,
                "an unnumbered key fits below the number");
 
@@ -195,7 +251,9 @@ static inline uint32_t calls_unnumbered_low(calls_thread_t *t)
 {
     uint32_t low = t->key_low + 1;
     const uint32_t k_mask = (1u << CALLS_KEY_COUNT_BITS) - 1;
-    if (__builtin_expect((low & k_mask) == 0 || low <= k_mask, 0))
+    /* A thread part is never 0: without one, key_low is CALLS_KEY_NONE,
+     * whose next k runs out at once. */
+    if (__builtin_expect((low & k_mask) == 0, 0))
         return 0;
     t->key_low = low;
     return low;

@@ -58,11 +58,13 @@ static pthread_mutex_t extra_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char *const groups[] = {"handles", "contexts", "usm",      "lists",
                                      "events",  "kernels",  "lifetime", "leaks",
-                                     "loading", "memory",   "hazards"};
+                                     "loading", "memory",   "hazards",  "hazard-guesses"};
 #define GROUP_COUNT (sizeof groups / sizeof groups[0])
-/* hazards is off until ZEIL_CHECKS names it (env.c reads the same list). */
+/* The two hazard groups follow the settings (env.c reads ZEIL_CHECKS for
+ * them: the exact checks on by default, the guesses when named). */
 #define HAZARDS_GROUP_BIT (1u << 10)
-static uint32_t disabled_groups = HAZARDS_GROUP_BIT;
+#define HAZARD_GUESSES_GROUP_BIT (1u << 11)
+static uint32_t disabled_groups;
 static pthread_once_t groups_once = PTHREAD_ONCE_INIT;
 
 static int group_index(const char *name, size_t len)
@@ -122,6 +124,11 @@ static void apply_check_item(const char *item, size_t len, void *user)
 static void parse_checks(void)
 {
     env_foreach_item(zeil_settings()->checks, apply_check_item, NULL);
+    disabled_groups &= ~(HAZARDS_GROUP_BIT | HAZARD_GUESSES_GROUP_BIT);
+    if (!zeil_settings()->hazards)
+        disabled_groups |= HAZARDS_GROUP_BIT;
+    if (!zeil_settings()->hazard_guesses)
+        disabled_groups |= HAZARD_GUESSES_GROUP_BIT;
 }
 
 int diag_rule_enabled(zeil_rule_t rule)

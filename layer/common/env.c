@@ -87,19 +87,32 @@ static uint32_t parse_records(const char *value)
     return (uint32_t)n;
 }
 
-/* The hazard checks are off unless ZEIL_CHECKS names them ("hazards",
- * "+hazards" or "all"; "-hazards" or "none" after that switch them off):
- * read here once, so the hooks cost one branch on a plain flag. */
+/* The exact hazard checks are on unless ZEIL_CHECKS switches them off
+ * ("-hazards" or "none"); the guesses (kernels' pointer arguments, W091)
+ * only when it names them: "hazard-guesses" (with the exact checks), or
+ * "hazards"/"all", which have always meant every hazard check. Applied left
+ * to right, read here once, so the hooks cost one branch on a plain flag.
+ * diag.c takes the two groups' state from here. */
+typedef struct hazard_items {
+    int exact, guesses;
+} hazard_items_t;
+
+static int item_is(const char *item, size_t len, const char *name)
+{
+    return strlen(name) == len && memcmp(item, name, len) == 0;
+}
+
 static void note_hazards_item(const char *item, size_t len, void *user)
 {
-    int *on = user;
-    if ((len == 3 && memcmp(item, "all", 3) == 0) ||
-        (len == 7 && memcmp(item, "hazards", 7) == 0) ||
-        (len == 8 && memcmp(item, "+hazards", 8) == 0))
-        *on = 1;
-    else if ((len == 4 && memcmp(item, "none", 4) == 0) ||
-             (len == 8 && memcmp(item, "-hazards", 8) == 0))
-        *on = 0;
+    hazard_items_t *h = user;
+    if (item_is(item, len, "all") || item_is(item, len, "hazards") ||
+        item_is(item, len, "+hazards") || item_is(item, len, "hazard-guesses") ||
+        item_is(item, len, "+hazard-guesses"))
+        h->exact = h->guesses = 1;
+    else if (item_is(item, len, "none") || item_is(item, len, "-hazards"))
+        h->exact = h->guesses = 0;
+    else if (item_is(item, len, "-hazard-guesses"))
+        h->guesses = 0;
 }
 
 static int settings_copy_failed;
@@ -192,7 +205,10 @@ static void read_settings(void)
     zeil_settings_data.abort_on_error = on_error && strcmp(on_error, "abort") == 0;
     const char *checks = getenv("ZEIL_CHECKS");
     zeil_settings_data.checks = copy_setting(checks);
-    env_foreach_item(checks, note_hazards_item, &zeil_settings_data.hazards);
+    hazard_items_t hazards = {1, 0};
+    env_foreach_item(checks, note_hazards_item, &hazards);
+    zeil_settings_data.hazards = hazards.exact;
+    zeil_settings_data.hazard_guesses = hazards.guesses;
     const char *hang = getenv("ZEIL_HANG_WARN_MS");
     char *end = NULL;
     unsigned long long ms = hang && *hang ? strtoull(hang, &end, 10) : ZEIL_DEFAULT_HANG_WARN_MS;

@@ -29,7 +29,9 @@ typedef struct zeil_settings {
     const char *summary_file; /* ZEIL_SUMMARY */
     int rank;                 /* PMI_RANK, OMPI_COMM_WORLD_RANK or SLURM_PROCID;
                                 -1 when none is set (%r in paths is then 0) */
-    int hazards;              /* ZEIL_CHECKS switched the group hazards on */
+    int hazards;              /* the exact hazard checks: on unless ZEIL_CHECKS says -hazards */
+    int hazard_guesses;       /* and kernels' pointer arguments (W091): when ZEIL_CHECKS names
+                                 hazards, +hazard-guesses or all */
     uint64_t hang_warn_ms;    /* ZEIL_HANG_WARN_MS: a host wait blocked this long on a
                                 wait nothing pending signals is W097; 0: never */
 } zeil_settings_t;

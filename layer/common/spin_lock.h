@@ -23,6 +23,14 @@ static inline void spin_lock(spin_lock_t *lock)
             sched_yield();
 }
 
+/* 1 when the lock was free and is now taken; 0 without waiting. A hot path
+ * that takes it so, and hands the contended case to a slower function that
+ * waits (spin_lock), calls nothing itself: no registers to save on its way. */
+static inline int spin_try_lock(spin_lock_t *lock)
+{
+    return !atomic_exchange_explicit(lock, 1, memory_order_acquire);
+}
+
 static inline void spin_unlock(spin_lock_t *lock)
 {
     atomic_store_explicit(lock, 0, memory_order_release);

@@ -87,18 +87,19 @@ const char *zeil_shim_next_driver(unsigned index)
 }
 
 static const zeil_intercepts_t no_intercepts;
-static zeil_next_t attached_next[ZEIL_MAX_NEXT_DRIVERS];
 
 zeil_next_t *zeil_shim_attach(unsigned index, const char *path, void *library,
-                              const zeil_intercepts_t **intercepts)
+                              const zeil_intercepts_t **intercepts, const zeil_directs_t **directs)
 {
     /* Each trampoline passes its next driver on every call; the runtime owns
      * the record so that it outlives the shim. A shim loaded again after
      * the loader unloaded it gets the same record back. */
+    static const zeil_directs_t no_directs;
     *intercepts = &no_intercepts;
+    *directs = &no_directs;
     if (index >= ZEIL_MAX_NEXT_DRIVERS)
         return NULL;
-    zeil_next_t *next = &attached_next[index];
+    zeil_next_t *next = &zeil_attached_next[index];
     next->index = index;
     next->path = path;
     next->library = library;
@@ -108,6 +109,7 @@ zeil_next_t *zeil_shim_attach(unsigned index, const char *path, void *library,
     wrapped_driver_added();
     zo_start_background();
     *intercepts = &zeil_runtime_intercepts;
+    *directs = &zeil_launch_directs[index];
     return next;
 }
 

@@ -30,6 +30,7 @@
  * registry) still reads it then. */
 static zeil_next_t *shim_next;
 static const zeil_intercepts_t *shim_intercepts;
+static const zeil_directs_t *shim_directs;
 static pthread_once_t shim_once = PTHREAD_ONCE_INIT;
 
 #define SHIM_TRAMPOLINE(table, member, pfn, api, params, args) \
@@ -97,10 +98,23 @@ static void shim_open_next(void)
             return;
         return;
     }
-    shim_next = zeil_shim_attach(ZEIL_SHIM_INDEX, path, library, &shim_intercepts);
+    shim_next = zeil_shim_attach(ZEIL_SHIM_INDEX, path, library, &shim_intercepts, &shim_directs);
 }
 
 typedef ze_result_t(ZE_APICALL *shim_getter_fn)(ze_api_version_t, void *);
+
+/* The runtime's entry the loader may call straight for the intercepted entry
+ * at intercept_offset (zeil_directs_t), or its trampoline. */
+static shim_fn shim_direct(ptrdiff_t intercept_offset, shim_fn trampoline)
+{
+    shim_fn direct = NULL;
+    if (intercept_offset == offsetof(zeil_intercepts_t, zeCommandListAppendLaunchKernel))
+        direct = (shim_fn)shim_directs->launch_kernel;
+    else if (intercept_offset ==
+             offsetof(zeil_intercepts_t, zeCommandListAppendLaunchCooperativeKernel))
+        direct = (shim_fn)shim_directs->launch_cooperative_kernel;
+    return direct ? direct : trampoline;
+}
 
 /* How many of a table's known entries a table of this version has: they are
  * a prefix, in version order. A version newer than zeil knows has them all. */
@@ -151,7 +165,7 @@ static ze_result_t shim_fill(const char *getter, ze_api_version_t version, size_
         /* An entry the driver leaves null stays null: the loader says
          * unsupported, and the runtime never calls a null next entry. */
         if (intercept && copy[e->index])
-            loader[e->index] = e->trampoline;
+            loader[e->index] = shim_direct(e->intercept_offset, e->trampoline);
     }
     for (size_t i = known; i < count; i++) /* not in a table of this version */
         copy[shim_entries[first + i].index] = NULL;

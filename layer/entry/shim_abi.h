@@ -45,6 +45,15 @@ typedef struct zeil_intercepts {
 #undef ZEIL_INTERCEPT_MEMBER
 } zeil_intercepts_t;
 
+/* Entries the loader may call straight into the runtime, with the API's own
+ * parameters (no trampoline in between): the launches, whose trampoline would
+ * cost a tenth of zeil's work on them. Each knows its shim's next driver;
+ * null: the entry goes through its trampoline. */
+typedef struct zeil_directs {
+    ze_pfnCommandListAppendLaunchKernel_t launch_kernel;
+    ze_pfnCommandListAppendLaunchCooperativeKernel_t launch_cooperative_kernel;
+} zeil_directs_t;
+
 /* The next driver shim number index must wrap, or null when there is none. */
 const char *zeil_shim_next_driver(unsigned index) __attribute__((visibility("default")));
 
@@ -53,10 +62,11 @@ const char *zeil_shim_next_driver(unsigned index) __attribute__((visibility("def
  * driver's tables: it lives as long as libzeil.so, so it outlives a shim the
  * loader unloads before exit (the exit report and the registry still read
  * it then). Sets *intercepts to the entries to intercept (all null when zeil
- * is not enabled: the shim then passes everything through). Null when index
- * is out of range. */
+ * is not enabled: the shim then passes everything through) and *directs to
+ * those of them the loader may call straight (for this shim's next driver;
+ * all null when zeil is not enabled). Null when index is out of range. */
 zeil_next_t *zeil_shim_attach(unsigned index, const char *path, void *library,
-                              const zeil_intercepts_t **intercepts)
+                              const zeil_intercepts_t **intercepts, const zeil_directs_t **directs)
     __attribute__((visibility("default")));
 
 /* The entries the runtime intercepts, for tests that check a shim's tables

@@ -4,9 +4,11 @@
  * Level Zero guarantees (per-timeline vector clocks) and the memory each
  * submission uses.
  *
- * Off unless ZEIL_CHECKS switches the group `hazards` on. Every intercept
- * calls a hook behind hazards_active(): one predictable branch on a setting
- * read once, so with the checks off the hooks cost nothing else.
+ * The exact checks are on unless ZEIL_CHECKS switches the group `hazards`
+ * off; the guesses (a kernel's pointer arguments, W091) only when it names
+ * them (env.c). Every intercept calls a hook behind hazards_active(): one
+ * predictable branch on a setting read once, so with the checks off the
+ * hooks cost nothing else.
  * Hooks named *_before run ahead of the driver call; the others after it
  * succeeded (they are given the result where it matters).
  */
@@ -14,13 +16,38 @@
 #define ZEIL_HAZARDS_H
 
 #include "calls.h"
+#include <stdatomic.h>
 #include "registry.h"
 
 #include <stdatomic.h>
 
 static inline int hazards_active(void)
 {
-    return __builtin_expect(zeil_settings_data.hazards, 0);
+    return __builtin_expect(zeil_settings_data.hazards, 1);
+}
+
+/* The guesses: a kernel's pointer arguments taken as its accesses. */
+static inline int hazards_guessing(void)
+{
+    return __builtin_expect(zeil_settings_data.hazard_guesses, 0);
+}
+
+/* How many threads hold accesses zeil_declare_accesses declared for their
+ * next launch (the interop library's execute) and no launch took yet: a
+ * global, not a thread-local, so the launch fast path reads one word. */
+extern atomic_uint hazards_declares_pending;
+
+/* Whether a plain launch (no signal, no waits) may mean anything to the
+ * checks: only with accesses, which are declared ones or guesses. Without,
+ * it orders nothing and is ordered by nothing a later append could not see
+ * anyway, so the launch fast path leaves the checks out. (Another thread's
+ * pending declaration sends this one's launch the checked way too, which
+ * finds nothing of its own: slower for a moment, never wrong.) */
+static inline int hazards_plain_launch_checked(void)
+{
+    return __builtin_expect(hazards_guessing() || atomic_load_explicit(&hazards_declares_pending,
+                                                                       memory_order_relaxed) != 0,
+                            0);
 }
 
 /* ---- appends ---------------------------------------------------------- */

@@ -21,6 +21,16 @@ static _Thread_local uint32_t declared_count;
  * refused before it reached zeil's hook leaves them behind; the next execute
  * declares anew, and a plain append at another depth does not take them. */
 static _Thread_local unsigned declared_depth;
+/* Threads with declared accesses not yet taken (hazards.h). */
+atomic_uint hazards_declares_pending;
+
+static void set_declared_depth(unsigned depth)
+{
+    if (!declared_depth != !depth)
+        atomic_fetch_add_explicit(&hazards_declares_pending, depth ? 1u : (unsigned)-1,
+                                  memory_order_relaxed);
+    declared_depth = depth;
+}
 
 int hz_access_of(const void *ptr, size_t size, int write, int guess, hz_access_t *out)
 {
@@ -40,17 +50,22 @@ int zeil_hazards_enabled(void)
     return zeil_settings()->hazards;
 }
 
+int zeil_hazard_guesses_enabled(void)
+{
+    return zeil_settings()->hazard_guesses;
+}
+
 void zeil_declare_accesses(const zeil_access_t *accesses, size_t count)
 {
     declared_count = 0;
-    declared_depth = 0;
+    set_declared_depth(0);
     if (!zeil_settings()->hazards || !accesses)
         return;
     for (size_t i = 0; i < count && declared_count < HZ_OP_ACCESSES; i++)
         if (hz_access_of(accesses[i].ptr, accesses[i].size, accesses[i].written, 0,
                          &declared[declared_count]))
             declared_count++;
-    declared_depth = records_attribution_depth() + 1;
+    set_declared_depth(records_attribution_depth() + 1);
 }
 
 static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
@@ -58,11 +73,13 @@ static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
     if (declared_depth && declared_depth == records_attribution_depth() + 1) {
         memcpy(op->access, declared, declared_count * sizeof declared[0]);
         op->naccess = declared_count;
-        declared_depth = 0;
+        set_declared_depth(0);
         return;
     }
     const hz_kernel_t *k =
-        kernel ? __atomic_load_n((hz_kernel_t *const *)&kernel->hazard, __ATOMIC_ACQUIRE) : NULL;
+        kernel && hazards_guessing()
+            ? __atomic_load_n((hz_kernel_t *const *)&kernel->hazard, __ATOMIC_ACQUIRE)
+            : NULL;
     for (uint64_t bits = k ? HZ_LOAD(k->pointer_args) : 0; bits && op->naccess < HZ_OP_ACCESSES;
          bits &= bits - 1) {
         const hz_access_t *arg = &k->arg[__builtin_ctzll(bits)];
@@ -86,7 +103,9 @@ static void memo_accesses(hz_timeline_t *t, const zeil_obj_t *kernel, hz_op_t *o
         return;
     }
     const hz_kernel_t *k =
-        kernel ? __atomic_load_n((hz_kernel_t *const *)&kernel->hazard, __ATOMIC_ACQUIRE) : NULL;
+        kernel && hazards_guessing()
+            ? __atomic_load_n((hz_kernel_t *const *)&kernel->hazard, __ATOMIC_ACQUIRE)
+            : NULL;
     if (!k)
         return;
     uint32_t version = HZ_LOAD(k->version);
@@ -345,9 +364,11 @@ static void check_wait(const zeil_call_t *call, zeil_obj_t *obj, int rule, uint6
         return;
     int found = walk_wait(obj, rule == ZEIL_RULE_W095, path, sizeof path);
     hz_unlock();
+    /* A finite wait that expired on a dead end is a suspicion only (a valid
+     * program polls what it signals later): said with the guesses. */
     if (rule == ZEIL_RULE_E094   ? found == HZ_HANG_CYCLE
         : rule == ZEIL_RULE_W097 ? found == HZ_HANG_DEAD_END
-                                 : found != 0)
+                                 : found == HZ_HANG_CYCLE || (found && hazards_guessing()))
         say_dead_wait(call, rule, what, obj->handle, path, blocked_ms);
 }
 

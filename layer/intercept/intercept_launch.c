@@ -4,6 +4,8 @@
  * below decide whether the fast path may repeat it. */
 #include "zeil_hooks.h"
 
+#include "records_plain_launch.h"
+
 /* A plain launch takes no call number (its record's key orders it, calls.h). */
 ZEIL_UNNUMBERED(zeCommandListAppendLaunchKernel);
 ZEIL_UNNUMBERED(zeCommandListAppendLaunchCooperativeKernel);
@@ -37,41 +39,76 @@ static __attribute__((noinline)) ze_result_t launch_cached(
                                               .call = &call,
                                               .kernel = kernel,
                                               .group_count = pLaunchFuncArgs});
-        HAZARDS_APPENDED(.call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel);
+        if (hazards_plain_launch_checked())
+            hazards_appended(&(hazards_append_t){
+                .call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel});
     }
     return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernel,
                      ZEIL_ARGS_zeCommandListAppendLaunchKernel);
 }
 
-/* This thread's last plain launch again, with nothing to log, trace or check
- * for hazards: a call of its own would cost more than what it does. */
+/* One of this thread's last plain launches again, with nothing to log, trace
+ * or check for hazards: a call of its own would cost more than what it does.
+ * The loader calls it straight (launch_<api>_<shim>, zeil_directs_t) or
+ * through the shim's trampoline (zeil_icpt_<api>). */
 #define FAST_LAUNCH(api, member) \
-    ze_result_t ZE_APICALL zeil_icpt_##api( \
+    static inline __attribute__((always_inline)) ze_result_t fast_##api( \
         const zeil_next_t *next, ze_command_list_handle_t hCommandList, \
         ze_kernel_handle_t hKernel, const ze_group_count_t *groups, \
         ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) \
     { \
+        calls_thread_t *t = calls_thread_here(); \
         uint64_t generation = launch_cache_now(); \
-        launch_cache_t *cached = launch_cache_find(hCommandList, hKernel, generation); \
-        zeil_obj_t *list = cached ? cached->list : NULL; \
+        launch_cache_t *cached = launch_cache_find(t, hCommandList, hKernel, generation); \
         if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups && \
-                                 (list->is_immediate || \
-                                  !atomic_load_explicit(&list->is_closed, memory_order_acquire)), \
+                                 !atomic_load_explicit(cached->closed, memory_order_acquire), \
                              1)) { \
-            if (__builtin_expect(calls_timed_settled() || hazards_active(), 0)) \
+            if (__builtin_expect(calls_timed_settled() || hazards_plain_launch_checked(), 0)) \
                 return launch_cached(#api, NEXT(ze_command_list_dditable_t, member), cached, \
                                      hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
             ze_result_t r = NEXT(ze_command_list_dditable_t, \
                                  member)(hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
-            return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(cached, groups, #api); \
+            return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(t, cached, groups, #api); \
         } \
         launch_via.generation = generation; \
         launch_via.forward = NEXT(ze_command_list_dditable_t, member); \
         return zeil_checked_##api(next, hCommandList, hKernel, groups, hSignalEvent, \
                                   numWaitEvents, phWaitEvents); \
+    } \
+    ze_result_t ZE_APICALL zeil_icpt_##api( \
+        const zeil_next_t *next, ze_command_list_handle_t hCommandList, \
+        ze_kernel_handle_t hKernel, const ze_group_count_t *groups, \
+        ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) \
+    { \
+        return fast_##api(next, hCommandList, hKernel, groups, hSignalEvent, numWaitEvents, \
+                          phWaitEvents); \
+    } \
+    DIRECT_LAUNCH(api, 0) \
+    DIRECT_LAUNCH(api, 1) \
+    DIRECT_LAUNCH(api, 2) \
+    DIRECT_LAUNCH(api, 3)
+#define DIRECT_LAUNCH(api, shim) \
+    static ze_result_t ZE_APICALL launch_##api##_##shim( \
+        ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel, \
+        const ze_group_count_t *groups, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, \
+        ze_event_handle_t *phWaitEvents) \
+    { \
+        return fast_##api(&zeil_attached_next[shim], hCommandList, hKernel, groups, hSignalEvent, \
+                          numWaitEvents, phWaitEvents); \
     }
+_Static_assert(ZEIL_MAX_NEXT_DRIVERS == 4, "a direct launch for every shim");
 FAST_LAUNCH(zeCommandListAppendLaunchKernel, pfnAppendLaunchKernel)
 FAST_LAUNCH(zeCommandListAppendLaunchCooperativeKernel, pfnAppendLaunchCooperativeKernel)
+
+zeil_next_t zeil_attached_next[ZEIL_MAX_NEXT_DRIVERS];
+
+#define DIRECTS_OF(shim) \
+    { \
+        launch_zeCommandListAppendLaunchKernel_##shim, \
+            launch_zeCommandListAppendLaunchCooperativeKernel_##shim \
+    }
+const zeil_directs_t zeil_launch_directs[ZEIL_MAX_NEXT_DRIVERS] = {DIRECTS_OF(0), DIRECTS_OF(1),
+                                                                   DIRECTS_OF(2), DIRECTS_OF(3)};
 
 /* A timed launch (ZEIL_TIMING) is answered by timing_launch, which forwards
  * it with a timestamp event and records it. */
@@ -150,8 +187,8 @@ ZEIL_POST(zeCommandListAppendLaunchKernelWithArguments)
                          });
     const uint32_t size[3] = {a->groupSizes.groupSizeX, a->groupSizes.groupSizeY,
                               a->groupSizes.groupSizeZ};
-    for (int i = 0; kernel && a->pArguments && i < 3; i++)
-        atomic_store_explicit(&kernel->group_size[i], size[i], memory_order_relaxed);
+    if (kernel && a->pArguments)
+        registry_set_group_size(kernel, size);
     if (kernel && a->pArguments)
         atomic_store_explicit(&kernel->args_set, ~0ull, memory_order_relaxed);
 }

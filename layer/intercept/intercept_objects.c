@@ -255,8 +255,8 @@ ZEIL_POST(zeKernelDestroy)
 ZEIL_POST(zeKernelSetGroupSize)
 {
     const uint32_t size[3] = {a->groupSizeX, a->groupSizeY, a->groupSizeZ};
-    for (int i = 0; objs[0] && i < 3; i++)
-        atomic_store_explicit(&objs[0]->group_size[i], size[i], memory_order_relaxed);
+    if (objs[0])
+        registry_set_group_size(objs[0], size);
 }
 /* The argument's rules (size, freed USM) are warnings: the call goes on. */
 ZEIL_PRE(zeKernelSetArgumentValue)
@@ -268,5 +268,7 @@ ZEIL_POST(zeKernelSetArgumentValue)
 {
     if (objs[0] && a->argIndex < 64)
         atomic_fetch_or_explicit(&objs[0]->args_set, 1ull << a->argIndex, memory_order_relaxed);
-    ZEIL_HAZARDS(hazards_kernel_argument(objs[0], a->argIndex, a->argSize, a->pArgValue));
+    /* Only the guesses read a kernel's arguments. */
+    ZEIL_HAZARDS(if (hazards_guessing())
+                     hazards_kernel_argument(objs[0], a->argIndex, a->argSize, a->pArgValue));
 }

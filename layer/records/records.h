@@ -52,19 +52,16 @@ static inline zeil_list_state_t *records_hold(zeil_obj_t *list)
 uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list,
                           const zeil_submission_t *submission);
 void records_release(zeil_list_state_t *state);
-/* records_add_held for the launch fast path: an untimed, unnumbered call
- * (call_name), with tracing off, launching the kernel of the calling thread's
- * cached launch (launch_cache.h: a live list with record state and no second
- * writer) with a group count and no events. Returns ZE_RESULT_SUCCESS, so
- * that a launch can end on it. */
-struct launch_cache;
-ze_result_t records_add_plain_launch(struct launch_cache *cached, const ze_group_count_t *groups,
-                                     const char *call_name);
-
 /* ZEIL_TIMING: the device times of a record, once known. */
 void records_set_device_times(zeil_list_state_t *state, uint64_t seq, uint64_t start_ns,
                               uint64_t end_ns);
 
+/* An attribution no thread ever has (launch_cache_t.attribution). */
+extern const zeil_attribution_t records_undescribed __attribute__((visibility("hidden")));
+/* Whether attr (the calling thread's current attribution, or null) is
+ * interned: the same value always at the same address, which no other value
+ * ever takes (only when memory ran out is it the thread's copy). */
+int records_attribution_interned(const zeil_attribution_t *attr);
 /* How many attributions the calling thread has pushed and not popped (the
  * hazard checks match a declaration of accesses to the execute it belongs to). */
 unsigned records_attribution_depth(void);

@@ -8,6 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The fields a cached plain launch's record takes from its description
+ * (null only in a slot being rewritten, whose copy is then dropped). */
+static void described_load(const records_launch_desc_t *d, zeil_record_t *to)
+{
+    static const records_launch_desc_t none;
+    if (!d)
+        d = &none;
+    to->stream_id = d->stream_id;
+    to->kernel = d->kernel;
+    to->module_origin = d->module_origin;
+    to->primitive = d->primitive;
+    to->impl = d->impl;
+    to->memory_args = d->memory_args;
+    memcpy(to->group_size, d->group_size, sizeof to->group_size);
+}
+
 void record_load(const zeil_list_state_t *state, const ring_slot_t *slot, zeil_record_t *to)
 {
     const ring_record_t *from = &slot->record;
@@ -17,17 +33,21 @@ void record_load(const zeil_list_state_t *state, const ring_slot_t *slot, zeil_r
     to->kind = RECORD_WORD_KIND(word);
     to->call = RECORD_GET(from->call);
     to->list = state->list;
-    to->stream_id = RECORD_GET(from->stream_id);
-    to->kernel = RECORD_GET(from->kernel);
-    to->module_origin = RECORD_GET(from->module_origin);
-    to->primitive = RECORD_GET(from->primitive);
-    to->impl = RECORD_GET(from->impl);
-    to->memory_args = RECORD_GET(from->memory_args);
+    if (flags & RECORD_HAS_DESC)
+        described_load(RECORD_GET(from->desc), to);
+    else {
+        to->stream_id = RECORD_GET(from->stream_id);
+        to->kernel = RECORD_GET(from->kernel);
+        to->module_origin = RECORD_GET(from->module_origin);
+        to->primitive = RECORD_GET(from->primitive);
+        to->impl = RECORD_GET(from->impl);
+        to->memory_args = RECORD_GET(from->memory_args);
+        for (int d = 0; d < 3; d++)
+            to->group_size[d] = RECORD_GET(from->group_size[d]);
+    }
     uint64_t xy = RECORD_GET(from->group_count_xy);
     memcpy(to->group_count, &xy, sizeof xy);
     to->group_count[2] = RECORD_GET(from->group_count_z);
-    for (int d = 0; d < 3; d++)
-        to->group_size[d] = RECORD_GET(from->group_size[d]);
     to->bytes = flags & RECORD_HAS_BYTES ? (size_t)RECORD_GET(from->bytes) : 0;
     to->signal_event = flags & RECORD_HAS_SIGNAL ? RECORD_GET(from->signal_event) : NULL;
     to->num_wait_events = RECORD_WORD_WAITS(word);

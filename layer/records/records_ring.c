@@ -1,6 +1,6 @@
 /* The per-list ring of submission records: making it, and its one writer
  * (records_read.c reads it under each entry's seqlock). */
-#include "records_state.h"
+#include "records_plain_launch.h"
 
 #include "calls.h"
 #include "env.h"
@@ -58,6 +58,7 @@ void records_list_created(const zeil_call_t *call, zeil_obj_t *list)
     state->list = (ze_command_list_handle_t)list->handle;
     state->obj = list;
     state->capacity = zeil_settings()->records;
+    state->ring_bytes = (size_t)state->capacity * sizeof(ring_slot_t);
     /* The collector of device times (timing.h) writes records of such lists
      * from other threads. */
     state->locked_writes = zeil_settings()->timing && list->is_immediate;
@@ -129,35 +130,6 @@ static ring_slot_t *ring_made(zeil_list_state_t *state, int locked)
     if (!locked)
         records_unlock(state);
     return ring;
-}
-
-/* The order key of the list's next record: seq, unless the list came from
- * another thread with no numbered call in between, whose keys could then go
- * back (they order by thread under one number): one number of its own keeps
- * each list's records in order. */
-static inline uint64_t list_key(zeil_list_state_t *state, uint64_t seq)
-{
-    if (__builtin_expect(seq <= state->last_seq, 0))
-        seq = calls_take_number() << ZEIL_RECORD_SEQ_SHIFT;
-    state->last_seq = seq;
-    return seq;
-}
-
-/* The slot the list's next record goes to, with its version odd: the caller
- * fills it and then calls slot_done. */
-static inline ring_slot_t *slot_begin(zeil_list_state_t *state, ring_slot_t *ring, uint64_t *index)
-{
-    ring_slot_t *slot = &ring[state->next_slot];
-    *index = atomic_load_explicit(&state->total, memory_order_relaxed);
-    atomic_store_explicit(&slot->version, 2 * *index + 1, memory_order_relaxed);
-    return slot;
-}
-
-static inline void slot_done(zeil_list_state_t *state, ring_slot_t *slot, uint64_t index)
-{
-    atomic_store_explicit(&slot->version, 2 * index + 2, memory_order_release);
-    atomic_store_explicit(&state->total, index + 1, memory_order_release);
-    state->next_slot = state->next_slot + 1 == state->capacity ? 0 : state->next_slot + 1;
 }
 
 /* Every field is written (no memset: the slot is reused) but those the flags
@@ -277,85 +249,62 @@ uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list, const zeil
     return r.seq;
 }
 
-/* The plain launch the fast path below leaves to the general one: the
- * list's first (no ring yet), or one whose thread ran out of unnumbered keys
- * (calls.h): once in 1023. Apart, so that the fast path keeps nothing
- * across a call but its arguments across the clock's. */
-static __attribute__((noinline)) ze_result_t plain_launch_in_general(launch_cache_t *cached,
-                                                                     const ze_group_count_t *groups,
-                                                                     const char *call_name)
+/* The plain launch the fast path (records_plain_launch.h) leaves to the general one: the
+ * list's first (no ring yet), one whose thread ran out of unnumbered keys
+ * (calls.h: once in 1023), one whose description changed or is not made
+ * yet. Apart, so that the fast path keeps nothing across a call but its
+ * arguments across the clock's. */
+ze_result_t records_plain_launch_in_general(launch_cache_t *cached, const ze_group_count_t *groups,
+                                            const char *call_name)
 {
-    const zeil_call_t call = {call_name, 0, 0};
+    const zeil_call_t call = {call_name, 0, 0, NULL};
     zeil_submission_t s = {ZEIL_RECORD_LAUNCH, &call, cached->kernel, groups, 0, NULL, 0, NULL};
     records_add_held(cached->records, cached->list, &s);
     return ZE_RESULT_SUCCESS;
 }
 
-/* A plain launch under a new counter key (or none: out of memory). */
-static __attribute__((noinline)) ze_result_t plain_launch_count_keyed(
-    zeil_list_state_t *state, uint64_t stream_id, const char *kernel, const char *primitive,
-    const char *impl, const char *call_name)
+/* The same, and the entry's description made anew from what the record
+ * just made was made from (when the ring, the counter and the description
+ * could be had, and the attribution is interned; else the next launch comes
+ * here again). */
+ze_result_t records_plain_launch_described(calls_thread_t *t, launch_cache_t *cached,
+                                           const ze_group_count_t *groups, const char *call_name)
 {
-    stats_key_t key = {NULL, stream_id, kernel, primitive, impl};
-    if (records_count_launch_keyed(state, &key, 0) != 0)
-        oom_dropped(OOM_RECORD, 1, call_name, "recording a submission");
-    return ZE_RESULT_SUCCESS;
-}
-
-/* The record of a plain launch, field by field from what the launch cache
- * holds: its constants (kind, no events, no bytes, no device times) fold
- * away, and what the flags leave out is not written. */
-ze_result_t records_add_plain_launch(launch_cache_t *cached, const ze_group_count_t *groups,
-                                     const char *call_name)
-{
-    /* The clock first: nothing but the arguments is then kept across it. */
-    uint64_t host_ns = coarse_clock_coarse_ns();
-    zeil_list_state_t *state = cached->records;
-    ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
-    calls_thread_t *t = calls_thread_of(cached);
-    uint64_t g = atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
-    uint32_t low = calls_unnumbered_low(t);
-    if (__builtin_expect(!ring || !low, 0))
-        return plain_launch_in_general(cached, groups, call_name);
-    uint64_t seq = list_key(state, g << ZEIL_RECORD_SEQ_SHIFT | low);
+    cached->attribution = &records_undescribed;
+    cached->desc = NULL;
     const zeil_obj_t *kernel = cached->kernel;
-    const char *kernel_name = kernel->name;
-    static const zeil_attribution_t no_attribution;
-    const zeil_attribution_t *attr = t->attribution ? t->attribution : &no_attribution;
-    uint64_t stream_id = attr->stream_id;
-    if (!stream_id)
-        stream_id = atomic_load_explicit(&cached->list->stream_id, memory_order_relaxed);
-    const char *primitive = attr->primitive, *impl = attr->impl;
-    uint64_t index;
-    ring_slot_t *slot = slot_begin(state, ring, &index);
-    ring_record_t *r = &slot->record;
-    RECORD_PUT(r->seq, seq);
-    RECORD_PUT(r->host_ns, host_ns);
-    /* The thread has its number: it took a key with its thread part. */
-    RECORD_PUT(r->word, record_word(t->number, 0, 0, ZEIL_RECORD_LAUNCH));
-    RECORD_PUT(r->call, call_name);
-    RECORD_PUT(r->kernel, kernel_name);
-    RECORD_PUT(r->module_origin, kernel->origin);
-    RECORD_PUT(r->stream_id, stream_id);
-    RECORD_PUT(r->primitive, primitive);
-    RECORD_PUT(r->impl, impl);
-    RECORD_PUT(r->memory_args, attr->memory_args);
-    uint64_t xy;
-    memcpy(&xy, &groups->groupCountX, sizeof xy);
-    RECORD_PUT(r->group_count_xy, xy);
-    RECORD_PUT(r->group_count_z, groups->groupCountZ);
-    RECORD_PUT(r->group_size[0],
-               atomic_load_explicit(&kernel->group_size[0], memory_order_relaxed));
-    RECORD_PUT(r->group_size[1],
-               atomic_load_explicit(&kernel->group_size[1], memory_order_relaxed));
-    RECORD_PUT(r->group_size[2],
-               atomic_load_explicit(&kernel->group_size[2], memory_order_relaxed));
-    slot_done(state, slot, index);
-    stats_entry_t *last = state->last_stats;
-    if (__builtin_expect(
-            !last || !stats_key_is(&last->key, stream_id, kernel_name, primitive, impl), 0))
-        return plain_launch_count_keyed(state, stream_id, kernel_name, primitive, impl, call_name);
-    stats_count_one(last);
+    /* The epoch before the size it stands for (registry_set_group_size). */
+    uint32_t epoch = atomic_load_explicit(&kernel->group_size_epoch, memory_order_acquire);
+    records_plain_launch_in_general(cached, groups, call_name);
+    zeil_list_state_t *state = cached->records;
+    const zeil_attribution_t *attr = t->attribution;
+    if (!atomic_load_explicit(&state->ring, memory_order_relaxed) || !state->last_stats ||
+        !records_attribution_interned(attr))
+        return ZE_RESULT_SUCCESS;
+    records_launch_desc_t key;
+    memset(&key, 0, sizeof key); /* hashed as bytes */
+    key.kernel = kernel->name;
+    key.module_origin = kernel->origin;
+    key.stream_id = attr && attr->stream_id
+                        ? attr->stream_id
+                        : atomic_load_explicit(&cached->list->stream_id, memory_order_relaxed);
+    key.primitive = attr ? attr->primitive : NULL;
+    key.impl = attr ? attr->impl : NULL;
+    key.memory_args = attr ? attr->memory_args : NULL;
+    for (int d = 0; d < 3; d++)
+        key.group_size[d] = atomic_load_explicit(&kernel->group_size[d], memory_order_relaxed);
+    stats_entry_t *stats = state->last_stats; /* the record's, just counted */
+    if (!stats_key_is(&stats->key, key.stream_id, key.kernel, key.primitive, key.impl))
+        return ZE_RESULT_SUCCESS;
+    const records_launch_desc_t *desc = records_launch_desc_of(&key);
+    if (!desc)
+        return ZE_RESULT_SUCCESS;
+    cached->group_size_epoch = epoch;
+    /* The thread has its number: the record took a key. */
+    cached->word = record_word(t->number, RECORD_HAS_DESC, 0, ZEIL_RECORD_LAUNCH);
+    cached->stats = stats;
+    cached->desc = desc;
+    cached->attribution = attr;
     return ZE_RESULT_SUCCESS;
 }
 

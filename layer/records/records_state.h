@@ -34,12 +34,33 @@ typedef struct stats_entry {
 /* What a ring entry keeps of a record: zeil_record_t less what the list's
  * state already says (its handle) and less what only some records have,
  * which the flags say are there; record_load (records_read.c) makes the
- * zeil_record_t back. So a plain launch makes 17 stores (the two versions included), not 26. */
+ * zeil_record_t back. A cached plain launch points at its description
+ * (RECORD_HAS_DESC), so it makes 9 stores (the two versions included), not 26. */
 enum {
     RECORD_HAS_BYTES = 1, /* copies and fills */
     RECORD_HAS_SIGNAL = 2,
     RECORD_HAS_DEVICE_TIMES = 4, /* ZEIL_TIMING, once known */
+    RECORD_HAS_DESC = 8,         /* a cached plain launch: desc, not the fields it holds */
 };
+
+/* What the records of a cached plain launch share (records_add_plain_launch):
+ * its kernel, stream, attribution and group size, interned (records_launch_desc.c),
+ * so that each such record points at it instead of copying nine fields.
+ * Immutable and never freed: a record may point at it for as long as the
+ * ring keeps the record, and a reader copying a torn slot may still look. */
+typedef struct records_launch_desc {
+    const char *kernel, *module_origin;
+    uint64_t stream_id;
+    const char *primitive, *impl, *memory_args;
+    uint32_t group_size[3];
+    uint32_t zero; /* the key is hashed as bytes */
+    UT_hash_handle hh;
+} records_launch_desc_t;
+
+/* The interned description of these fields (key: every member before hh,
+ * zero included); null when memory ran out. Takes a lock: made on the
+ * launch path only when a cached launch's description changes. */
+const records_launch_desc_t *records_launch_desc_of(const records_launch_desc_t *key);
 
 /* The word that says what the record is: thread, flags, wait events, kind. */
 static inline uint64_t record_word(uint32_t thread, unsigned flags, uint32_t waits,
@@ -63,6 +84,11 @@ typedef struct ring_record {
     uint64_t group_count_xy; /* group_count[0..1], as in memory */
     uint32_t group_count_z;
     uint32_t group_size[3];
+    /* RECORD_HAS_DESC: in place of kernel, module_origin, stream_id,
+     * primitive, impl, memory_args and group_size, which it is not written
+     * with. Null or a description, never anything else: a reader copying
+     * while the slot is rewritten may follow it. */
+    const records_launch_desc_t *desc;
     /* Only when the flags say so. */
     uint64_t bytes;
     ze_event_handle_t signal_event;
@@ -111,14 +137,16 @@ struct zeil_list_state {
     ze_command_list_handle_t list;
     zeil_obj_t *obj;
     uint32_t capacity;
+    size_t ring_bytes; /* capacity * sizeof (ring_slot_t) */
     stats_entry_t *stats;
     struct records_timing *timing;  /* ZEIL_TIMING, lazily */
     zeil_list_state_t *prev, *next; /* all live states */
     void *ring_block;               /* what ring was allocated in */
     /* Written by the list's writer on every record. */
     ring_slot_t *_Atomic ring; /* capacity entries, lazily */
-    uint32_t next_slot;        /* total % capacity, without a
-                                                 division on the launch path */
+    size_t next_offset;        /* total % capacity * sizeof (ring_slot_t):
+                                  the next slot, found without a
+                                  multiplication on the launch path */
     _Atomic uint64_t total;    /* ever recorded (writer's store) */
     uint64_t last_seq;         /* the writer's last key */
     stats_entry_t *last_stats; /* a loop launches the same kernel */
@@ -180,5 +208,37 @@ void records_count_device_time(zeil_list_state_t *state, const zeil_record_t *re
 /* Under records_states_lock and state->lock: keeps the list's counters after
  * it is gone. Returns the launches whose counters could not be kept. */
 uint64_t records_retire_stats(zeil_list_state_t *state);
+
+/* The ring's one writer (records_ring.c, records_plain_launch.h). */
+
+/* The order key of the list's next record: seq, unless the list came from
+ * another thread with no numbered call in between, whose keys could then go
+ * back (they order by thread under one number): one number of its own keeps
+ * each list's records in order. */
+static inline uint64_t list_key(zeil_list_state_t *state, uint64_t seq)
+{
+    if (__builtin_expect(seq <= state->last_seq, 0))
+        seq = calls_take_number() << ZEIL_RECORD_SEQ_SHIFT;
+    state->last_seq = seq;
+    return seq;
+}
+
+/* The slot the list's next record goes to, with its version odd: the caller
+ * fills it and then calls slot_done. */
+static inline ring_slot_t *slot_begin(zeil_list_state_t *state, ring_slot_t *ring, uint64_t *index)
+{
+    ring_slot_t *slot = (ring_slot_t *)(void *)((char *)ring + state->next_offset);
+    *index = atomic_load_explicit(&state->total, memory_order_relaxed);
+    atomic_store_explicit(&slot->version, 2 * *index + 1, memory_order_relaxed);
+    return slot;
+}
+
+static inline void slot_done(zeil_list_state_t *state, ring_slot_t *slot, uint64_t index)
+{
+    atomic_store_explicit(&slot->version, 2 * index + 2, memory_order_release);
+    atomic_store_explicit(&state->total, index + 1, memory_order_release);
+    size_t next = state->next_offset + sizeof *slot;
+    state->next_offset = next == state->ring_bytes ? 0 : next;
+}
 
 #endif

@@ -8,6 +8,7 @@ int zeil_bind_list_to_stream(ze_command_list_handle_t list, uint64_t stream_id, 
     if (!obj || obj->kind != ZEIL_KIND_COMMAND_LIST || !atomic_load(&obj->alive) || !stream_id)
         return -1;
     atomic_store(&obj->stream_id, stream_id);
+    launch_cache_forget_all(); /* cached launches of the list name its stream */
     names_stream_bound(list, stream_id, name);
     return 0;
 }
@@ -24,5 +25,7 @@ int zeil_unbind_stream(uint64_t stream_id)
             found = 1;
     }
     pthread_mutex_unlock(&records_states_lock);
+    if (found)
+        launch_cache_forget_all();
     return found ? 0 : -1;
 }

@@ -79,7 +79,8 @@ typedef struct zeil_obj {
     uint32_t kernel_name_count;
     const char **kernel_names; /* a module's kernels, interned */
     _Atomic uint32_t group_size[3];
-    _Atomic uint64_t args_set; /* bit i: argument i was set */
+    _Atomic uint32_t group_size_epoch; /* advanced when group_size changes */
+    _Atomic uint64_t args_set;         /* bit i: argument i was set */
     uint32_t arg_count;
     void *hazard; /* layer/hazards state, owned there */
 } zeil_obj_t;
@@ -131,5 +132,19 @@ const char *registry_kind_article(zeil_kind_t kind);
 /* A copy that lives as long as the process (same text -> same pointer);
  * null when out of memory (counted). */
 const char *registry_intern(const char *text);
+
+/* Sets a kernel's group size; a change advances its epoch, after the new
+ * size (what a launch cache entry knows of the size is that of its epoch). */
+static inline void registry_set_group_size(zeil_obj_t *kernel, const uint32_t size[3])
+{
+    int changed = 0;
+    for (int i = 0; i < 3; i++)
+        if (atomic_load_explicit(&kernel->group_size[i], memory_order_relaxed) != size[i]) {
+            atomic_store_explicit(&kernel->group_size[i], size[i], memory_order_relaxed);
+            changed = 1;
+        }
+    if (changed)
+        atomic_fetch_add_explicit(&kernel->group_size_epoch, 1, memory_order_release);
+}
 
 #endif

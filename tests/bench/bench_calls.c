@@ -2,7 +2,9 @@
  * The per-call figures of one configuration: launch_append_ns, alloc_free_ns
  * and event_ns, and the same calls paired with the driver's own entries
  * (bench_direct.h): launch_added_ns, alloc_free_added_ns and event_added_ns,
- * what the path above the driver added in this process.
+ * what the path above the driver added in this process; and
+ * launch_alternating_added_ns, the launch's figure with the launches
+ * alternating between two regular lists (two streams fed from one thread).
  *
  * Each is timed in batches (the clock is read once per batch of BATCH calls).
  * A pair is a batch through the API and a batch straight into the driver, in
@@ -36,6 +38,7 @@ typedef struct subject {
     const bench_ze_t *ze;
     const bench_direct_t *direct;
     ze_event_handle_t event;
+    ze_command_list_handle_t second_list; /* launch_alternating_batch's */
 } subject_t;
 
 /* One batch of one side; returns the mean ns per call (or per pair of calls). */
@@ -94,6 +97,29 @@ static double launch_batch(const subject_t *s, int side)
     uint64_t end = bench_now_ns();
     BENCH_ZE_OK(failed);
     BENCH_ZE_OK(zeCommandListReset(ze->list));
+    return (double)(end - start) / BATCH;
+}
+
+/* The same launches, alternately on the list and on a second one; the
+ * resets after the batch are not timed. */
+static double launch_alternating_batch(const subject_t *s, int side)
+{
+    static const ze_group_count_t one_group = {1, 1, 1};
+    const bench_ze_t *ze = s->ze;
+    ze_command_list_handle_t lists[2] = {ze->list, s->second_list};
+    ze_pfnCommandListAppendLaunchKernel_t direct = s->direct->list.pfnAppendLaunchKernel;
+    ze_result_t failed = ZE_RESULT_SUCCESS;
+    uint64_t start = bench_now_ns();
+    if (side == API)
+        for (unsigned k = 0; k < BATCH; k++)
+            failed |= bench_ze_launch(ze, lists[k & 1]);
+    else
+        for (unsigned k = 0; k < BATCH; k++)
+            failed |= direct(lists[k & 1], ze->kernel, &one_group, NULL, 0, NULL);
+    uint64_t end = bench_now_ns();
+    BENCH_ZE_OK(failed);
+    BENCH_ZE_OK(zeCommandListReset(lists[0]));
+    BENCH_ZE_OK(zeCommandListReset(lists[1]));
     return (double)(end - start) / BATCH;
 }
 
@@ -181,7 +207,7 @@ int bench_child_calls(const bench_child_args_t *args)
     verify_configuration(args->config);
     bench_direct_t direct;
     bench_direct_open(&direct);
-    subject_t s = {&ze, &direct, NULL};
+    subject_t s = {&ze, &direct, NULL, NULL};
     int tracing = strcmp(args->config, "stock_tracing") == 0;
     if (tracing)
         bench_stock_tracing_enable();
@@ -190,6 +216,9 @@ int bench_child_calls(const bench_child_args_t *args)
     paired_t alloc = time_pairs(alloc_free_batch, &s, scaled(args->scale, 500));
     paired_t event = time_events(&s, scaled(args->scale, 1000));
     paired_t launch = time_pairs(launch_batch, &s, scaled(args->scale, 1000));
+    s.second_list = bench_ze_new_list(&ze);
+    paired_t alternating = time_pairs(launch_alternating_batch, &s, scaled(args->scale, 1000));
+    BENCH_ZE_OK(zeCommandListDestroy(s.second_list));
     if (tracing)
         bench_stock_tracing_disable();
     bench_ze_close(&ze);
@@ -199,5 +228,6 @@ int bench_child_calls(const bench_child_args_t *args)
     bench_emit("launch_added_ns", args->config, launch.added);
     bench_emit("alloc_free_added_ns", args->config, alloc.added);
     bench_emit("event_added_ns", args->config, event.added);
+    bench_emit("launch_alternating_added_ns", args->config, alternating.added);
     return 0;
 }

@@ -158,9 +158,10 @@ int bench_child_hazard_scaling(const bench_child_args_t *args)
     mallopt(M_TRIM_THRESHOLD, 256 << 20); /* as bench_hazards.c */
     static shared_t s;
     bench_ze_open(&s.ze);
-    if (!zeil_is_active() || zeil_hazards_enabled() != want)
-        bench_fail("configuration %s: zeil active %d, hazard checks %d", args->config,
-                   zeil_is_active(), zeil_hazards_enabled());
+    /* zeil: the exact checks (the default); zeil_hazards: with the guesses. */
+    if (!zeil_is_active() || !zeil_hazards_enabled() || zeil_hazard_guesses_enabled() != want)
+        bench_fail("configuration %s: zeil active %d, hazard checks %d, guesses %d", args->config,
+                   zeil_is_active(), zeil_hazards_enabled(), zeil_hazard_guesses_enabled());
     bench_direct_open(&s.direct);
     size_t timed = (size_t)(FULL_BATCHES * args->scale);
     s.batches = WARMUP_BATCHES + (timed < 3 ? 3 : timed);

@@ -58,9 +58,11 @@ int bench_child_hazards(const bench_child_args_t *args)
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     bench_ze_t ze;
     bench_ze_open(&ze);
-    if (!zeil_is_active() || zeil_hazards_enabled() != want)
-        bench_fail("configuration %s: zeil active %d, hazard checks %d", args->config,
-                   zeil_is_active(), zeil_hazards_enabled());
+    /* zeil: the exact checks (the default), which a plain launch skips;
+     * zeil_hazards: with the guesses, each launch's three arguments. */
+    if (!zeil_is_active() || !zeil_hazards_enabled() || zeil_hazard_guesses_enabled() != want)
+        bench_fail("configuration %s: zeil active %d, hazard checks %d, guesses %d", args->config,
+                   zeil_is_active(), zeil_hazards_enabled(), zeil_hazard_guesses_enabled());
     ze_command_list_handle_t lists[2] = {bench_stream_list(&ze), bench_stream_list(&ze)};
     ze_event_pool_desc_t pool_desc = {ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
                                       ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 3};

@@ -17,9 +17,13 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const call_figures[] = {
-    "launch_append_ns", "alloc_free_ns",       "event_ns",
-    "launch_added_ns",  "alloc_free_added_ns", "event_added_ns"};
+static const char *const call_figures[] = {"launch_append_ns",
+                                           "alloc_free_ns",
+                                           "event_ns",
+                                           "launch_added_ns",
+                                           "alloc_free_added_ns",
+                                           "event_added_ns",
+                                           "launch_alternating_added_ns"};
 static const char *const lookup_sizes[] = {"1000", "100000", "1000000"};
 
 static void number(FILE *f, double v)

@@ -9,7 +9,7 @@
 
 static const char *const call_figures[] = {"launch_append_ns", "alloc_free_ns", "event_ns"};
 static const char *const added_figures[] = {"launch_added_ns", "alloc_free_added_ns",
-                                            "event_added_ns"};
+                                            "event_added_ns", "launch_alternating_added_ns"};
 static const char *const lookup_sizes[] = {"1000", "100000", "1000000"};
 #define NOT_BUILT "n/a (zeil_bench_interop missing)"
 
@@ -107,7 +107,8 @@ static void hazard_figure(FILE *out, const bench_results_t *r)
     row(out, "two_stream_added_ns", "zeil", have_zeil ? &zeil : NULL, "ns", "over the driver");
     row(out, "", "zeil_hazards", have_hazards ? &hazards : NULL, "ns", relative);
     have_zeil = bench_results_summary(r, "hazard_scaling_added_ns", "zeil_8x4", &zeil);
-    have_hazards = bench_results_summary(r, "hazard_scaling_added_ns", "zeil_hazards_8x4", &hazards);
+    have_hazards =
+        bench_results_summary(r, "hazard_scaling_added_ns", "zeil_hazards_8x4", &hazards);
     snprintf(relative, sizeof relative, "-");
     if (have_zeil && have_hazards)
         snprintf(relative, sizeof relative, "paired: hazards add %+.1f",

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #define BENCH_MAX_ROUNDS 64
-#define BENCH_MAX_SERIES 64
+#define BENCH_MAX_SERIES 96
 
 typedef struct bench_series {
     char figure[40];

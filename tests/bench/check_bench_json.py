@@ -15,7 +15,8 @@ import subprocess
 import sys
 
 CALL_FIGURES = ("launch_append_ns", "alloc_free_ns", "event_ns",
-                "launch_added_ns", "alloc_free_added_ns", "event_added_ns")
+                "launch_added_ns", "alloc_free_added_ns", "event_added_ns",
+                "launch_alternating_added_ns")
 CONFIGS = ("driver", "zeil", "zeil_trace", "stock_validation", "stock_tracing")
 
 

@@ -4,7 +4,7 @@
  * wrong stay silent; races, frees in flight and hangs are reported with both
  * sides and their path, and only the free is refused.
  */
-#include "zl.h"
+#include "hz_two_lists.h"
 
 #include "test_kernels.h"
 
@@ -16,26 +16,6 @@
 #include <string.h>
 #include <time.h>
 
-enum {
-    BYTES = 4096
-};
-
-static void fill(ze_command_list_handle_t list, void *ptr, ze_event_handle_t signal,
-                 uint32_t nwaits, ze_event_handle_t *waits)
-{
-    static const uint32_t pattern = 0x5a5a5a5a;
-    ZT_OK(zeCommandListAppendMemoryFill(list, ptr, &pattern, sizeof pattern, BYTES, signal, nwaits,
-                                        waits));
-}
-
-static void copy(ze_command_list_handle_t list, void *dst, const void *src,
-                 ze_event_handle_t signal, uint32_t nwaits, ze_event_handle_t *waits)
-{
-    ZT_OK(zeCommandListAppendMemoryCopy(list, dst, src, BYTES, signal, nwaits, waits));
-}
-
-static const uint64_t forever = UINT64_MAX;
-
 /* Signals the event 20 ms from now (a thread's work). */
 static void *signal_soon(void *event)
 {
@@ -43,42 +23,6 @@ static void *signal_soon(void *event)
     nanosleep(&delay, NULL);
     zeEventHostSignal((ze_event_handle_t)event);
     return NULL;
-}
-
-typedef struct two_lists {
-    zl_fixture_t f;
-    ze_command_list_handle_t a, b;
-    void *x, *y;
-    void *extra; /* freed with x and y when set */
-} two_lists_t;
-
-static void open_two(two_lists_t *t)
-{
-    zl_open(&t->f);
-    t->a = zt_in_order_list(&t->f.env);
-    t->b = zt_in_order_list(&t->f.env);
-    t->x = zt_usm_alloc(&t->f.env, ZT_USM_DEVICE, BYTES, 64);
-    t->y = zt_usm_alloc(&t->f.env, ZT_USM_DEVICE, BYTES, 64);
-    t->extra = NULL;
-}
-
-/* Ends with every list synchronized, so the frees are correct. */
-static void close_two(two_lists_t *t)
-{
-    ze_event_handle_t done[2] = {t->f.event[6], t->f.event[7]};
-    ZT_OK(zeEventHostReset(done[0]));
-    ZT_OK(zeEventHostReset(done[1]));
-    ZT_OK(zeCommandListAppendBarrier(t->a, done[0], 0, NULL));
-    ZT_OK(zeCommandListAppendBarrier(t->b, done[1], 0, NULL));
-    ZT_OK(zeEventHostSynchronize(done[0], forever));
-    ZT_OK(zeEventHostSynchronize(done[1], forever));
-    ZT_OK(zeMemFree(t->f.env.context, t->x));
-    ZT_OK(zeMemFree(t->f.env.context, t->y));
-    if (t->extra)
-        ZT_OK(zeMemFree(t->f.env.context, t->extra));
-    ZT_OK(zeCommandListDestroy(t->a));
-    ZT_OK(zeCommandListDestroy(t->b));
-    zl_close(&t->f);
 }
 
 START_TEST(checks_are_on)
@@ -94,8 +38,8 @@ START_TEST(event_between_lists_is_silent)
     two_lists_t t;
     open_two(&t);
     size_t mark = zl_log_mark();
-    fill(t.a, t.x, t.f.event[0], 0, NULL);
-    copy(t.b, t.y, t.x, NULL, 1, &t.f.event[0]);
+    hz_fill(t.a, t.x, t.f.event[0], 0, NULL);
+    hz_copy(t.b, t.y, t.x, NULL, 1, &t.f.event[0]);
     close_two(&t);
     zl_assert_silent(mark);
 }
@@ -108,12 +52,12 @@ START_TEST(host_signalled_waits_are_silent)
     size_t mark = zl_log_mark();
     /* Both lists wait for the host; the host signals after the appends. */
     ze_event_handle_t go = t.f.event[2];
-    fill(t.a, t.x, t.f.event[0], 1, &go);
-    copy(t.b, t.y, t.x, t.f.event[1], 1, &t.f.event[0]);
+    hz_fill(t.a, t.x, t.f.event[0], 1, &go);
+    hz_copy(t.b, t.y, t.x, t.f.event[1], 1, &t.f.event[0]);
     ZT_OK(zeEventHostSignal(go));
-    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], hz_forever));
     ZT_OK(zeMemFree(t.f.env.context, t.y)); /* known done through both lists */
-    t.y = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+    t.y = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
     close_two(&t);
     zl_assert_silent(mark);
 }
@@ -125,24 +69,24 @@ START_TEST(event_reused_after_reset_is_silent)
     open_two(&t);
     size_t mark = zl_log_mark();
     for (int i = 0; i < 4; i++) {
-        fill(t.a, t.x, t.f.event[0], 0, NULL);
-        copy(t.b, t.y, t.x, t.f.event[1], 1, &t.f.event[0]);
-        ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+        hz_fill(t.a, t.x, t.f.event[0], 0, NULL);
+        hz_copy(t.b, t.y, t.x, t.f.event[1], 1, &t.f.event[0]);
+        ZT_OK(zeEventHostSynchronize(t.f.event[1], hz_forever));
         ZT_OK(zeEventHostReset(t.f.event[0]));
         ZT_OK(zeEventHostReset(t.f.event[1]));
     }
     /* The same with the resets appended to the lists; the host waits for
      * both resets, so no signal of the last round is taken for this one's. */
     for (int i = 0; i < 3; i++) {
-        fill(t.a, t.x, t.f.event[0], 0, NULL);
-        copy(t.b, t.y, t.x, t.f.event[1], 1, &t.f.event[0]);
-        ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+        hz_fill(t.a, t.x, t.f.event[0], 0, NULL);
+        hz_copy(t.b, t.y, t.x, t.f.event[1], 1, &t.f.event[0]);
+        ZT_OK(zeEventHostSynchronize(t.f.event[1], hz_forever));
         ZT_OK(zeCommandListAppendEventReset(t.a, t.f.event[0]));
         ZT_OK(zeCommandListAppendEventReset(t.b, t.f.event[1]));
         ZT_OK(zeCommandListAppendBarrier(t.a, t.f.event[2], 0, NULL));
         ZT_OK(zeCommandListAppendBarrier(t.b, t.f.event[3], 0, NULL));
-        ZT_OK(zeEventHostSynchronize(t.f.event[2], forever));
-        ZT_OK(zeEventHostSynchronize(t.f.event[3], forever));
+        ZT_OK(zeEventHostSynchronize(t.f.event[2], hz_forever));
+        ZT_OK(zeEventHostSynchronize(t.f.event[3], hz_forever));
         ZT_OK(zeEventHostReset(t.f.event[2]));
         ZT_OK(zeEventHostReset(t.f.event[3]));
     }
@@ -156,14 +100,14 @@ START_TEST(in_order_list_without_events_is_silent)
     two_lists_t t;
     open_two(&t);
     size_t mark = zl_log_mark();
-    fill(t.a, t.x, NULL, 0, NULL);
-    copy(t.a, t.y, t.x, NULL, 0, NULL);
-    copy(t.a, t.x, t.y, NULL, 0, NULL);
-    fill(t.a, t.y, t.f.event[0], 0, NULL);
-    ZT_OK(zeEventHostSynchronize(t.f.event[0], forever));
+    hz_fill(t.a, t.x, NULL, 0, NULL);
+    hz_copy(t.a, t.y, t.x, NULL, 0, NULL);
+    hz_copy(t.a, t.x, t.y, NULL, 0, NULL);
+    hz_fill(t.a, t.y, t.f.event[0], 0, NULL);
+    ZT_OK(zeEventHostSynchronize(t.f.event[0], hz_forever));
     /* The last append's event covers all of an in-order list. */
     ZT_OK(zeMemFree(t.f.env.context, t.x));
-    t.x = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+    t.x = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
     close_two(&t);
     zl_assert_silent(mark);
 }
@@ -177,15 +121,15 @@ START_TEST(regular_list_through_queue_and_fence_is_silent)
     ze_command_list_handle_t regular = zt_regular_list(&t.f.env);
     ze_command_queue_handle_t queue = zt_queue(&t.f.env, 0);
     ze_fence_handle_t fence = zt_fence(queue);
-    fill(regular, t.x, NULL, 0, NULL);
-    copy(regular, t.y, t.x, NULL, 0, NULL);
+    hz_fill(regular, t.x, NULL, 0, NULL);
+    hz_copy(regular, t.y, t.x, NULL, 0, NULL);
     ZT_OK(zeCommandListClose(regular));
     ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
-    ZT_OK(zeFenceHostSynchronize(fence, forever));
-    copy(t.b, t.x, t.y, t.f.event[0], 0, NULL);           /* after the fence: ordered */
-    ZT_OK(zeEventHostSynchronize(t.f.event[0], forever)); /* before the list runs again */
+    ZT_OK(zeFenceHostSynchronize(fence, hz_forever));
+    hz_copy(t.b, t.x, t.y, t.f.event[0], 0, NULL);           /* after the fence: ordered */
+    ZT_OK(zeEventHostSynchronize(t.f.event[0], hz_forever)); /* before the list runs again */
     ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, NULL));
-    ZT_OK(zeCommandQueueSynchronize(queue, forever));
+    ZT_OK(zeCommandQueueSynchronize(queue, hz_forever));
     ZT_OK(zeFenceDestroy(fence));
     ZT_OK(zeCommandQueueDestroy(queue));
     ZT_OK(zeCommandListDestroy(regular));
@@ -202,13 +146,13 @@ START_TEST(fence_polled_until_ready_is_silent)
     ze_command_list_handle_t regular = zt_regular_list(&t.f.env);
     ze_command_queue_handle_t queue = zt_queue(&t.f.env, 0);
     ze_fence_handle_t fence = zt_fence(queue);
-    fill(regular, t.x, NULL, 0, NULL);
+    hz_fill(regular, t.x, NULL, 0, NULL);
     ZT_OK(zeCommandListClose(regular));
     ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
     while (zeFenceQueryStatus(fence) == ZE_RESULT_NOT_READY)
         sched_yield();
     ZT_OK(zeMemFree(t.f.env.context, t.x)); /* ready: the fill is done */
-    t.x = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+    t.x = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
     ZT_OK(zeFenceDestroy(fence));
     ZT_OK(zeCommandQueueDestroy(queue));
     ZT_OK(zeCommandListDestroy(regular));
@@ -222,8 +166,8 @@ START_TEST(synchronous_list_is_silent)
     zl_fixture_t f;
     zl_open(&f);
     size_t mark = zl_log_mark();
-    void *x = zt_usm_alloc(&f.env, ZT_USM_DEVICE, BYTES, 64);
-    fill(f.list, x, NULL, 0, NULL); /* done when the append returns */
+    void *x = zt_usm_alloc(&f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
+    hz_fill(f.list, x, NULL, 0, NULL); /* done when the append returns */
     ZT_OK(zeMemFree(f.env.context, x));
     zl_close(&f);
     zl_assert_silent(mark);
@@ -250,10 +194,10 @@ START_TEST(region_copies_of_disjoint_rows_are_silent)
                                               0, NULL));
     zl_assert_silent(mark);
     /* rows 4..11 overlap both: a race, named with its exact range */
-    t.extra = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+    t.extra = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
     ZT_OK(zeCommandListAppendMemoryCopyRegion(t.b, t.extra, &middle, 256, 0, t.x, &middle, 256, 0,
                                               t.f.event[1], 0, NULL));
-    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], hz_forever));
     ZT_OK(zeEventHostSignal(go));
     char range[64];
     snprintf(range, sizeof range, "reads %p+%d", (void *)((char *)t.x + 4 * 256 + 16),
@@ -298,22 +242,22 @@ START_TEST(appends_of_every_kind_signal_their_events)
         two_lists_t t;
         open_two(&t);
         indirect_t k;
-        t.extra = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+        t.extra = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
         indirect_open(&k, &t.f, t.extra);
         size_t mark = zl_log_mark();
         ze_event_handle_t a_done = t.f.event[0], b_done = t.f.event[1];
-        fill(t.a, t.x, NULL, 0, NULL);
+        hz_fill(t.a, t.x, NULL, 0, NULL);
         if (kind == 0)
-            ZT_OK(zeCommandListAppendMemoryCopyFromContext(t.a, t.y, t.f.env.context, t.x, BYTES,
+            ZT_OK(zeCommandListAppendMemoryCopyFromContext(t.a, t.y, t.f.env.context, t.x, HZ_BYTES,
                                                            a_done, 0, NULL));
         else
             ZT_OK(zeCommandListAppendLaunchMultipleKernelsIndirect(t.a, 1, &k.kernel, k.count,
                                                                    k.groups, a_done, 0, NULL));
-        fill(t.b, t.x, b_done, 1, &a_done);
-        ZT_OK(zeEventHostSynchronize(a_done, forever)); /* alone: no E094 */
-        ZT_OK(zeEventHostSynchronize(b_done, forever));
+        hz_fill(t.b, t.x, b_done, 1, &a_done);
+        ZT_OK(zeEventHostSynchronize(a_done, hz_forever)); /* alone: no E094 */
+        ZT_OK(zeEventHostSynchronize(b_done, hz_forever));
         ZT_OK(zeMemFree(t.f.env.context, t.x)); /* known done: not refused */
-        t.x = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, BYTES, 64);
+        t.x = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
         zl_assert_silent(mark);
         indirect_close(&k, &t.f);
         close_two(&t);
@@ -327,10 +271,10 @@ START_TEST(copy_from_context_racing_a_fill_is_reported)
     open_two(&t);
     size_t mark = zl_log_mark();
     ze_event_handle_t go = t.f.event[2];
-    fill(t.a, t.x, NULL, 1, &go);
-    ZT_OK(zeCommandListAppendMemoryCopyFromContext(t.b, t.y, t.f.env.context, t.x, BYTES,
+    hz_fill(t.a, t.x, NULL, 1, &go);
+    ZT_OK(zeCommandListAppendMemoryCopyFromContext(t.b, t.y, t.f.env.context, t.x, HZ_BYTES,
                                                    t.f.event[1], 0, NULL));
-    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], hz_forever));
     ZT_OK(zeEventHostSignal(go));
     zl_assert_one_finding(mark, "ZEIL-E090", "zeCommandListAppendMemoryCopyFromContext", "reads",
                           "written by zeCommandListAppendMemoryFill", NULL);
@@ -351,7 +295,7 @@ START_TEST(freeing_a_multi_kernel_launch_argument_in_flight_is_refused)
     ZT_RESULT(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE, zeMemFree(t.f.env.context, t.x));
     zl_assert_one_finding(mark, "ZEIL-E092", "zeMemFree", "not known to be complete", NULL);
     ZT_OK(zeEventHostSignal(go));
-    ZT_OK(zeEventHostSynchronize(done, forever));
+    ZT_OK(zeEventHostSynchronize(done, hz_forever));
     indirect_close(&k, &t.f);
     close_two(&t);
 }
@@ -365,13 +309,13 @@ START_TEST(race_between_lists_names_both_sides)
     /* The fill is held back until the copy is done: a race to Level Zero's
      * order, yet not one the driver runs (TSan would see that one). */
     ze_event_handle_t go = t.f.event[2];
-    fill(t.a, t.x, NULL, 1, &go);
+    hz_fill(t.a, t.x, NULL, 1, &go);
     uint64_t fill_call = zeil_call_number();
-    copy(t.b, t.y, t.x, t.f.event[1], 0, NULL); /* no event: a race, yet the copy runs */
-    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    hz_copy(t.b, t.y, t.x, t.f.event[1], 0, NULL); /* no event: a race, yet the copy runs */
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], hz_forever));
     ZT_OK(zeEventHostSignal(go));
     char written[64], at[64];
-    snprintf(written, sizeof written, "reads %p+%d", t.x, BYTES);
+    snprintf(written, sizeof written, "reads %p+%d", t.x, HZ_BYTES);
     snprintf(at, sizeof at, "(call #%llu)", (unsigned long long)fill_call);
     zl_assert_one_finding(mark, "ZEIL-E090", "zeCommandListAppendMemoryCopy", written,
                           "written by zeCommandListAppendMemoryFill on list", at,
@@ -386,17 +330,17 @@ START_TEST(free_in_flight_is_refused)
     open_two(&t);
     size_t mark = zl_log_mark();
     ze_event_handle_t go = t.f.event[2];
-    fill(t.a, t.x, t.f.event[0], 1, &go); /* cannot run before the host says go */
+    hz_fill(t.a, t.x, t.f.event[0], 1, &go); /* cannot run before the host says go */
     ZT_RESULT(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE, zeMemFree(t.f.env.context, t.x));
     zl_assert_one_finding(mark, "ZEIL-E092", "zeMemFree", "is written by",
                           "not known to be complete", NULL);
     ZT_OK(zeEventHostSignal(go));
-    ZT_OK(zeEventHostSynchronize(t.f.event[0], forever));
+    ZT_OK(zeEventHostSynchronize(t.f.event[0], hz_forever));
     /* The driver never saw the free: the fill reached the memory. */
-    uint32_t *seen = zt_usm_alloc(&t.f.env, ZT_USM_HOST, BYTES, 64);
-    copy(t.a, seen, t.x, t.f.event[1], 0, NULL);
-    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
-    ck_assert_uint_eq(seen[BYTES / 4 - 1], 0x5a5a5a5a);
+    uint32_t *seen = zt_usm_alloc(&t.f.env, ZT_USM_HOST, HZ_BYTES, 64);
+    hz_copy(t.a, seen, t.x, t.f.event[1], 0, NULL);
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], hz_forever));
+    ck_assert_uint_eq(seen[HZ_BYTES / 4 - 1], 0x5a5a5a5a);
     ZT_OK(zeMemFree(t.f.env.context, seen));
     mark = zl_log_mark();
     close_two(&t); /* the free now succeeds */
@@ -417,7 +361,7 @@ START_TEST(two_list_cycle_is_reported_at_the_closing_append)
                           "which only this call signals", NULL);
     /* The host breaks the cycle. */
     ZT_OK(zeEventHostSignal(e2));
-    ZT_OK(zeEventHostSynchronize(e1, forever));
+    ZT_OK(zeEventHostSynchronize(e1, hz_forever));
     close_two(&t);
 }
 END_TEST
@@ -431,11 +375,11 @@ START_TEST(infinite_wait_on_unsignalled_event_is_warned_once_blocked)
     open_two(&t);
     size_t mark = zl_log_mark();
     ze_event_handle_t never = t.f.event[2], done = t.f.event[0];
-    fill(t.a, t.x, done, 1, &never);
+    hz_fill(t.a, t.x, done, 1, &never);
     zl_late_signal_t s = {never, "ZEIL-W097"};
     pthread_t helper;
     ck_assert_int_eq(pthread_create(&helper, NULL, zl_signal_when_reported, &s), 0);
-    ZT_OK(zeEventHostSynchronize(done, forever)); /* returns once the helper signals */
+    ZT_OK(zeEventHostSynchronize(done, hz_forever)); /* returns once the helper signals */
     pthread_join(helper, NULL);
     char path[96];
     snprintf(path, sizeof path, "on event %p, which nothing pending signals", (void *)never);
@@ -454,10 +398,10 @@ START_TEST(infinite_wait_another_thread_ends_is_silent)
     open_two(&t);
     size_t mark = zl_log_mark();
     ze_event_handle_t go = t.f.event[2], done = t.f.event[0];
-    fill(t.a, t.x, done, 1, &go);
+    hz_fill(t.a, t.x, done, 1, &go);
     pthread_t helper;
     ck_assert_int_eq(pthread_create(&helper, NULL, signal_soon, go), 0);
-    ZT_OK(zeEventHostSynchronize(done, forever));
+    ZT_OK(zeEventHostSynchronize(done, hz_forever));
     pthread_join(helper, NULL);
     close_two(&t);
     zl_assert_silent(mark);
@@ -471,14 +415,14 @@ START_TEST(infinite_wait_on_a_cycle_is_reported_before_blocking)
     two_lists_t t;
     open_two(&t);
     ze_event_handle_t later = t.f.event[2], done = t.f.event[0];
-    fill(t.a, t.x, done, 1, &later);
+    hz_fill(t.a, t.x, done, 1, &later);
     ZT_OK(zeCommandListAppendSignalEvent(t.a, later)); /* behind the fill: E093 */
     ck_assert_uint_eq(zeil_rule_count("ZEIL-E093"), 1);
     size_t mark = zl_log_mark();
     zl_late_signal_t s = {later, "ZEIL-E094"};
     pthread_t helper;
     ck_assert_int_eq(pthread_create(&helper, NULL, zl_signal_when_reported, &s), 0);
-    ZT_OK(zeEventHostSynchronize(done, forever)); /* the host breaks the cycle */
+    ZT_OK(zeEventHostSynchronize(done, hz_forever)); /* the host breaks the cycle */
     pthread_join(helper, NULL);
     zl_assert_one_finding(mark, "ZEIL-E094", "zeEventHostSynchronize", "waits for ever on event",
                           "(a cycle)", "its work waits on itself", NULL);
@@ -492,13 +436,13 @@ START_TEST(finite_wait_that_times_out_is_warned_once)
     open_two(&t);
     size_t mark = zl_log_mark();
     ze_event_handle_t never = t.f.event[2], done = t.f.event[0];
-    fill(t.a, t.x, done, 1, &never);
+    hz_fill(t.a, t.x, done, 1, &never);
     for (int i = 0; i < 3; i++)
         ZT_RESULT(ZE_RESULT_NOT_READY, zeEventHostSynchronize(done, 1000 * 1000));
     zl_assert_one_finding(mark, "ZEIL-W095", "zeEventHostSynchronize", "timed out",
                           "which nothing pending signals", NULL);
     ZT_OK(zeEventHostSignal(never));
-    ZT_OK(zeEventHostSynchronize(done, forever));
+    ZT_OK(zeEventHostSynchronize(done, hz_forever));
     close_two(&t);
 }
 END_TEST
@@ -507,12 +451,12 @@ START_TEST(queue_and_fence_waits_on_unsignalled_event_are_reported)
 {
     zl_fixture_t f;
     zl_open(&f);
-    void *x = zt_usm_alloc(&f.env, ZT_USM_DEVICE, BYTES, 64);
+    void *x = zt_usm_alloc(&f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
     ze_command_list_handle_t regular = zt_regular_list(&f.env);
     ze_command_queue_handle_t queue = zt_queue(&f.env, 0);
     ze_fence_handle_t fence = zt_fence(queue);
     ze_event_handle_t never = f.event[2];
-    fill(regular, x, NULL, 1, &never);
+    hz_fill(regular, x, NULL, 1, &never);
     ZT_OK(zeCommandListClose(regular));
     size_t mark = zl_log_mark();
     ZT_OK(zeCommandQueueExecuteCommandLists(queue, 1, &regular, fence));
@@ -524,7 +468,7 @@ START_TEST(queue_and_fence_waits_on_unsignalled_event_are_reported)
     zl_late_signal_t s = {never, "ZEIL-W097"};
     pthread_t helper;
     ck_assert_int_eq(pthread_create(&helper, NULL, zl_signal_when_reported, &s), 0);
-    ZT_OK(zeCommandQueueSynchronize(queue, forever));
+    ZT_OK(zeCommandQueueSynchronize(queue, hz_forever));
     pthread_join(helper, NULL);
     zl_assert_one_finding(mark, "ZEIL-W097", "zeCommandQueueSynchronize",
                           "ms waiting on command queue", "its work waits (call #",
@@ -544,16 +488,16 @@ START_TEST(kernel_pointer_argument_race_is_a_warning)
     two_lists_t t;
     open_two(&t);
     ze_kernel_handle_t k = zt_kernel(t.f.module, TK_STAMP);
-    uint64_t *stamp = zt_usm_alloc(&t.f.env, ZT_USM_HOST, BYTES, 64);
+    uint64_t *stamp = zt_usm_alloc(&t.f.env, ZT_USM_HOST, HZ_BYTES, 64);
     ZT_ARG(k, 0, stamp);
     ZT_OK(zeKernelSetGroupSize(k, 1, 1, 1));
     size_t mark = zl_log_mark();
     static const uint32_t zero = 0;
     ze_event_handle_t go = t.f.event[2]; /* the fill waits for the launch to be done */
-    ZT_OK(zeCommandListAppendMemoryFill(t.a, stamp, &zero, sizeof zero, BYTES, NULL, 1, &go));
+    ZT_OK(zeCommandListAppendMemoryFill(t.a, stamp, &zero, sizeof zero, HZ_BYTES, NULL, 1, &go));
     ze_group_count_t one = {1, 1, 1};
     ZT_OK(zeCommandListAppendLaunchKernel(t.b, k, &one, t.f.event[1], 0, NULL));
-    ZT_OK(zeEventHostSynchronize(t.f.event[1], forever));
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], hz_forever));
     ZT_OK(zeEventHostSignal(go));
     zl_assert_one_finding(mark, "ZEIL-W091", "zeCommandListAppendLaunchKernel",
                           "kernel 'stamp' on list", "may read or write",

@@ -163,9 +163,13 @@ static inline ptrdiff_t live_with_base_at_newest_level(uintptr_t base, registry_
     return at;
 }
 
-int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread, registry_free_t *freeing)
+/* registry_begin_free, any case. */
+static __attribute__((noinline)) int begin_free_any(const void *ptr, uint64_t call, uint32_t thread,
+                                                    registry_free_t *freeing)
 {
     uintptr_t base = (uintptr_t)ptr;
+    freeing->seq = 1; /* none: registry_end_free looks at the slot again */
+    freeing->span = 0;
     ptrdiff_t at = live_with_base_at_newest_level(base, freeing);
     if (at < 0 && (at = live_with_base_read(base, freeing)) < 0)
         return 0;
@@ -181,6 +185,43 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread, registr
         if (atomic_load_explicit(&inflight_end, memory_order_relaxed) <= thread)
             inflight_end_raise(thread);
     }
+    return 1;
+}
+
+/* The usual beginning inline, begin_free_any's way: no writer in the way,
+ * the allocation at the level of the newest one, its thread's entry of the
+ * frees under way ready. It calls nothing but tail calls (no registers to
+ * save); anything else goes to begin_free_any before it writes the entry. */
+int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread, registry_free_t *freeing)
+{
+    uintptr_t base = (uintptr_t)ptr;
+    uint64_t s = ALLOC_LOAD(allocs.seq);
+    unsigned level = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
+    const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[level]);
+    ptrdiff_t at;
+    if ((s & 1) || !t || thread >= INFLIGHT_THREADS ||
+        atomic_load_explicit(&inflight_end, memory_order_relaxed) <= thread ||
+        (at = live_probe_base(t, level, base)) < 0)
+        return begin_free_any(ptr, call, thread, freeing);
+    const alloc_slot_t *slot = &t->slots[at];
+    uint64_t created_call = ALLOC_LOAD(slot->created_call);
+    uintptr_t context = ALLOC_LOAD(slot->context), span = ALLOC_LOAD(slot->span);
+    if (ALLOC_LOAD(allocs.seq) != s)
+        return begin_free_any(ptr, call, thread, freeing);
+    *freeing = (registry_free_t){.base = base,
+                                 .created_call = created_call,
+                                 .call = call,
+                                 .context = (ze_context_handle_t)context,
+                                 .thread = thread,
+                                 .level = level,
+                                 .table = t,
+                                 .slot = (size_t)at,
+                                 .seq = s,
+                                 .span = span};
+    inflight_free_t *f = &inflight[thread];
+    ALLOC_STORE(f->created_call, created_call);
+    ALLOC_STORE(f->call, call);
+    ALLOC_STORE(f->base, base); /* last: a reader that sees it sees the rest */
     return 1;
 }
 
@@ -312,16 +353,89 @@ static inline int end_free_usual(const registry_free_t *freeing)
     return 1;
 }
 
-int registry_end_free(const registry_free_t *freeing, int driver_freed)
+/* Under the lock, its thread's entry emptied: registry_end_free, any case. */
+static __attribute__((noinline)) int end_free_locked(const registry_free_t *freeing,
+                                                     int driver_freed)
 {
-    spin_lock(&allocs_lock);
-    if (freeing->thread < INFLIGHT_THREADS &&
-        ALLOC_LOAD(inflight[freeing->thread].base) == freeing->base)
-        ALLOC_STORE(inflight[freeing->thread].base, (uintptr_t)0);
     int r = driver_freed && end_free_usual(freeing) ? 1 : end_free_other(freeing, driver_freed);
     after_write();
     spin_unlock(&allocs_lock);
     return r;
+}
+
+/* Its thread's entry holds this free (registry_begin_free filled it, and only
+ * its thread writes it): under the lock, it leaves. */
+static inline void inflight_done(const registry_free_t *freeing)
+{
+    if (freeing->thread < INFLIGHT_THREADS)
+        ALLOC_STORE(inflight[freeing->thread].base, (uintptr_t)0);
+}
+
+/* registry_end_free when the lock was taken. */
+static __attribute__((noinline)) int end_free_any(const registry_free_t *freeing, int driver_freed)
+{
+    spin_lock(&allocs_lock);
+    inflight_done(freeing);
+    return end_free_locked(freeing, driver_freed);
+}
+
+/* Under the lock, after end_free_usual's way: what it ends with. */
+static __attribute__((noinline)) int end_free_finish(unsigned k)
+{
+    table_maybe_shrink(&allocs.live, k);
+    after_write();
+    spin_unlock(&allocs_lock);
+    return 1;
+}
+
+/* The usual end inline, end_free_usual's way: the lock free, no writer since
+ * the beginning (the slot holds the allocation as begin found it), one block
+ * of its level, the last of its run, a tombstone of this very range that no
+ * coarser one overlaps, the oldest FIFO place free. It calls nothing but tail
+ * calls; anything else goes to end_free_locked before it changes anything. */
+int registry_end_free(const registry_free_t *freeing, int driver_freed)
+{
+    if (!driver_freed || !spin_try_lock(&allocs_lock))
+        return end_free_any(freeing, driver_freed);
+    inflight_done(freeing);
+    unsigned k = freeing->level;
+    alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
+    alloc_table_t *dead = ALLOC_LOAD(allocs.dead.tables[k]);
+    uintptr_t base = freeing->base, span = freeing->span;
+    size_t at = freeing->slot;
+    unsigned shift = level_shift(k);
+    uint32_t place = allocs.fifo_next;
+    ptrdiff_t d;
+    if (ALLOC_LOAD(allocs.seq) != freeing->seq || t != freeing->table || !dead ||
+        (base + span - 1) >> shift != base >> shift || allocs.fifo[place].span ||
+        (ALLOC_LOAD(allocs.dead.levels) >> (k + 1)) ||
+        ALLOC_LOAD(t->slots[(at + 1) & t->mask].span) ||
+        (d = table_find(dead, base >> shift, base, 0)) < 0 ||
+        ALLOC_LOAD(dead->slots[d].span) != span)
+        return end_free_locked(freeing, 1);
+    const alloc_slot_t *s = &t->slots[at];
+    alloc_slot_t *tomb = &dead->slots[d];
+    write_begin();
+    allocs.fifo[meta_place(ALLOC_LOAD(tomb->meta))].span = 0;
+    allocs.fifo[place].base = base;
+    allocs.fifo[place].span = span;
+    allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
+    ALLOC_STORE(tomb->context, ALLOC_LOAD(s->context));
+    ALLOC_STORE(tomb->device, ALLOC_LOAD(s->device));
+    ALLOC_STORE(tomb->created_call, freeing->created_call);
+    ALLOC_STORE(tomb->freed_call, freeing->call);
+    ALLOC_STORE(tomb->threads,
+                (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32);
+    ALLOC_STORE(tomb->meta, meta_at_place(ALLOC_LOAD(s->meta), place));
+    /* table_del_at of the last slot of its run */
+    ALLOC_STORE(t->slots[at].span, (uintptr_t)0);
+    if (!--t->used)
+        ALLOC_STORE(allocs.live.levels, ALLOC_LOAD(allocs.live.levels) & ~(1u << k));
+    write_end();
+    if ((t->mask + 1 > MIN_SLOTS && 8 * t->used <= t->mask + 1) || alloc_tables_retired.newest)
+        return end_free_finish(k);
+    spin_unlock(&allocs_lock);
+    return 1;
 }
 
 int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)

@@ -44,6 +44,11 @@ extern spin_lock_t allocs_lock __attribute__((visibility("hidden")));
 
 /* ---- writers (registry_allocs.c, registry_alloc_frees.c; under the lock) ---- */
 
+/* Always inline: a call would make the short paths of registry_alloc_frees.c
+ * save registers (the compiler declined to inline them there). */
+static inline void write_begin(void) __attribute__((always_inline));
+static inline void write_end(void) __attribute__((always_inline));
+
 static inline void write_begin(void)
 {
     uint64_t s = ALLOC_LOAD(allocs.seq);

@@ -134,3 +134,8 @@ void alloc_table_shrink(alloc_index_t *x, unsigned k)
         slots *= 2;
     table_resize(x, k, slots);
 }
+
+void table_del_in_run(alloc_table_t *t, unsigned shift, size_t i)
+{
+    table_del_moving(t, shift, i);
+}

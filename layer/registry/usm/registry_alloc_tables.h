@@ -112,19 +112,26 @@ typedef struct alloc_index {
 
 /* ---- levels, hashing, entries ---- */
 
-/* LEVEL_BITS * (k + 1), but 63 for the last level (a shift by 64 is none). */
+/* LEVEL_BITS * (k + 1), but 63 for the last level (a shift by 64 is none).
+ * Looked up: every allocation and free asks a few times. */
+_Static_assert(LEVEL_BITS == 3u && ALLOC_LEVELS == 22u, "the tables below follow the levels");
 static inline unsigned level_shift(unsigned k)
 {
-    unsigned shift = LEVEL_BITS * (k + 1);
-    return shift < 64 ? shift : 63;
+    static const unsigned char shifts[ALLOC_LEVELS] = {3,  6,  9,  12, 15, 18, 21, 24, 27, 30, 33,
+                                                       36, 39, 42, 45, 48, 51, 54, 57, 60, 63, 63};
+    return shifts[k];
 }
 
+/* The level of a span: (bits - 1) / LEVEL_BITS of the bits of span - 1. */
 static inline unsigned level_of(uintptr_t span)
 {
+    static const unsigned char by_bits[65] = {
+        0,  0,  0,  0,  1,  1,  1,  2,  2,  2,  3,  3,  3,  4,  4,  4,  5,  5,  5,  6,  6,  6,
+        7,  7,  7,  8,  8,  8,  9,  9,  9,  10, 10, 10, 11, 11, 11, 12, 12, 12, 13, 13, 13, 14,
+        14, 14, 15, 15, 15, 16, 16, 16, 17, 17, 17, 18, 18, 18, 19, 19, 19, 20, 20, 20, 21};
     if (span <= (1u << LEVEL_BITS))
         return 0;
-    unsigned bits = 64 - (unsigned)__builtin_clzll((unsigned long long)(span - 1));
-    return (bits - 1) / LEVEL_BITS;
+    return by_bits[64 - __builtin_clzll((unsigned long long)(span - 1))];
 }
 
 /* Fibonacci hashing: block numbers of allocations next to each other (the
@@ -286,9 +293,24 @@ static inline void table_put(alloc_table_t *t, uintptr_t block, const alloc_entr
     }
 }
 
+/* table_del_at when slot i is not the last of its run (registry_alloc_tables.c). */
+void table_del_in_run(alloc_table_t *t, unsigned shift, size_t i);
+
 /* Empties slot i, moving later entries of its run back so that no run is
- * cut short. */
+ * cut short. Inline up to the move: the usual slot ends its run (tables are
+ * at most 70% full), and the move needs a copy of each entry it passes. */
 static inline void table_del_at(alloc_table_t *t, unsigned shift, size_t i)
+{
+    if (ALLOC_LOAD(t->slots[(i + 1) & t->mask].span)) {
+        table_del_in_run(t, shift, i);
+        return;
+    }
+    ALLOC_STORE(t->slots[i].span, (uintptr_t)0);
+    t->used--;
+}
+
+/* table_del_at's general case, for registry_alloc_tables.c. */
+static inline void table_del_moving(alloc_table_t *t, unsigned shift, size_t i)
 {
     for (size_t j = (i + 1) & t->mask;; j = (j + 1) & t->mask) {
         if (!ALLOC_LOAD(t->slots[j].span))

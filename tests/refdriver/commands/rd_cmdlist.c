@@ -17,6 +17,7 @@ static ze_result_t append_immediate(rd_cmdlist_t *list, rd_command_t *cmd)
 
 ze_result_t rd_cmdlist_append(rd_cmdlist_t *list, rd_command_t *cmd)
 {
+    rd_command_hold_events(cmd);
     if (list->immediate)
         return append_immediate(list, cmd);
     if (list->closed) {

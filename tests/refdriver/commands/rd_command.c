@@ -128,8 +128,30 @@ ze_result_t rd_command_run(const rd_command_t *cmd)
     return r;
 }
 
+/* Every event the command uses, to hold or release (fn). */
+static void each_event(const rd_command_t *cmd, void (*fn)(rd_event_t *))
+{
+    fn(cmd->signal);
+    for (uint32_t i = 0; cmd->waits && i < cmd->num_waits; i++)
+        fn(cmd->waits[i]);
+    if (cmd->kind == RD_CMD_EVENT_RESET)
+        fn(cmd->u.reset);
+    for (uint32_t i = 0;
+         cmd->kind == RD_CMD_QUERY_TIMESTAMPS && cmd->u.query.events && i < cmd->u.query.count; i++)
+        fn(cmd->u.query.events[i]);
+}
+
+void rd_command_hold_events(rd_command_t *cmd)
+{
+    each_event(cmd, rd_event_hold);
+    cmd->holds_events = 1;
+}
+
 void rd_command_release(rd_command_t *cmd)
 {
+    if (cmd->holds_events)
+        each_event(cmd, rd_event_release);
+    cmd->holds_events = 0;
     if (!cmd->in_arena)
         free(cmd->waits);
     cmd->waits = NULL;

@@ -40,6 +40,7 @@ typedef struct rd_command {
     rd_command_kind_t kind;
     int in_arena;       /* waits and launch live in the list's arena (regular
                             lists): released with it, not one by one */
+    int holds_events;   /* its events' pools are held (rd_command_hold_events) */
     rd_event_t *signal; /* may be null */
     uint32_t num_waits;
     rd_event_t **waits; /* owned */
@@ -74,6 +75,11 @@ typedef struct rd_command {
         } multiple;
     } u;
 } rd_command_t;
+
+/* Once the command is the list's: the pools of every event it signals,
+ * waits on, resets or queries stay until rd_command_release, whatever the
+ * application destroys meanwhile. */
+void rd_command_hold_events(rd_command_t *cmd);
 
 /* Fills the common part: kind, signal event and wait list (checked). With
  * an arena (a regular list's) the wait list is taken from it, else from the

@@ -128,11 +128,43 @@ ze_result_t ZE_APICALL rd_zeEventPoolCreate(ze_context_handle_t hContext,
     pool->flags = desc->flags;
     pool->count = desc->count;
     pool->slots = slots;
+    atomic_init(&pool->refs, 1);
     pthread_mutex_init(&pool->lock, NULL);
     rd_cond_init(&pool->cond);
     pool->magic = RD_MAGIC_EVENT_POOL;
     *phEventPool = (ze_event_pool_handle_t)pool;
     return ZE_RESULT_SUCCESS;
+}
+
+static void pool_free(rd_event_pool_t *pool)
+{
+    while (pool->retired) {
+        rd_event_t *next = pool->retired->next_retired;
+        rd_object_delete(pool->retired, RD_MAGIC_EVENT, sizeof *pool->retired);
+        pool->retired = next;
+    }
+    pthread_cond_destroy(&pool->cond);
+    pthread_mutex_destroy(&pool->lock);
+    free(pool->slots);
+    rd_object_delete(pool, RD_MAGIC_EVENT_POOL, sizeof *pool);
+}
+
+static void pool_release(rd_event_pool_t *pool)
+{
+    if (atomic_fetch_sub_explicit(&pool->refs, 1, memory_order_acq_rel) == 1)
+        pool_free(pool);
+}
+
+void rd_event_hold(rd_event_t *event)
+{
+    if (event)
+        atomic_fetch_add_explicit(&event->pool->refs, 1, memory_order_relaxed);
+}
+
+void rd_event_release(rd_event_t *event)
+{
+    if (event)
+        pool_release(event->pool);
 }
 
 ze_result_t ZE_APICALL rd_zeEventPoolDestroy(ze_event_pool_handle_t hEventPool)
@@ -146,15 +178,8 @@ ze_result_t ZE_APICALL rd_zeEventPoolDestroy(ze_event_pool_handle_t hEventPool)
     if (live > 0)
         return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
     pool->magic = RD_MAGIC_DEAD;
-    while (pool->retired) {
-        rd_event_t *next = pool->retired->next_retired;
-        rd_object_delete(pool->retired, RD_MAGIC_EVENT, sizeof *pool->retired);
-        pool->retired = next;
-    }
-    pthread_cond_destroy(&pool->cond);
-    pthread_mutex_destroy(&pool->lock);
-    free(pool->slots);
-    rd_object_delete(pool, RD_MAGIC_EVENT_POOL, sizeof *pool);
+    /* Commands still queued keep it (and its retired events) a while. */
+    pool_release(pool);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -197,8 +222,9 @@ ze_result_t ZE_APICALL rd_zeEventDestroy(ze_event_handle_t hEvent)
     event->magic = RD_MAGIC_DEAD;
     /* As on a GPU, where an event is memory of its pool, commands already
      * appended may still signal or wait on it: its memory stays until the
-     * pool goes (in reuse mode it is handed out again at once, as asked). */
-    int keep = !rd_reuse_mode();
+     * pool goes (in reuse mode it is handed out again at once, as asked,
+     * unless commands still hold the pool). */
+    int keep = !rd_reuse_mode() || atomic_load_explicit(&pool->refs, memory_order_relaxed) > 1;
     if (keep) {
         event->next_retired = pool->retired;
         pool->retired = event;

@@ -15,6 +15,7 @@
 #include "rd_context.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 typedef struct rd_event rd_event_t;
 
@@ -28,6 +29,10 @@ typedef struct rd_event_pool {
     pthread_cond_t cond;
     rd_event_t **slots;  /* index -> event created there, or null */
     rd_event_t *retired; /* destroyed events, freed with the pool */
+    /* The application's handle (1 until zeEventPoolDestroy) and one per
+     * command that still signals, waits on, resets or queries one of its
+     * events: the pool and its retired events go when the last goes. */
+    _Atomic uint32_t refs;
 } rd_event_pool_t;
 
 struct rd_event {
@@ -51,6 +56,12 @@ ze_result_t rd_event_list(uint32_t count, const ze_event_handle_t *handles, rd_e
 /* Signalled by work that lost the device (a kernel faulted): waits and
  * queries report ZE_RESULT_ERROR_DEVICE_LOST until the event is reset. */
 #define RD_EVENT_LOST 2
+
+/* A command that will use the event holds its pool (rd_command_hold_events):
+ * destroying the event and its pool before the command ran is the
+ * application's misuse, which must not turn into a crash in the driver. */
+void rd_event_hold(rd_event_t *event);
+void rd_event_release(rd_event_t *event);
 
 /* Signals, recording [start, end] as the timestamp of the signalling work. */
 void rd_event_signal(rd_event_t *event, uint64_t start_ns, uint64_t end_ns);
