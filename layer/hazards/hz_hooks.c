@@ -197,6 +197,13 @@ static int plain_launch(const hazards_append_t *a, zeil_obj_t *list)
     return 1;
 }
 
+void hazards_plain_launched(const char *call_name, zeil_obj_t *list, const zeil_obj_t *kernel)
+{
+    const zeil_call_t call = {.name = call_name};
+    hazards_appended(
+        &(hazards_append_t){.call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel});
+}
+
 void hazards_appended(const hazards_append_t *a)
 {
     zeil_obj_t *list = a->list;

@@ -20,9 +20,9 @@ static _Thread_local struct {
     ze_pfnCommandListAppendLaunchKernel_t forward;
 } launch_via;
 
-/* A cached launch (launch_cache.h) with a calls log or trace to time it for,
- * or hazard checks on: unnumbered and unchecked as on the fast path, and
- * recorded as ZEIL_AFTER(zeCommandListAppendLaunchKernel) records it. */
+/* A cached launch (launch_cache.h) with a calls log or trace to time it for:
+ * unnumbered and unchecked as on the fast path, and recorded as
+ * ZEIL_AFTER(zeCommandListAppendLaunchKernel) records it. */
 static __attribute__((noinline)) ze_result_t launch_cached(
     const char *name, ze_pfnCommandListAppendLaunchKernel_t forward, const launch_cache_t *cached,
     ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
@@ -47,8 +47,10 @@ static __attribute__((noinline)) ze_result_t launch_cached(
                      ZEIL_ARGS_zeCommandListAppendLaunchKernel);
 }
 
-/* One of this thread's last plain launches again, with nothing to log, trace
- * or check for hazards: a call of its own would cost more than what it does.
+/* One of this thread's last plain launches again, with nothing to log or
+ * trace: a call of its own would cost more than what it does. The hazard
+ * checks, when a plain launch means anything to them (guesses, declared
+ * accesses), hear of it after the driver took it, as launch_cached tells them.
  * The loader calls it straight (launch_<api>_<shim>, zeil_directs_t) or
  * through the shim's trampoline (zeil_icpt_<api>). */
 #define FAST_LAUNCH(api, member) \
@@ -63,12 +65,16 @@ static __attribute__((noinline)) ze_result_t launch_cached(
         if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups && \
                                  !atomic_load_explicit(cached->closed, memory_order_acquire), \
                              1)) { \
-            if (__builtin_expect(calls_timed_settled() || hazards_plain_launch_checked(), 0)) \
+            if (__builtin_expect(calls_timed_settled(), 0)) \
                 return launch_cached(#api, NEXT(ze_command_list_dditable_t, member), cached, \
                                      hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
             ze_result_t r = NEXT(ze_command_list_dditable_t, \
                                  member)(hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
-            return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(t, cached, groups, #api); \
+            if (r != ZE_RESULT_SUCCESS) \
+                return r; \
+            if (__builtin_expect(hazards_plain_launch_checked(), 0)) \
+                hazards_plain_launched(#api, cached->list, cached->kernel); \
+            return records_add_plain_launch(t, cached, groups, #api); \
         } \
         launch_via.generation = generation; \
         launch_via.forward = NEXT(ze_command_list_dditable_t, member); \
