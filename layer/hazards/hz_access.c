@@ -274,18 +274,26 @@ static inline int kept_again(hz_block_t *b, uint32_t gen, uint64_t epoch, const 
 
 /* a against the other timelines' accesses to h: the oldest it races with
  * is reported. */
+static __attribute__((noinline)) void check_others_found(const hz_history_t *h, uint32_t gen,
+                                                         uint64_t others,
+                                                         const hz_vector_clock_t *clock,
+                                                         const hz_who_t *who,
+                                                         const hz_access_t *a, hz_findings_t *out)
+{
+    found_t f;
+    f.any = 0;
+    scan(h, gen, others, clock, a, &f);
+    if (f.any)
+        report_race(who, a, &f.mark, &f.who, out);
+}
+
 static inline void check_others(const hz_history_t *h, uint32_t gen, uint32_t slot,
                                 const hz_vector_clock_t *clock, const hz_who_t *who,
                                 const hz_access_t *a, hz_findings_t *out)
 {
     uint64_t others = to_scan(h, HZ_LOAD(h->slots) & ~(1ull << slot), a);
-    if (others) {
-        found_t f;
-        f.any = 0;
-        scan(h, gen, others, clock, a, &f);
-        if (f.any)
-            report_race(who, a, &f.mark, &f.who, out);
-    }
+    if (others)
+        check_others_found(h, gen, others, clock, who, a, out);
 }
 
 static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
