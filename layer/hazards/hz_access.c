@@ -77,8 +77,9 @@ static int overlap(uintptr_t lo, uintptr_t hi, const hz_access_t *a)
     return lo < a->hi && a->lo < hi;
 }
 
-static __attribute__((noinline)) void report_race(const hz_who_t *who, const hz_access_t *a, const hz_mark_t *e,
-                        const hz_who_t *e_who, hz_findings_t *out)
+static __attribute__((noinline)) void report_race(const hz_who_t *who, const hz_access_t *a,
+                                                  const hz_mark_t *e, const hz_who_t *e_who,
+                                                  hz_findings_t *out)
 {
     if (out->count == (int)(sizeof out->rule / sizeof out->rule[0]))
         return;
@@ -128,8 +129,8 @@ static void block_scan(const hz_block_t *b, uint32_t gen, uint32_t o,
             uint64_t epoch = SEQ_LOAD(m->epoch);
             if (hz_done(o, epoch) || (clock && clock->at[o] >= epoch))
                 continue; /* passed, or ordered before this access */
-            hz_mark_t e = {SEQ_LOAD(m->lo),    SEQ_LOAD(m->hi),    epoch,
-                           SEQ_LOAD(m->call),  SEQ_LOAD(m->write), SEQ_LOAD(m->guess)};
+            hz_mark_t e = {SEQ_LOAD(m->lo),   SEQ_LOAD(m->hi),    epoch,
+                           SEQ_LOAD(m->call), SEQ_LOAD(m->write), SEQ_LOAD(m->guess)};
             /* Two guesses are not reported: zeil knows neither side's access. */
             if (a && (!(e.write || a->write) || (e.guess && a->guess) || !overlap(e.lo, e.hi, a)))
                 continue;
@@ -195,8 +196,7 @@ static __attribute__((noinline)) hz_block_t *own_block(hz_history_t *h, uint32_t
  * (whatever would race with it races with a). */
 static int superseded(uint32_t slot, const hz_mark_t *e, const hz_access_t *a)
 {
-    return hz_done(slot, e->epoch) ||
-           (a->lo <= e->lo && e->hi <= a->hi && (a->write || !e->write));
+    return hz_done(slot, e->epoch) || (a->lo <= e->lo && e->hi <= a->hi && (a->write || !e->write));
 }
 
 /* The owner keeps the access (plain reads of its own block: only it
@@ -261,8 +261,8 @@ static inline int kept_again(hz_block_t *b, uint32_t gen, uint64_t epoch, const 
     const hz_who_t *w = &b->who[0];
     if (b->gen != gen || b->count != 1 || m->lo != a->lo || m->hi != a->hi ||
         m->write != a->write || m->guess != a->guess || w->list != who->list ||
-        w->what != who->what || w->call_name != who->call_name ||
-        w->stream_id != who->stream_id || w->is_primitive != who->is_primitive)
+        w->what != who->what || w->call_name != who->call_name || w->stream_id != who->stream_id ||
+        w->is_primitive != who->is_primitive)
         return 0;
     uint32_t seq = b->seq;
     SEQ_STORE(b->seq, seq + 1);
@@ -277,8 +277,8 @@ static inline int kept_again(hz_block_t *b, uint32_t gen, uint64_t epoch, const 
 static __attribute__((noinline)) void check_others_found(const hz_history_t *h, uint32_t gen,
                                                          uint64_t others,
                                                          const hz_vector_clock_t *clock,
-                                                         const hz_who_t *who,
-                                                         const hz_access_t *a, hz_findings_t *out)
+                                                         const hz_who_t *who, const hz_access_t *a,
+                                                         hz_findings_t *out)
 {
     found_t f;
     f.any = 0;
@@ -341,8 +341,7 @@ static hz_block_t *sole_block(const hz_access_t *a, uint32_t slot)
                : NULL;
 }
 
-void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
-                            hz_findings_t *out)
+void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op, hz_findings_t *out)
 {
     const uint32_t slot = t->slot;
     const hz_access_t *accesses = op->accesses ? op->accesses : op->access;

@@ -45,8 +45,7 @@ static hz_history_t *made(uintptr_t base)
     return h;
 }
 
-static __attribute__((noinline)) hz_history_t *looked_up(uintptr_t base, int create,
-                                                         uint32_t *gen)
+static __attribute__((noinline)) hz_history_t *looked_up(uintptr_t base, int create, uint32_t *gen)
 {
     spin_lock(&table_lock);
     hz_history_t *h = NULL;

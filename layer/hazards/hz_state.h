@@ -94,8 +94,8 @@ typedef struct hz_timeline {
     hz_vector_clock_t clock; /* in order: the last op's; else the last barrier's */
     hz_vector_clock_t all;   /* out of order: every op's since, for barriers */
     uint64_t host_version;   /* of the host clock last joined */
-    uint64_t last_epoch; /* HZ_LOAD off its owner's thread */
-    int timeout_warned;  /* W095 said once */
+    uint64_t last_epoch;     /* HZ_LOAD off its owner's thread */
+    int timeout_warned;      /* W095 said once */
     uint32_t nwaits;
     hz_wait_t waits[HZ_WAITS];
     /* immediate lists: the accesses of the last launch's kernel, while its
@@ -104,7 +104,7 @@ typedef struct hz_timeline {
     const void *memo_kernel;
     uint32_t memo_version, memo_count;
     hz_access_t memo[HZ_OP_ACCESSES];
-    hz_who_t memo_who;                       /* of the last launch */
+    hz_who_t memo_who;                           /* of the last launch */
     struct hz_block *memo_block[HZ_OP_ACCESSES]; /* sole holder of memo[i] */
     uint32_t memo_seq[HZ_OP_ACCESSES];           /* its sequence as left */
     /* regular lists: the ops recorded, applied by each execution */
