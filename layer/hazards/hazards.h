@@ -78,6 +78,10 @@ typedef struct hazards_append {
     const ze_event_handle_t *waits;
 } hazards_append_t;
 
+/* A cached plain launch (intercept_launch.c's fast path: no events), after
+ * the driver took it: hazards_appended with an unnumbered call. */
+void hazards_plain_launched(const char *call_name, zeil_obj_t *list, const zeil_obj_t *kernel);
+
 /* After the driver accepted an append (immediate lists: applied now; regular
  * lists: recorded, applied by each execution). Races are reported, never
  * refused (E090, W091); a wait cycle it closes is E093. */

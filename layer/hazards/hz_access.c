@@ -67,6 +67,7 @@ static void mark_store(hz_mark_t *to, const hz_mark_t *from)
     SEQ_STORE(to->lo, from->lo);
     SEQ_STORE(to->hi, from->hi);
     SEQ_STORE(to->epoch, from->epoch);
+    SEQ_STORE(to->call, from->call);
     SEQ_STORE(to->write, from->write);
     SEQ_STORE(to->guess, from->guess);
 }
@@ -128,13 +129,14 @@ static void block_scan(const hz_block_t *b, uint32_t gen, uint32_t o,
             uint64_t epoch = SEQ_LOAD(m->epoch);
             if (hz_done(o, epoch) || (clock && clock->at[o] >= epoch))
                 continue; /* passed, or ordered before this access */
-            hz_mark_t e = {SEQ_LOAD(m->lo), SEQ_LOAD(m->hi), epoch, SEQ_LOAD(m->write),
-                           SEQ_LOAD(m->guess)};
+            hz_mark_t e = {SEQ_LOAD(m->lo),   SEQ_LOAD(m->hi),    epoch,
+                           SEQ_LOAD(m->call), SEQ_LOAD(m->write), SEQ_LOAD(m->guess)};
             /* Two guesses are not reported: zeil knows neither side's access. */
             if (a && (!(e.write || a->write) || (e.guess && a->guess) || !overlap(e.lo, e.hi, a)))
                 continue;
             hz_who_t who;
             who_load(&b->who[i], &who);
+            who.call = e.call;
             if (!mine.any || who.call < mine.who.call) {
                 mine.any = 1;
                 mine.mark = e;
@@ -223,7 +225,7 @@ static __attribute__((noinline)) void keep(hz_history_t *h, hz_block_t *b, uint3
         }
         n--;
     }
-    const hz_mark_t add = {a->lo, a->hi, epoch, a->write, a->guess};
+    const hz_mark_t add = {a->lo, a->hi, epoch, who->call, a->write, a->guess};
     mark_store(&b->mark[n], &add);
     who_store(&b->who[n], who);
     for (uint32_t i = 0; i <= n; i++)
@@ -265,9 +267,33 @@ static inline int kept_again(hz_block_t *b, uint32_t gen, uint64_t epoch, const 
     uint32_t seq = b->seq;
     SEQ_STORE(b->seq, seq + 1);
     SEQ_STORE(b->mark[0].epoch, epoch);
-    SEQ_STORE(b->who[0].call, who->call);
+    SEQ_STORE(b->mark[0].call, who->call);
     __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
     return 1;
+}
+
+/* a against the other timelines' accesses to h: the oldest it races with
+ * is reported. */
+static __attribute__((noinline)) void check_others_found(const hz_history_t *h, uint32_t gen,
+                                                         uint64_t others,
+                                                         const hz_vector_clock_t *clock,
+                                                         const hz_who_t *who, const hz_access_t *a,
+                                                         hz_findings_t *out)
+{
+    found_t f;
+    f.any = 0;
+    scan(h, gen, others, clock, a, &f);
+    if (f.any)
+        report_race(who, a, &f.mark, &f.who, out);
+}
+
+static inline void check_others(const hz_history_t *h, uint32_t gen, uint32_t slot,
+                                const hz_vector_clock_t *clock, const hz_who_t *who,
+                                const hz_access_t *a, hz_findings_t *out)
+{
+    uint64_t others = to_scan(h, HZ_LOAD(h->slots) & ~(1ull << slot), a);
+    if (others)
+        check_others_found(h, gen, others, clock, who, a, out);
 }
 
 static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
@@ -277,14 +303,7 @@ static inline void check_and_keep(uint32_t slot, uint64_t epoch, const hz_vector
     hz_history_t *h = history_of_access(a, &gen);
     if (!h)
         return;
-    uint64_t others = to_scan(h, HZ_LOAD(h->slots) & ~(1ull << slot), a);
-    if (others) {
-        found_t f;
-        f.any = 0;
-        scan(h, gen, others, clock, a, &f);
-        if (f.any)
-            report_race(who, a, &f.mark, &f.who, out);
-    }
+    check_others(h, gen, slot, clock, who, a, out);
     hz_block_t *b = __atomic_load_n(&h->block[slot], __ATOMIC_ACQUIRE);
     if (b && kept_again(b, gen, epoch, who, a))
         return;
@@ -298,6 +317,57 @@ void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *
     const hz_access_t *accesses = op->accesses ? op->accesses : op->access;
     for (uint32_t i = 0; i < op->naccess; i++)
         check_and_keep(slot, epoch, clock, &op->who, &accesses[i], out);
+}
+
+static int who_same(const hz_who_t *x, const hz_who_t *y)
+{
+    return x->list == y->list && x->what == y->what && x->call_name == y->call_name &&
+           x->stream_id == y->stream_id && x->is_primitive == y->is_primitive;
+}
+
+/* The block the list's launch keeps its access a in, when a is that
+ * block's only entry (then the next launch of the same arguments moves only
+ * its epoch and call, while the block's sequence stays where the list left
+ * it); null otherwise. */
+static hz_block_t *sole_block(const hz_access_t *a, uint32_t slot)
+{
+    uint32_t gen;
+    hz_history_t *h = history_of_access(a, &gen);
+    hz_block_t *b = h ? __atomic_load_n(&h->block[slot], __ATOMIC_ACQUIRE) : NULL;
+    const hz_mark_t *m = b ? &b->mark[0] : NULL;
+    return b && a->history == h && b->gen == gen && b->count == 1 && m->lo == a->lo &&
+                   m->hi == a->hi && m->write == a->write && m->guess == a->guess
+               ? b
+               : NULL;
+}
+
+void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op, hz_findings_t *out)
+{
+    const uint32_t slot = t->slot;
+    const hz_access_t *accesses = op->accesses ? op->accesses : op->access;
+    int memo = op->accesses == t->memo && who_same(&t->memo_who, &op->who);
+    if (!memo)
+        t->memo_who = op->who;
+    for (uint32_t i = 0; i < op->naccess && i < HZ_OP_ACCESSES; i++) {
+        const hz_access_t *a = &accesses[i];
+        const hz_history_t *h = a->history;
+        hz_block_t *b = memo ? t->memo_block[i] : NULL;
+        if (b && HZ_LOAD(h->base) == a->base && HZ_LOAD(h->gen) == a->gen &&
+            b->seq == t->memo_seq[i]) {
+            check_others(h, a->gen, slot, &t->clock, &op->who, a, out);
+            uint32_t seq = b->seq;
+            SEQ_STORE(b->seq, seq + 1);
+            SEQ_STORE(b->mark[0].epoch, epoch);
+            SEQ_STORE(b->mark[0].call, op->who.call);
+            __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
+            t->memo_seq[i] = seq + 2;
+            continue;
+        }
+        check_and_keep(slot, epoch, &t->clock, &op->who, a, out);
+        b = t->memo_block[i] = sole_block(a, slot);
+        if (b)
+            t->memo_seq[i] = b->seq;
+    }
 }
 
 int hz_access_in_flight(uintptr_t base, char *text, size_t size)

@@ -114,12 +114,11 @@ static void signal_event(hz_timeline_t *t, const hz_op_t *op, uint64_t epoch,
  * timeline's, moved on in place. */
 static void in_order_work(hz_timeline_t *t, const hz_op_t *op, uint64_t epoch, hz_findings_t *out)
 {
-    HZ_STORE(t->last_epoch, epoch);
     if (t->host_version != hz_host_version_now())
         t->host_version = hz_join_host(&t->clock);
     t->clock.at[t->slot] = epoch;
     if (op->naccess)
-        hz_access_check_op(t->slot, epoch, &t->clock, op, out);
+        hz_access_check_launch(t, epoch, op, out);
     if (HZ_LOAD(t->synchronous))
         hz_host_learns(&t->clock);
 }
@@ -140,12 +139,11 @@ void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
         return;
     }
     const uint32_t slot = t->slot;
-    const uint64_t epoch = hz_next_epoch(slot);
+    const uint64_t epoch = hz_next_epoch(t);
     if (t->in_order && op->kind == HZ_OP_WORK && !op->nwaits && !op->signal && !op->reset) {
         in_order_work(t, op, epoch, out);
         return;
     }
-    HZ_STORE(t->last_epoch, epoch);
     hz_vector_clock_t clock;
     copy_clock(&clock, &t->clock);
     const void *const *waits = op->many_waits ? (const void *const *)op->many_waits : op->waits;
@@ -189,7 +187,7 @@ void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
 
 void hz_apply_in_order_work(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
 {
-    in_order_work(t, op, hz_next_epoch(t->slot), out);
+    in_order_work(t, op, hz_next_epoch(t), out);
 }
 
 void hz_findings_say(const hz_findings_t *findings, const char *call_name)

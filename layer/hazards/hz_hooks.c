@@ -98,7 +98,9 @@ static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
  * changed (the list's appends are its only writers of the memo). */
 static void memo_accesses(hz_timeline_t *t, const zeil_obj_t *kernel, hz_op_t *op)
 {
-    if (declared_depth && declared_depth == records_attribution_depth() + 1) {
+    /* The global first: no thread has declarations pending, as a rule. */
+    if (atomic_load_explicit(&hazards_declares_pending, memory_order_relaxed) && declared_depth &&
+        declared_depth == records_attribution_depth() + 1) {
         launch_accesses(kernel, op); /* declared: they are the op's */
         return;
     }
@@ -174,11 +176,10 @@ static int unlocked(const hz_timeline_t *t, const hz_op_t *op)
 /* A launch of one kernel that waits on nothing and signals nothing, on an
  * in-order immediate list with its slot: the usual launch, applied with no
  * lock and nothing else to build (1), or 0. */
-static int plain_launch(const hazards_append_t *a, zeil_obj_t *list)
+static int plain_launch(const zeil_call_t *call, zeil_obj_t *list, const zeil_obj_t *kernel)
 {
     hz_timeline_t *t = __atomic_load_n((hz_timeline_t **)&list->hazard, __ATOMIC_ACQUIRE);
-    if (a->kind != HAZARDS_LAUNCH || a->signal || (a->waits && a->num_waits) || a->kernels || !t ||
-        !t->in_order || t->is_regular || t->slot >= HZ_SLOTS || HZ_LOAD(t->synchronous) ||
+    if (!t || !t->in_order || t->is_regular || t->slot >= HZ_SLOTS || HZ_LOAD(t->synchronous) ||
         HZ_LOAD(hz_degraded) || oom_registry_incomplete())
         return 0;
     hz_op_t op;
@@ -187,20 +188,31 @@ static int plain_launch(const hazards_append_t *a, zeil_obj_t *list)
     op.nwaits = 0;
     op.signal = op.reset = NULL;
     op.accesses = NULL;
-    memo_accesses(t, a->kernel, &op);
-    who_of(&op.who, a->call, list, a->kernel);
+    memo_accesses(t, kernel, &op);
+    who_of(&op.who, call, list, kernel);
     hz_findings_t findings;
     findings.count = 0; /* the texts are written only when found */
     hz_apply_in_order_work(t, &op, &findings);
     if (findings.count)
-        hz_findings_say(&findings, a->call->name);
+        hz_findings_say(&findings, call->name);
     return 1;
+}
+
+void hazards_plain_launched(const char *call_name, zeil_obj_t *list, const zeil_obj_t *kernel)
+{
+    const zeil_call_t call = {.name = call_name};
+    if (list->kind != ZEIL_KIND_COMMAND_LIST || !plain_launch(&call, list, kernel))
+        hazards_appended(&(hazards_append_t){
+            .call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel});
 }
 
 void hazards_appended(const hazards_append_t *a)
 {
     zeil_obj_t *list = a->list;
-    if (!list || list->kind != ZEIL_KIND_COMMAND_LIST || plain_launch(a, list))
+    if (!list || list->kind != ZEIL_KIND_COMMAND_LIST)
+        return;
+    if (a->kind == HAZARDS_LAUNCH && !a->signal && !(a->waits && a->num_waits) && !a->kernels &&
+        plain_launch(a->call, list, a->kernel))
         return;
     hz_op_t op;
     op.kind = a->kind == HAZARDS_BARRIER  ? HZ_OP_BARRIER

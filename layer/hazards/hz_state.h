@@ -104,6 +104,9 @@ typedef struct hz_timeline {
     const void *memo_kernel;
     uint32_t memo_version, memo_count;
     hz_access_t memo[HZ_OP_ACCESSES];
+    hz_who_t memo_who;                           /* of the last launch */
+    struct hz_block *memo_block[HZ_OP_ACCESSES]; /* sole holder of memo[i] */
+    uint32_t memo_seq[HZ_OP_ACCESSES];           /* its sequence as left */
     /* regular lists: the ops recorded, applied by each execution */
     hz_op_t *program;
     size_t count, capacity;
@@ -175,6 +178,7 @@ typedef struct hz_kernel {
 typedef struct hz_mark {
     uintptr_t lo, hi;
     uint64_t epoch;
+    uint64_t call; /* its who's (who.call is not kept up to date) */
     uint32_t write, guess;
 } hz_mark_t;
 
@@ -196,11 +200,12 @@ typedef struct hz_block {
  * to a free list, so a reader holding one reads memory that stays a
  * history. Fields other threads read are accessed atomically. */
 typedef struct hz_history {
-    UT_hash_handle hh; /* in the table, under its lock */
-    uintptr_t base;    /* 0 once forgotten */
+    /* first, on one line: what every access to it reads */
+    uintptr_t base; /* 0 once forgotten */
     uint32_t gen;
     uint64_t slots;       /* bit s: block[s] is made */
     uint64_t exact_slots; /* bit s: block[s] holds an access that is no guess */
+    UT_hash_handle hh;    /* in the table, under its lock */
     hz_block_t *block[HZ_SLOTS];
     struct hz_history *next_free;
 } hz_history_t;
@@ -245,7 +250,10 @@ static inline void hz_unlock(void)
 extern uint32_t hz_width;         /* slots ever handed out */
 extern hz_vector_clock_t hz_host; /* what the host knows is done */
 extern uint64_t hz_host_version;
-extern uint64_t hz_slot_epoch[HZ_SLOTS]; /* the last epoch given; its owner writes it */
+/* The last epoch of each slot's last owner, for the next (hazards_retired
+ * writes it under hz_lock): a live owner keeps its own in last_epoch, so
+ * that appends on different lists write no line they share. */
+extern uint64_t hz_slot_epoch[HZ_SLOTS];
 extern hz_timeline_t *hz_slot_owner[HZ_SLOTS];
 /* Set when zeil lost track of something the checks depend on (its memory
  * ran out, the registry is incomplete, more timelines than slots): from then
@@ -267,10 +275,11 @@ static inline uint32_t hz_width_now(void)
     return __atomic_load_n(&hz_width, __ATOMIC_ACQUIRE);
 }
 int hz_slot_take(hz_timeline_t *timeline); /* 0, or -1 when none is free */
-static inline uint64_t hz_next_epoch(uint32_t slot)
+/* The timeline's next epoch, now its last (its owner's thread). */
+static inline uint64_t hz_next_epoch(hz_timeline_t *t)
 {
-    uint64_t epoch = HZ_LOAD(hz_slot_epoch[slot]) + 1;
-    HZ_STORE(hz_slot_epoch[slot], epoch);
+    uint64_t epoch = t->last_epoch + 1;
+    HZ_STORE(t->last_epoch, epoch);
     return epoch;
 }
 void hz_host_learns(const hz_vector_clock_t *clock);
@@ -300,6 +309,10 @@ void hz_who_text(const hz_who_t *who, char *out, size_t size);
 /* Checks each access of op against its allocation's history, then keeps it. */
 void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
                         const hz_op_t *op, hz_findings_t *out);
+/* The same for a launch on an in-order immediate list, its clock the
+ * timeline's: its memo of the last launch spares what did not change. */
+void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
+                            hz_findings_t *out);
 /* 0 when nothing in flight uses [base, ...), else fills text. */
 int hz_access_in_flight(uintptr_t base, char *text, size_t size);
 void hz_access_forget(uintptr_t base);

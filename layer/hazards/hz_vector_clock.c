@@ -237,7 +237,8 @@ void hazards_retired(zeil_obj_t *obj)
         if (t->slot < HZ_SLOTS) {
             /* The specification lets a list or queue be destroyed only once
              * its work is done: the host may take it as done. */
-            uint64_t last = HZ_LOAD(hz_slot_epoch[t->slot]);
+            uint64_t last = HZ_LOAD(t->last_epoch);
+            HZ_STORE(hz_slot_epoch[t->slot], last); /* the next owner goes on from it */
             if (hz_host.at[t->slot] < last) {
                 host_advance(t->slot, last);
                 host_moved();

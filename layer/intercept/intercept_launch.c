@@ -94,8 +94,10 @@ static __attribute__((noinline)) ze_result_t launch_cached(
     return r;
 }
 
-/* One of this thread's last plain launches again, with nothing to log, trace
- * or check for hazards: a call of its own would cost more than what it does.
+/* One of this thread's last plain launches again, with nothing to log or
+ * trace: a call of its own would cost more than what it does. The hazard
+ * checks, when a plain launch means anything to them (guesses, declared
+ * accesses), hear of it after the driver took it, as launch_cached tells them.
  * The loader calls it straight (launch_<api>_<shim>, zeil_directs_t) or
  * through the shim's trampoline (zeil_icpt_<api>). */
 #define FAST_LAUNCH(api, member) \
@@ -110,12 +112,16 @@ static __attribute__((noinline)) ze_result_t launch_cached(
         if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups && \
                                  !atomic_load_explicit(cached->closed, memory_order_acquire), \
                              1)) { \
-            if (__builtin_expect(calls_timed_settled() || hazards_plain_launch_checked(), 0)) \
+            if (__builtin_expect(calls_timed_settled(), 0)) \
                 return launch_cached(#api, NEXT(ze_command_list_dditable_t, member), cached, \
                                      hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
             ze_result_t r = NEXT(ze_command_list_dditable_t, \
                                  member)(hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
-            return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(t, cached, groups, #api); \
+            if (r != ZE_RESULT_SUCCESS) \
+                return r; \
+            if (__builtin_expect(hazards_plain_launch_checked(), 0)) \
+                hazards_plain_launched(#api, cached->list, cached->kernel); \
+            return records_add_plain_launch(t, cached, groups, #api); \
         } \
         launch_via.generation = generation; \
         launch_via.forward = NEXT(ze_command_list_dditable_t, member); \

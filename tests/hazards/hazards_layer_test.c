@@ -63,6 +63,27 @@ START_TEST(host_signalled_waits_are_silent)
 }
 END_TEST
 
+/* An event the host signals before any append used it has no state then
+ * (hazards.h): it gets one, and a later wait on it is known to be over. */
+START_TEST(event_signalled_by_the_host_first_is_silent)
+{
+    two_lists_t t;
+    open_two(&t);
+    size_t mark = zl_log_mark();
+    ze_event_handle_t early = t.f.event[3];
+    ZT_OK(zeEventHostSignal(early));
+    hz_fill(t.a, t.x, t.f.event[0], 1, &early);
+    ZT_OK(zeEventHostSynchronize(t.f.event[0], hz_forever));
+    ZT_OK(zeEventHostReset(early));
+    ZT_OK(zeEventHostSignal(early)); /* reset and signalled again: still over */
+    hz_copy(t.b, t.y, t.x, t.f.event[1], 1, &early);
+    ZT_OK(zeEventHostSynchronize(t.f.event[1], hz_forever));
+    ZT_OK(zeEventHostReset(early));
+    close_two(&t);
+    zl_assert_silent(mark);
+}
+END_TEST
+
 START_TEST(event_reused_after_reset_is_silent)
 {
     two_lists_t t;
@@ -297,6 +318,40 @@ START_TEST(freeing_a_multi_kernel_launch_argument_in_flight_is_refused)
     ZT_OK(zeEventHostSignal(go));
     ZT_OK(zeEventHostSynchronize(done, hz_forever));
     indirect_close(&k, &t.f);
+    close_two(&t);
+}
+END_TEST
+
+/* The launch a loop repeats moves its access's epoch without a lock
+ * (hz_access.c): a launch of the same arguments after the host learned the
+ * first one done still holds its allocation. */
+START_TEST(freeing_an_argument_of_a_repeated_launch_in_flight_is_refused)
+{
+    two_lists_t t;
+    open_two(&t);
+    ze_kernel_handle_t k = zt_kernel(t.f.module, TK_STAMP);
+    uint64_t *stamp = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
+    ZT_ARG(k, 0, stamp);
+    ZT_OK(zeKernelSetGroupSize(k, 1, 1, 1));
+    ze_group_count_t one = {1, 1, 1};
+    ze_event_handle_t go = t.f.event[2], done = t.f.event[0];
+    size_t mark = zl_log_mark();
+    for (int i = 0; i < 3; i++) /* the first through the checked path, then the loop's */
+        ZT_OK(zeCommandListAppendLaunchKernel(t.a, k, &one, NULL, 0, NULL));
+    ZT_OK(zeCommandListAppendBarrier(t.a, done, 0, NULL));
+    ZT_OK(zeEventHostSynchronize(done, hz_forever)); /* the host knows those done */
+    ZT_OK(zeCommandListAppendWaitOnEvents(t.a, 1, &go));
+    for (int i = 0; i < 3; i++)
+        ZT_OK(zeCommandListAppendLaunchKernel(t.a, k, &one, NULL, 0, NULL));
+    ZT_RESULT(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE, zeMemFree(t.f.env.context, stamp));
+    zl_assert_one_finding(mark, "ZEIL-E092", "zeMemFree", "kernel 'stamp' on list",
+                          "not known to be complete", NULL);
+    ZT_OK(zeEventHostSignal(go));
+    ZT_OK(zeEventHostReset(done));
+    ZT_OK(zeCommandListAppendBarrier(t.a, done, 0, NULL));
+    ZT_OK(zeEventHostSynchronize(done, hz_forever));
+    ZT_OK(zeKernelDestroy(k));
+    t.extra = stamp; /* freed once both lists are drained */
     close_two(&t);
 }
 END_TEST
@@ -538,6 +593,7 @@ int main(void)
     tcase_add_test(silent, event_between_lists_is_silent);
     tcase_add_test(silent, host_signalled_waits_are_silent);
     tcase_add_test(silent, event_reused_after_reset_is_silent);
+    tcase_add_test(silent, event_signalled_by_the_host_first_is_silent);
     tcase_add_test(silent, in_order_list_without_events_is_silent);
     tcase_add_test(silent, regular_list_through_queue_and_fence_is_silent);
     tcase_add_test(silent, fence_polled_until_ready_is_silent);
@@ -552,6 +608,7 @@ int main(void)
     tcase_add_test(misuse, free_in_flight_is_refused);
     tcase_add_test(misuse, copy_from_context_racing_a_fill_is_reported);
     tcase_add_test(misuse, freeing_a_multi_kernel_launch_argument_in_flight_is_refused);
+    tcase_add_test(misuse, freeing_an_argument_of_a_repeated_launch_in_flight_is_refused);
     tcase_add_test(misuse, two_list_cycle_is_reported_at_the_closing_append);
     tcase_add_test(misuse, infinite_wait_on_unsignalled_event_is_warned_once_blocked);
     tcase_add_test(misuse, infinite_wait_on_a_cycle_is_reported_before_blocking);
