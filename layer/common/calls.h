@@ -145,13 +145,6 @@ static inline int calls_timed(void)
     return zeil_settings()->log_level >= ZEIL_LOG_CALLS;
 }
 
-/* calls_timed where the settings are known to be read (a cached launch:
- * its first launch read them): no test of whether they are. */
-static inline int calls_timed_settled(void)
-{
-    return zo_trace_enabled() || zeil_settings_data.log_level >= ZEIL_LOG_CALLS;
-}
-
 /* 1 once the settings are read and the output started with neither the calls
  * log nor the trace on (calls_settle): a call then needs no clock, no span and
  * no log line, and an unnumbered one no number. One load tells every call; 0

@@ -112,7 +112,7 @@ static __attribute__((noinline)) ze_result_t launch_cached(
         if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups && \
                                  !atomic_load_explicit(cached->closed, memory_order_acquire), \
                              1)) { \
-            if (__builtin_expect(calls_timed_settled(), 0)) \
+            if (__builtin_expect(!calls_are_quiet(), 0)) /* timed, or not settled yet */ \
                 return launch_cached(#api, NEXT(ze_command_list_dditable_t, member), cached, \
                                      hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
             ze_result_t r = NEXT(ze_command_list_dditable_t, \

@@ -224,7 +224,12 @@ static inline uint64_t list_key(zeil_list_state_t *state, uint64_t seq)
  * fills it and then calls slot_done. */
 static inline ring_slot_t *slot_begin(zeil_list_state_t *state, ring_slot_t *ring, uint64_t *index)
 {
-    ring_slot_t *slot = (ring_slot_t *)(void *)((char *)ring + state->next_offset);
+    size_t offset = state->next_offset;
+    ring_slot_t *slot = (ring_slot_t *)(void *)((char *)ring + offset);
+    /* The next slot's, before the stores into this one (which the compiler
+     * cannot tell from the state's). */
+    size_t next = offset + sizeof *slot;
+    state->next_offset = next == state->ring_bytes ? 0 : next;
     *index = atomic_load_explicit(&state->total, memory_order_relaxed);
     atomic_store_explicit(&slot->version, 2 * *index + 1, memory_order_relaxed);
     return slot;
@@ -234,8 +239,6 @@ static inline void slot_done(zeil_list_state_t *state, ring_slot_t *slot, uint64
 {
     atomic_store_explicit(&slot->version, 2 * index + 2, memory_order_release);
     atomic_store_explicit(&state->total, index + 1, memory_order_release);
-    size_t next = state->next_offset + sizeof *slot;
-    state->next_offset = next == state->ring_bytes ? 0 : next;
 }
 
 #endif
