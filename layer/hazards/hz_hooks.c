@@ -96,7 +96,9 @@ static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
 /* A launch on an immediate list: the accesses of its kernel's arguments as
  * the list's last launch of that kernel found them, while they have not
  * changed (the list's appends are its only writers of the memo). */
-static void memo_accesses(hz_timeline_t *t, const zeil_obj_t *kernel, hz_op_t *op)
+static inline __attribute__((always_inline)) void memo_accesses(hz_timeline_t *t,
+                                                                const zeil_obj_t *kernel,
+                                                                hz_op_t *op)
 {
     /* The global first: no thread has declarations pending, as a rule. */
     if (atomic_load_explicit(&hazards_declares_pending, memory_order_relaxed) && declared_depth &&
