@@ -194,7 +194,7 @@ static int plain_launch(const zeil_call_t *call, zeil_obj_t *list, const zeil_ob
     who_of(&op.who, call, list, kernel);
     hz_findings_t findings;
     findings.count = 0; /* the texts are written only when found */
-    hz_apply_in_order_work(t, &op, &findings);
+    hz_apply_work_in_order(t, &op, hz_next_epoch(t), &findings);
     if (findings.count)
         hz_findings_say(&findings, call->name);
     return 1;
