@@ -113,6 +113,8 @@ static inline calls_thread_t *calls_thread_self(void)
 {
     calls_thread_t *self = &calls_thread;
     __asm__("" : "+r"(self));
+    if (!self) /* never: what the compiler may assume of it */
+        __builtin_unreachable();
     return self;
 }
 

@@ -20,31 +20,78 @@ static _Thread_local struct {
     ze_pfnCommandListAppendLaunchKernel_t forward;
 } launch_via;
 
-/* A cached launch (launch_cache.h) with a calls log or trace to time it for:
- * unnumbered and unchecked as on the fast path, and recorded as
- * ZEIL_AFTER(zeCommandListAppendLaunchKernel) records it. */
+/* A cached launch traced, with neither the calls log nor the hazard checks
+ * on: timed as calls_begin_unnumbered and CALLS_END time it (the trace's
+ * clock), recorded through the entry's description and handed to the trace
+ * in one entry (records_add_timed_launch: else as launch_cached does). */
+static inline __attribute__((always_inline)) ze_result_t launch_traced(
+    const char *name, ze_pfnCommandListAppendLaunchKernel_t forward, launch_cache_t *cached,
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t *groups, ze_event_handle_t *phWaitEvents)
+{
+    calls_thread_t *t = calls_thread_here();
+    const zeil_call_t call = {name, 0, zo_now_ns(), t};
+    ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
+    if (r != ZE_RESULT_SUCCESS)
+        return calls_end_span(&call, r);
+    uint64_t seq;
+    const records_launch_desc_t *desc = records_add_timed_launch(t, cached, &call, groups, &seq);
+    if (!desc)
+        return calls_end_span(&call, r);
+    uint64_t end = zo_now_ns();
+    const uint32_t counts[3] = {groups->groupCountX, groups->groupCountY, groups->groupCountZ};
+    zo_trace_launch(t->number, name, 0, seq, call.start_ns,
+                    end < call.start_ns ? call.start_ns : end, hCommandList, counts, &desc->shared);
+    return ZE_RESULT_SUCCESS;
+}
+
+/* A cached launch (launch_cache.h) with a calls log or trace to time it for,
+ * or hazard checks on: unnumbered and unchecked as on the fast path, and
+ * recorded as ZEIL_AFTER(zeCommandListAppendLaunchKernel) records it. Traced
+ * without the calls log, its record points at the entry's description and
+ * the trace gets the submission and the API span in one entry of a few
+ * stores (zo_trace_launch), formatted later by the trace's writer. */
 static __attribute__((noinline)) ze_result_t launch_cached(
-    const char *name, ze_pfnCommandListAppendLaunchKernel_t forward, const launch_cache_t *cached,
+    const char *name, ze_pfnCommandListAppendLaunchKernel_t forward, launch_cache_t *cached,
     ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
     const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
     ze_event_handle_t *phWaitEvents)
 {
+    if (zo_trace_enabled() && zeil_settings_data.log_level < ZEIL_LOG_CALLS &&
+        !hazards_plain_launch_checked())
+        return launch_traced(name, forward, cached, hCommandList, hKernel, pLaunchFuncArgs,
+                             phWaitEvents);
     zeil_call_t call;
     zeil_obj_t *list = cached->list, *kernel = cached->kernel;
     calls_begin_unnumbered(&call, name);
     ze_result_t r = forward(hCommandList, hKernel, pLaunchFuncArgs, NULL, 0, phWaitEvents);
-    if (r == ZE_RESULT_SUCCESS) {
+    if (r != ZE_RESULT_SUCCESS)
+        return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernel,
+                         ZEIL_ARGS_zeCommandListAppendLaunchKernel);
+    calls_thread_t *t = calls_thread_here();
+    const records_launch_desc_t *desc = NULL;
+    uint64_t seq = 0;
+    if (call.start_ns && !call.number && zo_trace_enabled() &&
+        zeil_settings_data.log_level < ZEIL_LOG_CALLS)
+        desc = records_add_timed_launch(t, cached, &call, pLaunchFuncArgs, &seq);
+    else
         records_add_held(list->records, list,
                          &(zeil_submission_t){.kind = ZEIL_RECORD_LAUNCH,
                                               .call = &call,
                                               .kernel = kernel,
                                               .group_count = pLaunchFuncArgs});
-        if (hazards_plain_launch_checked())
-            hazards_appended(&(hazards_append_t){
-                .call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel});
-    }
-    return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernel,
-                     ZEIL_ARGS_zeCommandListAppendLaunchKernel);
+    if (hazards_plain_launch_checked())
+        hazards_appended(&(hazards_append_t){
+            .call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel});
+    if (!desc)
+        return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernel,
+                         ZEIL_ARGS_zeCommandListAppendLaunchKernel);
+    uint64_t end = calls_now_ns();
+    const uint32_t groups[3] = {pLaunchFuncArgs->groupCountX, pLaunchFuncArgs->groupCountY,
+                                pLaunchFuncArgs->groupCountZ};
+    zo_trace_launch(t->number, call.name, call.number, seq, call.start_ns,
+                    end < call.start_ns ? call.start_ns : end, hCommandList, groups, &desc->shared);
+    return r;
 }
 
 /* One of this thread's last plain launches again, with nothing to log or

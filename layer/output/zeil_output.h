@@ -98,6 +98,23 @@ void zo_trace_api_call(uint32_t thread, const char *call, uint64_t number, uint6
 /* A submission, as soon as it is recorded (device times may be 0 yet). The
  * record itself need only stay valid during the call; its strings, always. */
 void zo_trace_submission(const zeil_record_t *record);
+/* What the submissions of one cached launch share, which the layer hands
+ * over by pointer: immutable and kept for the life of the process. */
+typedef struct zo_launch_shared {
+    const char *kernel, *module_origin;
+    uint64_t stream_id;
+    const char *primitive, *impl, *memory_args;
+    uint32_t group_size[3];
+    uint32_t zero; /* the layer hashes it as bytes */
+} zo_launch_shared_t;
+/* A launch's submission and its host API span, handed over in one entry of
+ * a few stores: the same as zo_trace_submission of its record (a launch of
+ * key seq, host time start_ns, on list, with group_count and what shared
+ * holds, no events, bytes or device times) followed by zo_trace_api_call of
+ * its call (thread, call, number, start_ns, end_ns). The writer formats both. */
+void zo_trace_launch(uint32_t thread, const char *call, uint64_t number, uint64_t seq,
+                     uint64_t start_ns, uint64_t end_ns, ze_command_list_handle_t list,
+                     const uint32_t group_count[3], const zo_launch_shared_t *shared);
 /* Device times of an earlier submission, once known (ZEIL_TIMING=1). */
 void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns);
 /* Names the track of a list (stream_id 0) or stream: the label the layer

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "zeil_output.h"
+
 #define ZO_RING_ENTRIES 2048u /* power of two */
 #define ZO_ENTRY_MAX_WAITS 6  /* wait events kept per submission */
 
@@ -23,7 +25,8 @@ typedef enum zo_entry_kind {
     ZO_ENTRY_API_CALL = 1,
     ZO_ENTRY_SUBMISSION,
     ZO_ENTRY_DEVICE_TIMES,
-    ZO_ENTRY_TRACK_NAME
+    ZO_ENTRY_TRACK_NAME,
+    ZO_ENTRY_LAUNCH /* a submission and its API span (zo_trace_launch) */
 } zo_entry_kind_t;
 
 /* Strings are not copied: the layer hands over only strings that live as long
@@ -53,6 +56,10 @@ typedef struct zo_entry {
     const char *primitive;
     const char *impl;
     const char *memory_args;
+    /* ZO_ENTRY_LAUNCH: what the other fields of its submission come from,
+     * and its API call's number (seq is the submission's). */
+    const zo_launch_shared_t *shared;
+    uint64_t call_number;
 } zo_entry_t;
 
 typedef struct zo_ring {

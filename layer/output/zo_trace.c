@@ -97,6 +97,27 @@ void zo_trace_submission(const zeil_record_t *r)
     end_entry(ring);
 }
 
+void zo_trace_launch(uint32_t thread, const char *call, uint64_t number, uint64_t seq,
+                     uint64_t start_ns, uint64_t end_ns, ze_command_list_handle_t list,
+                     const uint32_t group_count[3], const zo_launch_shared_t *shared)
+{
+    zo_ring_t *ring;
+    zo_entry_t *e = begin_entry(&ring);
+    if (!e)
+        return;
+    e->kind = ZO_ENTRY_LAUNCH;
+    e->thread = thread;
+    e->seq = trace_seq(seq);
+    e->start_ns = start_ns;
+    e->end_ns = end_ns;
+    e->list = (uint64_t)(uintptr_t)list;
+    memcpy(e->group_count, group_count, sizeof e->group_count);
+    e->call = call;
+    e->shared = shared;
+    e->call_number = number;
+    end_entry(ring);
+}
+
 void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns)
 {
     zo_ring_t *ring;

@@ -377,9 +377,46 @@ static void write_submission(const zo_entry_t *e)
         lay_out(e);
 }
 
+static void write_entry(const zo_entry_t *e);
+
+/* A launch's entry as the two it stands for (zo_trace_launch). */
+static void write_launch(const zo_entry_t *e)
+{
+    const zo_launch_shared_t *s = e->shared;
+    zo_entry_t submission = {
+        .kind = ZO_ENTRY_SUBMISSION,
+        .record_kind = (uint8_t)ZEIL_RECORD_LAUNCH,
+        .thread = e->thread,
+        .seq = e->seq,
+        .start_ns = e->start_ns,
+        .list = e->list,
+        .stream_id = s->stream_id,
+        .call = e->call,
+        .name = s->kernel,
+        .primitive = s->primitive,
+        .impl = s->impl,
+        .memory_args = s->memory_args,
+    };
+    memcpy(submission.group_count, e->group_count, sizeof submission.group_count);
+    memcpy(submission.group_size, s->group_size, sizeof submission.group_size);
+    write_entry(&submission);
+    zo_entry_t api = {
+        .kind = ZO_ENTRY_API_CALL,
+        .thread = e->thread,
+        .seq = e->call_number,
+        .start_ns = e->start_ns,
+        .end_ns = e->end_ns,
+        .call = e->call,
+    };
+    write_entry(&api);
+}
+
 static void write_entry(const zo_entry_t *e)
 {
     switch (e->kind) {
+    case ZO_ENTRY_LAUNCH:
+        write_launch(e);
+        break;
     case ZO_ENTRY_API_CALL:
         name_host_thread(e->thread);
         event_begin();

@@ -10,7 +10,7 @@
 static pthread_mutex_t descs_lock = PTHREAD_MUTEX_INITIALIZER;
 static records_launch_desc_t *descs;
 
-#define DESC_KEY_BYTES offsetof(records_launch_desc_t, hh)
+#define DESC_KEY_BYTES sizeof(zo_launch_shared_t)
 
 const records_launch_desc_t *records_launch_desc_of(const records_launch_desc_t *key)
 {
@@ -21,7 +21,7 @@ const records_launch_desc_t *records_launch_desc_of(const records_launch_desc_t 
         d = calloc(1, sizeof *d);
         if (d) {
             memcpy(d, key, DESC_KEY_BYTES);
-            HASH_ADD(hh, descs, kernel, DESC_KEY_BYTES, d);
+            HASH_ADD(hh, descs, shared, DESC_KEY_BYTES, d);
             if (!d->hh.tbl) { /* uthash could not grow its table */
                 free(d);
                 d = NULL;

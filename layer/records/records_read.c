@@ -13,15 +13,14 @@
 static void described_load(const records_launch_desc_t *d, zeil_record_t *to)
 {
     static const records_launch_desc_t none;
-    if (!d)
-        d = &none;
-    to->stream_id = d->stream_id;
-    to->kernel = d->kernel;
-    to->module_origin = d->module_origin;
-    to->primitive = d->primitive;
-    to->impl = d->impl;
-    to->memory_args = d->memory_args;
-    memcpy(to->group_size, d->group_size, sizeof to->group_size);
+    const zo_launch_shared_t *s = d ? &d->shared : &none.shared;
+    to->stream_id = s->stream_id;
+    to->kernel = s->kernel;
+    to->module_origin = s->module_origin;
+    to->primitive = s->primitive;
+    to->impl = s->impl;
+    to->memory_args = s->memory_args;
+    memcpy(to->group_size, s->group_size, sizeof to->group_size);
 }
 
 void record_load(const zeil_list_state_t *state, const ring_slot_t *slot, zeil_record_t *to)

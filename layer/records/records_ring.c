@@ -249,63 +249,88 @@ uint64_t records_add_held(zeil_list_state_t *state, zeil_obj_t *list, const zeil
     return r.seq;
 }
 
-/* The plain launch the fast path (records_plain_launch.h) leaves to the general one: the
- * list's first (no ring yet), one whose thread ran out of unnumbered keys
- * (calls.h: once in 1023), one whose description changed or is not made
- * yet. Apart, so that the fast path keeps nothing across a call but its
- * arguments across the clock's. */
-ze_result_t records_plain_launch_in_general(launch_cache_t *cached, const ze_group_count_t *groups,
-                                            const char *call_name)
+/* The plain launch the fast path (records_plain_launch.h) leaves to the
+ * general one: the list's first (no ring yet), one whose thread ran out of
+ * unnumbered keys (calls.h: once in 1023), one whose description changed or
+ * is not made yet. */
+static void plain_launch_general(launch_cache_t *cached, const ze_group_count_t *groups,
+                                 const zeil_call_t *call)
 {
-    const zeil_call_t call = {call_name, 0, 0, NULL};
-    zeil_submission_t s = {ZEIL_RECORD_LAUNCH, &call, cached->kernel, groups, 0, NULL, 0, NULL};
+    zeil_submission_t s = {ZEIL_RECORD_LAUNCH, call, cached->kernel, groups, 0, NULL, 0, NULL};
     records_add_held(cached->records, cached->list, &s);
-    return ZE_RESULT_SUCCESS;
 }
 
 /* The same, and the entry's description made anew from what the record
  * just made was made from (when the ring, the counter and the description
  * could be had, and the attribution is interned; else the next launch comes
  * here again). */
-ze_result_t records_plain_launch_described(calls_thread_t *t, launch_cache_t *cached,
-                                           const ze_group_count_t *groups, const char *call_name)
+static void plain_launch_describe(calls_thread_t *t, launch_cache_t *cached,
+                                  const ze_group_count_t *groups, const zeil_call_t *call)
 {
     cached->attribution = &records_undescribed;
     cached->desc = NULL;
     const zeil_obj_t *kernel = cached->kernel;
     /* The epoch before the size it stands for (registry_set_group_size). */
     uint32_t epoch = atomic_load_explicit(&kernel->group_size_epoch, memory_order_acquire);
-    records_plain_launch_in_general(cached, groups, call_name);
+    plain_launch_general(cached, groups, call);
     zeil_list_state_t *state = cached->records;
     const zeil_attribution_t *attr = t->attribution;
     if (!atomic_load_explicit(&state->ring, memory_order_relaxed) || !state->last_stats ||
         !records_attribution_interned(attr))
-        return ZE_RESULT_SUCCESS;
+        return;
     records_launch_desc_t key;
     memset(&key, 0, sizeof key); /* hashed as bytes */
-    key.kernel = kernel->name;
-    key.module_origin = kernel->origin;
-    key.stream_id = attr && attr->stream_id
-                        ? attr->stream_id
-                        : atomic_load_explicit(&cached->list->stream_id, memory_order_relaxed);
-    key.primitive = attr ? attr->primitive : NULL;
-    key.impl = attr ? attr->impl : NULL;
-    key.memory_args = attr ? attr->memory_args : NULL;
+    zo_launch_shared_t *k = &key.shared;
+    k->kernel = kernel->name;
+    k->module_origin = kernel->origin;
+    k->stream_id = attr && attr->stream_id
+                       ? attr->stream_id
+                       : atomic_load_explicit(&cached->list->stream_id, memory_order_relaxed);
+    k->primitive = attr ? attr->primitive : NULL;
+    k->impl = attr ? attr->impl : NULL;
+    k->memory_args = attr ? attr->memory_args : NULL;
     for (int d = 0; d < 3; d++)
-        key.group_size[d] = atomic_load_explicit(&kernel->group_size[d], memory_order_relaxed);
+        k->group_size[d] = atomic_load_explicit(&kernel->group_size[d], memory_order_relaxed);
     stats_entry_t *stats = state->last_stats; /* the record's, just counted */
-    if (!stats_key_is(&stats->key, key.stream_id, key.kernel, key.primitive, key.impl))
-        return ZE_RESULT_SUCCESS;
+    if (!stats_key_is(&stats->key, k->stream_id, k->kernel, k->primitive, k->impl))
+        return;
     const records_launch_desc_t *desc = records_launch_desc_of(&key);
     if (!desc)
-        return ZE_RESULT_SUCCESS;
+        return;
     cached->group_size_epoch = epoch;
     /* The thread has its number: the record took a key. */
     cached->word = record_word(t->number, RECORD_HAS_DESC, 0, ZEIL_RECORD_LAUNCH);
     cached->stats = stats;
     cached->desc = desc;
     cached->attribution = attr;
+}
+
+ze_result_t records_plain_launch_in_general(launch_cache_t *cached, const ze_group_count_t *groups,
+                                            const char *call_name)
+{
+    const zeil_call_t call = {call_name, 0, 0, NULL};
+    plain_launch_general(cached, groups, &call);
     return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t records_plain_launch_described(calls_thread_t *t, launch_cache_t *cached,
+                                           const ze_group_count_t *groups, const char *call_name)
+{
+    const zeil_call_t call = {call_name, 0, 0, t};
+    plain_launch_describe(t, cached, groups, &call);
+    return ZE_RESULT_SUCCESS;
+}
+
+void records_timed_launch_in_general(launch_cache_t *cached, const ze_group_count_t *groups,
+                                     const zeil_call_t *call)
+{
+    plain_launch_general(cached, groups, call);
+}
+
+void records_timed_launch_described(calls_thread_t *t, launch_cache_t *cached,
+                                    const ze_group_count_t *groups, const zeil_call_t *call)
+{
+    plain_launch_describe(t, cached, groups, call);
 }
 
 /* Lists with device times are written under the lock only (locked_writes):

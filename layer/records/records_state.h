@@ -49,16 +49,13 @@ enum {
  * Immutable and never freed: a record may point at it for as long as the
  * ring keeps the record, and a reader copying a torn slot may still look. */
 typedef struct records_launch_desc {
-    const char *kernel, *module_origin;
-    uint64_t stream_id;
-    const char *primitive, *impl, *memory_args;
-    uint32_t group_size[3];
-    uint32_t zero; /* the key is hashed as bytes */
+    zo_launch_shared_t shared; /* the key, hashed as bytes; what a traced
+                                  launch hands the trace (zo_trace_launch) */
     UT_hash_handle hh;
 } records_launch_desc_t;
 
-/* The interned description of these fields (key: every member before hh,
- * zero included); null when memory ran out. Takes a lock: made on the
+/* The interned description of these fields (key: shared, zero included);
+ * null when memory ran out. Takes a lock: made on the
  * launch path only when a cached launch's description changes. */
 const records_launch_desc_t *records_launch_desc_of(const records_launch_desc_t *key);
 

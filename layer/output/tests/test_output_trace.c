@@ -256,6 +256,61 @@ START_TEST(hostile_kernel_names_stay_valid_json)
 }
 END_TEST
 
+/* The lines of raw holding marker, with every digit blanked (times, track
+ * numbers and keys differ between the two launches compared below). */
+static int lines_with(const char *raw, const char *marker, char lines[][1024], int max)
+{
+    int n = 0;
+    for (const char *p = strstr(raw, marker); p && n < max; p = strstr(p + 1, marker)) {
+        const char *start = p, *end = strchr(p, '\n');
+        while (start > raw && start[-1] != '\n')
+            start--;
+        size_t len = end ? (size_t)(end - start) : strlen(start);
+        ck_assert_uint_lt(len, 1024);
+        for (size_t i = 0; i < len; i++)
+            lines[n][i] = start[i] >= '0' && start[i] <= '9' ? '#' : start[i];
+        lines[n][len] = 0;
+        n++;
+        p = end ? end : p;
+    }
+    return n;
+}
+
+/* A launch handed over in one entry (zo_trace_launch) writes what its record
+ * and its API span write when handed over one by one. */
+START_TEST(launch_entry_writes_what_its_record_and_span_write)
+{
+    start_trace("launch_entry.json", 0);
+    uint64_t t = zo_now_ns();
+    zeil_record_t r = zo_test_launch(1, 0x100, 0x10, "conv_fwd", t + 1000);
+    r.primitive = "convolution";
+    r.impl = "jit:gemm";
+    r.memory_args = "src f32 4x3x8x8";
+    r.group_count[2] = 3;
+    r.group_size[1] = 5;
+    zo_trace_submission(&r);
+    zo_trace_api_call(1, "zeCommandListAppendLaunchKernel", 0, t + 1000, t + 1500);
+    static const zo_launch_shared_t shared = {
+        "conv_fwd", "libdnnl", 0x10, "convolution", "jit:gemm", "src f32 4x3x8x8", {64, 5, 1}, 0};
+    const uint32_t groups[3] = {4, 2, 3};
+    zo_trace_launch(1, "zeCommandListAppendLaunchKernel", 0, 2, t + 2000, t + 2500,
+                    (ze_command_list_handle_t)0x100, groups, &shared);
+    zo_finish();
+    char *raw = zo_test_read(zo_test_path("launch_entry.json"));
+    ck_assert_ptr_nonnull(raw);
+    char spans[3][1024], apis[3][1024];
+    ck_assert_int_eq(lines_with(raw, "\"cat\":\"submission\",\"name\":\"convolution", spans, 3), 2);
+    ck_assert_str_eq(spans[0], spans[1]);
+    ck_assert_ptr_nonnull(strstr(spans[1], "\"memory\":\"src f## #x#x#x#\""));
+    ck_assert_int_eq(lines_with(raw, "\"name\":\"zeCommandListAppendLaunchKernel\"", apis, 3), 2);
+    ck_assert_str_eq(apis[0], apis[1]);
+    /* The numbers blanked above, the launch entry's own. */
+    ck_assert_ptr_nonnull(strstr(raw, "\"seq\":2,"));
+    ck_assert_ptr_nonnull(strstr(raw, "\"group_count\":[4,2,3],\"group_size\":[64,5,1]"));
+    free(raw);
+}
+END_TEST
+
 /* ---- concurrency ---- */
 
 #define WRITER_THREADS 4
@@ -464,6 +519,7 @@ static Suite *trace_suite(void)
     tcase_add_test(t, waiter_appended_before_its_signaller_is_laid_out_after_it);
     tcase_add_test(t, waiter_whose_signaller_never_comes_is_written_anyway);
     tcase_add_test(t, hostile_kernel_names_stay_valid_json);
+    tcase_add_test(t, launch_entry_writes_what_its_record_and_span_write);
     tcase_add_test(t, device_times_place_spans_and_missing_ones_fall_back);
     tcase_add_test(t, timed_trace_writes_copies_in_order_without_waiting_for_the_end);
     tcase_add_test(t, device_times_of_another_clock_are_aligned_to_the_submission);
