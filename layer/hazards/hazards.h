@@ -157,15 +157,16 @@ static inline void hazards_event_host_signalled(zeil_obj_t *event)
                           memory_order_release);
 }
 
-/* No state: nothing signalled it that the checks know of; nothing to undo. */
+/* No state: nothing signalled it that the checks know of; nothing to undo.
+ * Bit 0 cleared, the resets counted on (after 2^31 of them the count carries
+ * into the signals': a wait taken as ended, a hang missed at worst). */
 static inline void hazards_event_host_reset(zeil_obj_t *event)
 {
     hazards_event_host_t *h = hazards_event_host_of(event);
     if (!h)
         return;
     uint64_t w = atomic_load_explicit(&h->word, memory_order_relaxed);
-    uint64_t resets = ((w & 0xfffffffeull) + 2) & 0xfffffffeull;
-    atomic_store_explicit(&h->word, (w & ~0xffffffffull) | resets, memory_order_release);
+    atomic_store_explicit(&h->word, (w | HAZARDS_HOST_SIGNALLED) + 1, memory_order_release);
 }
 /* Events of pools opened from another process: never judged unsignalled. */
 void hazards_event_external(zeil_obj_t *event);
