@@ -94,6 +94,25 @@ static __attribute__((noinline)) ze_result_t launch_cached(
     return r;
 }
 
+/* A cached plain launch the fast path leaves to its own call (so that its
+ * one branch before the driver's call is all a plain launch pays): timed or
+ * not settled (launch_cached), or one the hazard checks hear of (guesses,
+ * declared accesses), after the driver took it, with the plain record. */
+static __attribute__((noinline)) ze_result_t launch_heard(
+    const char *name, ze_pfnCommandListAppendLaunchKernel_t forward, calls_thread_t *t,
+    launch_cache_t *cached, ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t *groups, ze_event_handle_t *phWaitEvents)
+{
+    if (!calls_are_quiet())
+        return launch_cached(name, forward, cached, hCommandList, hKernel, groups, NULL, 0,
+                             phWaitEvents);
+    ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
+    if (r != ZE_RESULT_SUCCESS)
+        return r;
+    hazards_plain_launched(name, cached->list, cached->kernel);
+    return records_add_plain_launch(t, cached, groups, name);
+}
+
 /* One of this thread's last plain launches again, with nothing to log or
  * trace: a call of its own would cost more than what it does. The hazard
  * checks, when a plain launch means anything to them (guesses, declared
@@ -112,16 +131,13 @@ static __attribute__((noinline)) ze_result_t launch_cached(
         if (__builtin_expect(cached && !hSignalEvent && !numWaitEvents && groups && \
                                  !atomic_load_explicit(cached->closed, memory_order_acquire), \
                              1)) { \
-            if (__builtin_expect(!calls_are_quiet(), 0)) /* timed, or not settled yet */ \
-                return launch_cached(#api, NEXT(ze_command_list_dditable_t, member), cached, \
-                                     hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
+            /* timed, not settled yet, or heard by the hazard checks */ \
+            if (__builtin_expect(!calls_are_quiet() || hazards_plain_launch_checked(), 0)) \
+                return launch_heard(#api, NEXT(ze_command_list_dditable_t, member), t, cached, \
+                                    hCommandList, hKernel, groups, phWaitEvents); \
             ze_result_t r = NEXT(ze_command_list_dditable_t, \
                                  member)(hCommandList, hKernel, groups, NULL, 0, phWaitEvents); \
-            if (r != ZE_RESULT_SUCCESS) \
-                return r; \
-            if (__builtin_expect(hazards_plain_launch_checked(), 0)) \
-                hazards_plain_launched(#api, cached->list, cached->kernel); \
-            return records_add_plain_launch(t, cached, groups, #api); \
+            return r != ZE_RESULT_SUCCESS ? r : records_add_plain_launch(t, cached, groups, #api); \
         } \
         launch_via.generation = generation; \
         launch_via.forward = NEXT(ze_command_list_dditable_t, member); \
