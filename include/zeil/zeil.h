@@ -144,7 +144,8 @@ void zeil_attribution_pop(void);
 int zeil_hazards_enabled(void);
 /* 1 when they also guess (ZEIL_CHECKS names hazards, hazard-guesses or all):
  * a kernel's USM pointer arguments taken as its accesses (ZEIL-W091), and a
- * finite wait that expired on an event nothing pending signals (ZEIL-W095). */
+ * wait that expired (ZEIL-W095) or stays blocked (ZEIL-W097) on an event
+ * nothing pending signals. */
 int zeil_hazard_guesses_enabled(void);
 
 typedef struct zeil_access {

@@ -9,13 +9,15 @@ ZEIL_UNNUMBERED(zeEventHostSignal);
 ZEIL_UNNUMBERED(zeEventHostReset);
 ZEIL_UNNUMBERED(zeEventHostSynchronize);
 
-/* A wait without timeout with the checks on waits ZEIL_HANG_WARN_MS first:
- * still blocked then, the checks look at what it waits for (W097), and the
- * wait goes on without timeout. Answers the call when the first wait did. */
+/* A wait without timeout with the guesses on waits ZEIL_HANG_WARN_MS first:
+ * still blocked then, the checks look at what it waits for (W097: a hang
+ * unless another thread signals it, which a valid program may do, so a
+ * suspicion), and the wait goes on without timeout. Answers the call when
+ * the first wait did. */
 #define BLOCKED_WAIT(table, member, handle) \
     do { \
         uint64_t ms = zeil_settings()->hang_warn_ms; \
-        if (!objs[0] || !hazards_active() || a->timeout != UINT64_MAX || !ms) \
+        if (!objs[0] || !hazards_guessing() || a->timeout != UINT64_MAX || !ms) \
             break; \
         ze_result_t first = NEXT(table, member)(handle, ms * 1000000u); \
         if (first != ZE_RESULT_NOT_READY) { \
