@@ -163,7 +163,8 @@ static inline void hazards_event_host_signalled(zeil_obj_t *event)
 }
 
 /* No state: nothing signalled it that the checks know of; nothing to undo.
- * (w | 1) + 1 clears bit 0 and counts the reset in bits 30..1. */
+ * (w | 1) + 1 clears bit 0 and counts the reset in bits 30..1; the count's
+ * carry (bit 31) is dropped, never taken for a host signal. */
 static inline void hazards_event_host_reset(zeil_obj_t *event)
 {
     hazards_event_host_t *h = hazards_event_host_of(event);

@@ -110,19 +110,6 @@ static void signal_event(hz_timeline_t *t, const hz_op_t *op, uint64_t epoch,
         resolve_waits(op->signal, e);
 }
 
-/* Work on an in-order timeline that waits on nothing: its clock is the
- * timeline's, moved on in place. */
-static void in_order_work(hz_timeline_t *t, const hz_op_t *op, uint64_t epoch, hz_findings_t *out)
-{
-    if (t->host_version != hz_host_version_now())
-        t->host_version = hz_join_host(&t->clock);
-    t->clock.at[t->slot] = epoch;
-    if (op->naccess)
-        hz_access_check_launch(t, epoch, op, out);
-    if (HZ_LOAD(t->synchronous))
-        hz_host_learns(&t->clock);
-}
-
 /* Under hz_lock, or without it for an op on an immediate list that waits
  * on nothing and signals nothing (hazards_appended): then it touches only
  * its timeline, the host's clock (read) and the histories (hz_access.c). */
@@ -141,7 +128,7 @@ void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
     const uint32_t slot = t->slot;
     const uint64_t epoch = hz_next_epoch(t);
     if (t->in_order && op->kind == HZ_OP_WORK && !op->nwaits && !op->signal && !op->reset) {
-        in_order_work(t, op, epoch, out);
+        hz_apply_work_in_order(t, op, epoch, out);
         return;
     }
     hz_vector_clock_t clock;
@@ -183,11 +170,6 @@ void hz_apply(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
         hz_join(&t->all, &clock);
     if (HZ_LOAD(t->synchronous))
         hz_host_learns(&clock);
-}
-
-void hz_apply_in_order_work(hz_timeline_t *t, const hz_op_t *op, hz_findings_t *out)
-{
-    in_order_work(t, op, hz_next_epoch(t), out);
 }
 
 void hz_findings_say(const hz_findings_t *findings, const char *call_name)

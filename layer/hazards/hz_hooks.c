@@ -96,7 +96,9 @@ static void launch_accesses(const zeil_obj_t *kernel, hz_op_t *op)
 /* A launch on an immediate list: the accesses of its kernel's arguments as
  * the list's last launch of that kernel found them, while they have not
  * changed (the list's appends are its only writers of the memo). */
-static void memo_accesses(hz_timeline_t *t, const zeil_obj_t *kernel, hz_op_t *op)
+static inline __attribute__((always_inline)) void memo_accesses(hz_timeline_t *t,
+                                                                const zeil_obj_t *kernel,
+                                                                hz_op_t *op)
 {
     /* The global first: no thread has declarations pending, as a rule. */
     if (atomic_load_explicit(&hazards_declares_pending, memory_order_relaxed) && declared_depth &&
@@ -192,7 +194,7 @@ static int plain_launch(const zeil_call_t *call, zeil_obj_t *list, const zeil_ob
     who_of(&op.who, call, list, kernel);
     hz_findings_t findings;
     findings.count = 0; /* the texts are written only when found */
-    hz_apply_in_order_work(t, &op, &findings);
+    hz_apply_work_in_order(t, &op, hz_next_epoch(t), &findings);
     if (findings.count)
         hz_findings_say(&findings, call->name);
     return 1;

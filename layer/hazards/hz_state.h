@@ -299,9 +299,6 @@ typedef struct hz_findings {
     char text[4][640];
 } hz_findings_t;
 void hz_apply(hz_timeline_t *timeline, const hz_op_t *op, hz_findings_t *out);
-/* hz_apply of work (accesses only: no waits, signal or reset) on an in-order
- * timeline with its slot. */
-void hz_apply_in_order_work(hz_timeline_t *timeline, const hz_op_t *op, hz_findings_t *out);
 void hz_findings_say(const hz_findings_t *findings, const char *call_name);
 void hz_who_text(const hz_who_t *who, char *out, size_t size);
 
@@ -313,6 +310,21 @@ void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *
  * timeline's: its memo of the last launch spares what did not change. */
 void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
                             hz_findings_t *out);
+
+/* hz_apply of work (accesses only: no waits, signal or reset) on an in-order
+ * timeline with its slot, at epoch (hz_next_epoch): its clock is the
+ * timeline's, moved on in place. Inline: the usual launch's path. */
+static inline void hz_apply_work_in_order(hz_timeline_t *t, const hz_op_t *op, uint64_t epoch,
+                                          hz_findings_t *out)
+{
+    if (t->host_version != hz_host_version_now())
+        t->host_version = hz_join_host(&t->clock);
+    t->clock.at[t->slot] = epoch;
+    if (op->naccess)
+        hz_access_check_launch(t, epoch, op, out);
+    if (HZ_LOAD(t->synchronous))
+        hz_host_learns(&t->clock);
+}
 /* 0 when nothing in flight uses [base, ...), else fills text. */
 int hz_access_in_flight(uintptr_t base, char *text, size_t size);
 void hz_access_forget(uintptr_t base);

@@ -6,7 +6,7 @@
 
 #include "bench_report.h"
 
-#define BENCH_MAX_TARGETS 24
+#define BENCH_MAX_TARGETS 32
 
 typedef struct bench_target {
     const char *name;  /* e.g. "launch overhead zeil - driver <= 40 ns" */
