@@ -128,27 +128,32 @@ void hazards_event_synced(const zeil_call_t *call, zeil_obj_t *event, uint64_t t
 void hazards_event_queried(zeil_obj_t *event, ze_result_t result);
 /* The host's signal and reset write one word of the event's state, without
  * a lock (README.md, "Cost"): bits 63..32 count the host's signals, bits
- * 31..1 its resets, bit 0 says the host's signal came last. An event the
- * host signals first gets its state then (hazards_event_host_first). */
+ * 30..1 its resets (bit 31 takes their carry and is cleared with it), bit 0
+ * says the host's signal came last. An event the host signals first gets its
+ * state then (hazards_event_host_first). */
 typedef struct hazards_event_host {
     _Atomic uint64_t word;
 } hazards_event_host_t;
 #define HAZARDS_HOST_SIGNALLED 1ull
 #define HAZARDS_HOST_SIGNAL_ONE (1ull << 32)
+#define HAZARDS_HOST_RESETS_CARRY (1ull << 31)
 void hazards_event_host_first(zeil_obj_t *event);
 
+/* The state of an event (an object the calling hook checked as
+ * ZEIL_KIND_EVENT: a kind never changes), or null while it has none. Only
+ * the checks make it, so with them off every event has none. */
 static inline hazards_event_host_t *hazards_event_host_of(zeil_obj_t *event)
 {
-    return event && event->kind == ZEIL_KIND_EVENT
-               ? __atomic_load_n((hazards_event_host_t **)&event->hazard, __ATOMIC_ACQUIRE)
-               : NULL;
+    return __atomic_load_n((hazards_event_host_t **)&event->hazard, __ATOMIC_ACQUIRE);
 }
 
+/* An event with state: one load and one store; the checks' switch is read
+ * only for one without (its first host signal). */
 static inline void hazards_event_host_signalled(zeil_obj_t *event)
 {
     hazards_event_host_t *h = hazards_event_host_of(event);
-    if (!h) {
-        if (event)
+    if (__builtin_expect(!h, 0)) {
+        if (hazards_active())
             hazards_event_host_first(event);
         return;
     }
@@ -158,15 +163,16 @@ static inline void hazards_event_host_signalled(zeil_obj_t *event)
 }
 
 /* No state: nothing signalled it that the checks know of; nothing to undo.
- * Bit 0 cleared, the resets counted on (after 2^31 of them the count carries
- * into the signals': a wait taken as ended, a hang missed at worst). */
+ * (w | 1) + 1 clears bit 0 and counts the reset in bits 30..1; the count's
+ * carry (bit 31) is dropped, never taken for a host signal. */
 static inline void hazards_event_host_reset(zeil_obj_t *event)
 {
     hazards_event_host_t *h = hazards_event_host_of(event);
     if (!h)
         return;
     uint64_t w = atomic_load_explicit(&h->word, memory_order_relaxed);
-    atomic_store_explicit(&h->word, (w | HAZARDS_HOST_SIGNALLED) + 1, memory_order_release);
+    atomic_store_explicit(&h->word, ((w | HAZARDS_HOST_SIGNALLED) + 1) & ~HAZARDS_HOST_RESETS_CARRY,
+                          memory_order_release);
 }
 /* Events of pools opened from another process: never judged unsignalled. */
 void hazards_event_external(zeil_obj_t *event);

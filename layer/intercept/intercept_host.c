@@ -59,15 +59,19 @@ ZEIL_AFTER(zeFenceQueryStatus)
     ZEIL_HAZARDS(hazards_fence_synced(call, objs[0], 0, result));
 }
 
+/* The hazard hooks of the host's signal and reset read the checks' switch
+ * themselves, only when the event has no state yet (hazards.h). */
 ZEIL_POST(zeEventHostSignal)
 {
-    ZEIL_HAZARDS(hazards_event_host_signalled(objs[0]));
+    if (objs[0])
+        hazards_event_host_signalled(objs[0]);
 }
 
 /* After a reset, the event's next signal is no second signal. */
 ZEIL_POST(zeEventHostReset)
 {
-    if (objs[0])
-        atomic_store_explicit(&objs[0]->signalled_by_call, 0, memory_order_release);
-    ZEIL_HAZARDS(hazards_event_host_reset(objs[0]));
+    if (!objs[0])
+        return;
+    atomic_store_explicit(&objs[0]->signalled_by_call, 0, memory_order_release);
+    hazards_event_host_reset(objs[0]);
 }
