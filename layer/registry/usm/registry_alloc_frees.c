@@ -288,6 +288,28 @@ static __attribute__((noinline)) int end_free_other(const registry_free_t *freei
  * end_free_other would make it, when the allocation is still where begin
  * found it, in one block of its level, and its tombstone has room. 1 when
  * done; 0 with nothing changed otherwise. */
+/* The usual free's burial in place: the freed entry s becomes the tombstone
+ * of the same range that already sits in slot tomb (its FIFO place moves to
+ * the oldest one, place), writing only what can differ. Inside write_begin. */
+static inline __attribute__((always_inline)) void tomb_rewrite(alloc_slot_t *tomb,
+                                                               const alloc_slot_t *s,
+                                                               const registry_free_t *freeing,
+                                                               uint64_t meta, uint32_t place,
+                                                               uintptr_t base, uintptr_t span)
+{
+    allocs.fifo[meta_place(ALLOC_LOAD(tomb->meta))].span = 0;
+    allocs.fifo[place].base = base;
+    allocs.fifo[place].span = span;
+    allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
+    ALLOC_STORE(tomb->context, ALLOC_LOAD(s->context));
+    ALLOC_STORE(tomb->device, ALLOC_LOAD(s->device));
+    ALLOC_STORE(tomb->created_call, freeing->created_call);
+    ALLOC_STORE(tomb->freed_call, freeing->call);
+    ALLOC_STORE(tomb->threads,
+                (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32);
+    ALLOC_STORE(tomb->meta, meta_at_place(meta, place));
+}
+
 static inline int end_free_usual(const registry_free_t *freeing)
 {
     unsigned k = freeing->level;
@@ -313,17 +335,7 @@ static inline int end_free_usual(const registry_free_t *freeing)
         ALLOC_LOAD(dead->slots[d].span) == span) {
         alloc_slot_t *tomb = &dead->slots[d];
         write_begin();
-        allocs.fifo[meta_place(ALLOC_LOAD(tomb->meta))].span = 0;
-        allocs.fifo[place].base = base;
-        allocs.fifo[place].span = span;
-        allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
-        ALLOC_STORE(tomb->context, ALLOC_LOAD(s->context));
-        ALLOC_STORE(tomb->device, ALLOC_LOAD(s->device));
-        ALLOC_STORE(tomb->created_call, freeing->created_call);
-        ALLOC_STORE(tomb->freed_call, freeing->call);
-        ALLOC_STORE(tomb->threads,
-                    (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32);
-        ALLOC_STORE(tomb->meta, meta_at_place(meta, place));
+        tomb_rewrite(tomb, s, freeing, meta, place, base, span);
         table_del_at(t, shift, freeing->slot);
         if (!t->used)
             ALLOC_STORE(allocs.live.levels, ALLOC_LOAD(allocs.live.levels) & ~(1u << k));
@@ -416,17 +428,7 @@ int registry_end_free(const registry_free_t *freeing, int driver_freed)
     const alloc_slot_t *s = &t->slots[at];
     alloc_slot_t *tomb = &dead->slots[d];
     write_begin();
-    allocs.fifo[meta_place(ALLOC_LOAD(tomb->meta))].span = 0;
-    allocs.fifo[place].base = base;
-    allocs.fifo[place].span = span;
-    allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
-    ALLOC_STORE(tomb->context, ALLOC_LOAD(s->context));
-    ALLOC_STORE(tomb->device, ALLOC_LOAD(s->device));
-    ALLOC_STORE(tomb->created_call, freeing->created_call);
-    ALLOC_STORE(tomb->freed_call, freeing->call);
-    ALLOC_STORE(tomb->threads,
-                (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32);
-    ALLOC_STORE(tomb->meta, meta_at_place(ALLOC_LOAD(s->meta), place));
+    tomb_rewrite(tomb, s, freeing, ALLOC_LOAD(s->meta), place, base, span);
     /* table_del_at of the last slot of its run */
     ALLOC_STORE(t->slots[at].span, (uintptr_t)0);
     if (!--t->used)
