@@ -1,4 +1,5 @@
 /* Hooks of USM allocation and free. */
+#include "usm/usm_hot_paths.h" /* the registry's usual cases, inline */
 #include "zeil_hooks.h"
 
 ZEIL_HOOKS_OF(zeMemFreeExt, zeMemFree);
@@ -8,9 +9,8 @@ ZEIL_HOOKS_OF(zeMemFreeExt, zeMemFree);
     ZEIL_POST(api) \
     { \
         if (a->pptr && *a->pptr && \
-            registry_add_alloc_fields(*a->pptr, a->size, mem_type, a->hContext, on_device, \
-                                      call->name, call->number, \
-                                      calls_thread_number_of(call)) != 0) \
+            usm_add_alloc(*a->pptr, a->size, mem_type, a->hContext, on_device, call->name, \
+                          call->number, calls_thread_number_of(call)) != 0) \
             oom_dropped_allocation(call->name, *a->pptr, a->size); \
     }
 ZEIL_PRE(zeMemAllocDevice)
@@ -32,20 +32,20 @@ ALLOCATES(zeMemAllocShared, ZE_MEMORY_TYPE_SHARED, a->hDevice)
  * (as a refused free does) and goes to check_usm_free. */
 ZEIL_PRE(zeMemFree)
 {
-    st->marked = a->ptr && registry_begin_free(a->ptr, call->number, calls_thread_number_of(call),
-                                               st->freeing);
+    st->marked =
+        a->ptr && usm_begin_free(a->ptr, call->number, calls_thread_number_of(call), st->freeing);
     int usual = st->marked && (!a->hContext || st->freeing->context == a->hContext);
     ze_result_t r = usual ? ZE_RESULT_SUCCESS : check_usm_free(call, a->hContext, a->ptr);
     if (r == ZE_RESULT_SUCCESS && hazards_active())
         r = hazards_free_before(call, a->ptr);
     if (st->marked && (r != ZE_RESULT_SUCCESS || !usual)) {
         st->marked = 0;
-        registry_end_free(st->freeing, 0);
+        usm_end_free(st->freeing, 0);
     }
     return r;
 }
 ZEIL_AFTER(zeMemFree)
 {
-    if (st->marked && registry_end_free(st->freeing, result == ZE_RESULT_SUCCESS) == 2)
+    if (st->marked && usm_end_free(st->freeing, result == ZE_RESULT_SUCCESS) == 2)
         oom_dropped(OOM_OTHER, 1, call->name, "keeping the history of a freed USM allocation");
 }

@@ -8,31 +8,13 @@
  * out again at the same address), rewrites that tombstone in place.
  */
 #include "registry.h"
-#include "registry_alloc_index.h"
+#include "usm_hot_paths.h"
 
 #include <stddef.h>
 
-/*
- * Frees on their way to the driver, one per thread (a thread makes one call
- * at a time), by zeil's thread number. registry_begin_free fills its
- * thread's entry without the lock (no read-modify-write: the free's only
- * ones are its call number and registry_end_free's lock); registry_add_alloc
- * reads the entries under the lock when the new allocation overlaps a live
- * one: the driver may have given out memory whose free has not come back
- * yet. The entry is stable while the lock is held: its thread can only fill
- * it anew after its registry_end_free, which empties it under the lock.
- * Threads numbered INFLIGHT_THREADS or above leave no entry: their frees,
- * in that race, leave no tombstone (the new allocation takes the old one
- * for a missed free).
- */
-#define INFLIGHT_THREADS 1024u
-typedef struct inflight_free {           /* 32 bytes: its index is a shift */
-    _Alignas(32) _Atomic uintptr_t base; /* 0: none; stored last (release) */
-    _Atomic uint64_t created_call;       /* which allocation of that base */
-    _Atomic uint64_t call;
-} inflight_free_t;
-static inflight_free_t inflight[INFLIGHT_THREADS];
-static _Atomic uint32_t inflight_end; /* above every thread that filled its entry */
+/* The frees under way (usm_hot_paths.h says what they are). */
+inflight_free_t inflight[INFLIGHT_THREADS];
+_Atomic uint32_t inflight_end;
 
 /* inflight_end above thread (a thread's first free). */
 static __attribute__((noinline)) void inflight_end_raise(uint32_t thread)
@@ -74,21 +56,6 @@ static ptrdiff_t live_with_base(uintptr_t base, unsigned *level, alloc_entry_t *
             *level = k;
             return i;
         }
-    }
-    return -1;
-}
-
-/* The slot of the live allocation with this base in table t of level k, or
- * -1; one pass at most over a table a writer may be changing. */
-static inline ptrdiff_t live_probe_base(const alloc_table_t *t, unsigned k, uintptr_t base)
-{
-    size_t i = home_slot(t, base >> level_shift(k));
-    for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
-        if (!ALLOC_LOAD(t->slots[i].span))
-            return -1;
-        if (ALLOC_LOAD(t->slots[i].base) == base &&
-            !(meta_flags(ALLOC_LOAD(t->slots[i].meta)) & F_SECOND))
-            return (ptrdiff_t)i;
     }
     return -1;
 }
@@ -164,8 +131,8 @@ static inline ptrdiff_t live_with_base_at_newest_level(uintptr_t base, registry_
 }
 
 /* registry_begin_free, any case. */
-static __attribute__((noinline)) int begin_free_any(const void *ptr, uint64_t call, uint32_t thread,
-                                                    registry_free_t *freeing)
+__attribute__((noinline)) int begin_free_any(const void *ptr, uint64_t call, uint32_t thread,
+                                             registry_free_t *freeing)
 {
     uintptr_t base = (uintptr_t)ptr;
     freeing->seq = 1; /* none: registry_end_free looks at the slot again */
@@ -185,43 +152,6 @@ static __attribute__((noinline)) int begin_free_any(const void *ptr, uint64_t ca
         if (atomic_load_explicit(&inflight_end, memory_order_relaxed) <= thread)
             inflight_end_raise(thread);
     }
-    return 1;
-}
-
-/* The usual beginning inline, begin_free_any's way: no writer in the way,
- * the allocation at the level of the newest one, its thread's entry of the
- * frees under way ready. It calls nothing but tail calls (no registers to
- * save); anything else goes to begin_free_any before it writes the entry. */
-int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread, registry_free_t *freeing)
-{
-    uintptr_t base = (uintptr_t)ptr;
-    uint64_t s = ALLOC_LOAD(allocs.seq);
-    unsigned level = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
-    const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[level]);
-    ptrdiff_t at;
-    if ((s & 1) || !t || thread >= INFLIGHT_THREADS ||
-        atomic_load_explicit(&inflight_end, memory_order_relaxed) <= thread ||
-        (at = live_probe_base(t, level, base)) < 0)
-        return begin_free_any(ptr, call, thread, freeing);
-    const alloc_slot_t *slot = &t->slots[at];
-    uint64_t created_call = ALLOC_LOAD(slot->created_call);
-    uintptr_t context = ALLOC_LOAD(slot->context), span = ALLOC_LOAD(slot->span);
-    if (ALLOC_LOAD(allocs.seq) != s)
-        return begin_free_any(ptr, call, thread, freeing);
-    *freeing = (registry_free_t){.base = base,
-                                 .created_call = created_call,
-                                 .call = call,
-                                 .context = (ze_context_handle_t)context,
-                                 .thread = thread,
-                                 .level = level,
-                                 .table = t,
-                                 .slot = (size_t)at,
-                                 .seq = s,
-                                 .span = span};
-    inflight_free_t *f = &inflight[thread];
-    ALLOC_STORE(f->created_call, created_call);
-    ALLOC_STORE(f->call, call);
-    ALLOC_STORE(f->base, base); /* last: a reader that sees it sees the rest */
     return 1;
 }
 
@@ -288,28 +218,6 @@ static __attribute__((noinline)) int end_free_other(const registry_free_t *freei
  * end_free_other would make it, when the allocation is still where begin
  * found it, in one block of its level, and its tombstone has room. 1 when
  * done; 0 with nothing changed otherwise. */
-/* The usual free's burial in place: the freed entry s becomes the tombstone
- * of the same range that already sits in slot tomb (its FIFO place moves to
- * the oldest one, place), writing only what can differ. Inside write_begin. */
-static inline __attribute__((always_inline)) void tomb_rewrite(alloc_slot_t *tomb,
-                                                               const alloc_slot_t *s,
-                                                               const registry_free_t *freeing,
-                                                               uint64_t meta, uint32_t place,
-                                                               uintptr_t base, uintptr_t span)
-{
-    allocs.fifo[meta_place(ALLOC_LOAD(tomb->meta))].span = 0;
-    allocs.fifo[place].base = base;
-    allocs.fifo[place].span = span;
-    allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
-    ALLOC_STORE(tomb->context, ALLOC_LOAD(s->context));
-    ALLOC_STORE(tomb->device, ALLOC_LOAD(s->device));
-    ALLOC_STORE(tomb->created_call, freeing->created_call);
-    ALLOC_STORE(tomb->freed_call, freeing->call);
-    ALLOC_STORE(tomb->threads,
-                (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32);
-    ALLOC_STORE(tomb->meta, meta_at_place(meta, place));
-}
-
 static inline int end_free_usual(const registry_free_t *freeing)
 {
     unsigned k = freeing->level;
@@ -366,8 +274,7 @@ static inline int end_free_usual(const registry_free_t *freeing)
 }
 
 /* Under the lock, its thread's entry emptied: registry_end_free, any case. */
-static __attribute__((noinline)) int end_free_locked(const registry_free_t *freeing,
-                                                     int driver_freed)
+__attribute__((noinline)) int end_free_locked(const registry_free_t *freeing, int driver_freed)
 {
     int r = driver_freed && end_free_usual(freeing) ? 1 : end_free_other(freeing, driver_freed);
     after_write();
@@ -375,16 +282,8 @@ static __attribute__((noinline)) int end_free_locked(const registry_free_t *free
     return r;
 }
 
-/* Its thread's entry holds this free (registry_begin_free filled it, and only
- * its thread writes it): under the lock, it leaves. */
-static inline void inflight_done(const registry_free_t *freeing)
-{
-    if (freeing->thread < INFLIGHT_THREADS)
-        ALLOC_STORE(inflight[freeing->thread].base, (uintptr_t)0);
-}
-
 /* registry_end_free when the lock was taken. */
-static __attribute__((noinline)) int end_free_any(const registry_free_t *freeing, int driver_freed)
+__attribute__((noinline)) int end_free_any(const registry_free_t *freeing, int driver_freed)
 {
     spin_lock(&allocs_lock);
     inflight_done(freeing);
@@ -392,7 +291,7 @@ static __attribute__((noinline)) int end_free_any(const registry_free_t *freeing
 }
 
 /* Under the lock, after end_free_usual's way: what it ends with. */
-static __attribute__((noinline)) int end_free_finish(unsigned k)
+__attribute__((noinline)) int end_free_finish(unsigned k)
 {
     table_maybe_shrink(&allocs.live, k);
     after_write();
@@ -400,44 +299,14 @@ static __attribute__((noinline)) int end_free_finish(unsigned k)
     return 1;
 }
 
-/* The usual end inline, end_free_usual's way: the lock free, no writer since
- * the beginning (the slot holds the allocation as begin found it), one block
- * of its level, the last of its run, a tombstone of this very range that no
- * coarser one overlaps, the oldest FIFO place free. It calls nothing but tail
- * calls; anything else goes to end_free_locked before it changes anything. */
+int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread, registry_free_t *freeing)
+{
+    return usm_begin_free(ptr, call, thread, freeing);
+}
+
 int registry_end_free(const registry_free_t *freeing, int driver_freed)
 {
-    if (!driver_freed || !spin_try_lock(&allocs_lock))
-        return end_free_any(freeing, driver_freed);
-    inflight_done(freeing);
-    unsigned k = freeing->level;
-    alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
-    alloc_table_t *dead = ALLOC_LOAD(allocs.dead.tables[k]);
-    uintptr_t base = freeing->base, span = freeing->span;
-    size_t at = freeing->slot;
-    unsigned shift = level_shift(k);
-    uint32_t place = allocs.fifo_next;
-    ptrdiff_t d;
-    if (ALLOC_LOAD(allocs.seq) != freeing->seq || t != freeing->table || !dead ||
-        (base + span - 1) >> shift != base >> shift || allocs.fifo[place].span ||
-        (ALLOC_LOAD(allocs.dead.levels) >> (k + 1)) ||
-        ALLOC_LOAD(t->slots[(at + 1) & t->mask].span) ||
-        (d = table_find(dead, base >> shift, base, 0)) < 0 ||
-        ALLOC_LOAD(dead->slots[d].span) != span)
-        return end_free_locked(freeing, 1);
-    const alloc_slot_t *s = &t->slots[at];
-    alloc_slot_t *tomb = &dead->slots[d];
-    write_begin();
-    tomb_rewrite(tomb, s, freeing, ALLOC_LOAD(s->meta), place, base, span);
-    /* table_del_at of the last slot of its run */
-    ALLOC_STORE(t->slots[at].span, (uintptr_t)0);
-    if (!--t->used)
-        ALLOC_STORE(allocs.live.levels, ALLOC_LOAD(allocs.live.levels) & ~(1u << k));
-    write_end();
-    if ((t->mask + 1 > MIN_SLOTS && 8 * t->used <= t->mask + 1) || alloc_tables_retired.newest)
-        return end_free_finish(k);
-    spin_unlock(&allocs_lock);
-    return 1;
+    return usm_end_free(freeing, driver_freed);
 }
 
 int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)

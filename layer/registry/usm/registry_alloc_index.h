@@ -1,8 +1,8 @@
 /*
  * registry_alloc_index.h: the state of the USM allocation index, shared by
  * its writers (registry_allocs.c, which says how readers and writers share
- * it, and registry_alloc_frees.c) and its readers (registry_alloc_lookup.c).
- * Private to the three.
+ * it, registry_alloc_frees.c, and their usual cases inline in
+ * usm_hot_paths.h) and its readers (registry_alloc_lookup.c).
  */
 #ifndef ZEIL_REGISTRY_ALLOC_INDEX_H
 #define ZEIL_REGISTRY_ALLOC_INDEX_H

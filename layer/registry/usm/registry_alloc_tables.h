@@ -140,7 +140,8 @@ static inline unsigned level_of(uintptr_t span)
  * lookups among a million allocations 1.7x slower). Keys that happen to
  * line up with the multiplier pile up in long runs: a table where that
  * happens is rebuilt with the block numbers mixed first. */
-static inline size_t home_slot(const alloc_table_t *t, uintptr_t block)
+static inline __attribute__((always_inline)) size_t home_slot(const alloc_table_t *t,
+                                                              uintptr_t block)
 {
     uint64_t x = (uint64_t)block;
     if (t->mixed) {
@@ -211,8 +212,9 @@ static inline void slot_store(alloc_slot_t *s, const alloc_entry_t *e)
 
 /* The slot of the entry of this base (the first copy, or the second), or
  * -1. Tables are never full, so a run always ends. */
-static inline ptrdiff_t table_find(const alloc_table_t *t, uintptr_t block, uintptr_t base,
-                                   unsigned second)
+static inline __attribute__((always_inline)) ptrdiff_t table_find(const alloc_table_t *t,
+                                                                  uintptr_t block, uintptr_t base,
+                                                                  unsigned second)
 {
     for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
         if (!ALLOC_LOAD(t->slots[i].span))
@@ -277,7 +279,8 @@ static inline void table_maybe_shrink(alloc_index_t *x, unsigned k)
  * free changes a few) ---- */
 
 /* The entry goes in the first empty slot of its probe run. */
-static inline void table_put(alloc_table_t *t, uintptr_t block, const alloc_entry_t *e)
+static inline __attribute__((always_inline)) void table_put(alloc_table_t *t, uintptr_t block,
+                                                            const alloc_entry_t *e)
 {
     size_t i = home_slot(t, block), run = 0;
     while (ALLOC_LOAD(t->slots[i].span)) {

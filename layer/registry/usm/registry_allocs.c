@@ -43,7 +43,7 @@
  * to the new one.
  */
 #include "registry.h"
-#include "registry_alloc_index.h"
+#include "usm_hot_paths.h"
 
 #include <stddef.h>
 
@@ -179,41 +179,6 @@ static unsigned live_scan(uintptr_t base, uintptr_t last, alloc_entry_t *freeing
     return found;
 }
 
-/* Under the lock: whether a live entry holds the first or the last byte of
- * [base, last] (live_scan then says what to do about it): the same probes
- * as live_scan's, and for the usual new allocation, no overlap, an empty
- * slot or two per level in use. */
-static inline int run_holds_either(const alloc_table_t *t, uintptr_t block, uintptr_t base,
-                                   uintptr_t last)
-{
-    for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
-        uintptr_t span = ALLOC_LOAD(t->slots[i].span);
-        if (!span)
-            return 0; /* tables are never full: a run ends */
-        uintptr_t b = ALLOC_LOAD(t->slots[i].base);
-        if (base - b < span || last - b < span)
-            return 1;
-    }
-}
-
-static inline int live_holds_either(uintptr_t base, uintptr_t last)
-{
-    uint32_t levels = ALLOC_LOAD(allocs.live.levels);
-    while (levels) {
-        unsigned k = (unsigned)__builtin_ctz(levels);
-        levels &= levels - 1;
-        if (last < allocs.live.lo[k] || base > allocs.live.hi[k])
-            continue;
-        const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
-        unsigned shift = level_shift(k);
-        uintptr_t first = base >> shift, second = last >> shift;
-        if (run_holds_either(t, first, base, last) ||
-            (second != first && run_holds_either(t, second, base, last)))
-            return 1;
-    }
-    return 0;
-}
-
 /* What registry_add_alloc records, field by field. */
 typedef struct new_alloc {
     uintptr_t base, span;
@@ -288,12 +253,10 @@ static __attribute__((noinline)) int add_alloc_overlapping(const new_alloc_t *n,
 }
 
 /* registry_add_alloc_fields, any case. */
-static __attribute__((noinline)) int add_alloc_any(const void *ptr, size_t size,
-                                                   ze_memory_type_t type,
-                                                   ze_context_handle_t context,
-                                                   ze_device_handle_t device,
-                                                   const char *created_by, uint64_t created_call,
-                                                   uint32_t created_thread)
+__attribute__((noinline)) int add_alloc_any(const void *ptr, size_t size, ze_memory_type_t type,
+                                            ze_context_handle_t context, ze_device_handle_t device,
+                                            const char *created_by, uint64_t created_call,
+                                            uint32_t created_thread)
 {
     uintptr_t base = (uintptr_t)ptr;
     uintptr_t span = size ? size : 1;
@@ -321,64 +284,20 @@ static __attribute__((noinline)) int add_alloc_any(const void *ptr, size_t size,
 }
 
 /* Under the lock, after the usual allocation: what every write ends with. */
-static __attribute__((noinline)) int add_alloc_finish(void)
+__attribute__((noinline)) int add_alloc_finish(void)
 {
     after_write();
     spin_unlock(&allocs_lock);
     return 0;
 }
 
-/* The usual allocation inline, add_alloc_any's way: the lock free, nothing
- * live where it lands, room in its level's table, its creating call the
- * last one seen, one block of its level. It calls nothing but tail calls
- * (no registers to save): anything else goes to add_alloc_any before it
- * changes anything. */
 int registry_add_alloc_fields(const void *ptr, size_t size, ze_memory_type_t type,
                               ze_context_handle_t context, ze_device_handle_t device,
                               const char *created_by, uint64_t created_call,
                               uint32_t created_thread)
 {
-    uintptr_t base = (uintptr_t)ptr, span = size, last = base + size - 1;
-    /* base + size <= base: size 0, or reaching the top of the address space */
-    if (base + size <= base || !spin_try_lock(&allocs_lock))
-        return add_alloc_any(ptr, size, type, context, device, created_by, created_call,
-                             created_thread);
-    unsigned k = level_of(span), shift = level_shift(k);
-    alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
-    if (!t || t->used + 2 > t->grow_at || (created_by && created_by != allocs.last_creator) ||
-        (base >> shift) != (last >> shift) || live_holds_either(base, last)) {
-        spin_unlock(&allocs_lock);
-        return add_alloc_any(ptr, size, type, context, device, created_by, created_call,
-                             created_thread);
-    }
-    alloc_entry_t e = {.base = base,
-                       .span = span,
-                       .context = (uintptr_t)context,
-                       .device = (uintptr_t)device,
-                       .created_call = created_call,
-                       .threads = created_thread,
-                       .meta = (uint32_t)type |
-                               (uint64_t)(created_by ? allocs.last_creator_index : 0) << 32};
-    write_begin();
-    table_put(t, base >> shift, &e);
-    uint32_t levels = ALLOC_LOAD(allocs.live.levels);
-    if (!(levels & (1u << k))) {
-        allocs.live.lo[k] = base;
-        allocs.live.hi[k] = last;
-        ALLOC_STORE(allocs.live.levels, levels | 1u << k);
-    } else {
-        if (base < allocs.live.lo[k])
-            allocs.live.lo[k] = base;
-        if (last > allocs.live.hi[k])
-            allocs.live.hi[k] = last;
-    }
-    write_end();
-    if (atomic_load_explicit(&allocs.newest_level, memory_order_relaxed) != k)
-        atomic_store_explicit(&allocs.newest_level, k, memory_order_relaxed);
-    if (alloc_tables_retired.newest)
-        return add_alloc_finish();
-    spin_unlock(&allocs_lock);
-    return 0;
+    return usm_add_alloc(ptr, size, type, context, device, created_by, created_call,
+                         created_thread);
 }
 
 int registry_add_alloc(const zeil_alloc_t *proto)

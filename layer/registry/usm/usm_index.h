@@ -1,6 +1,8 @@
 /*
  * usm_index.h: the USM allocation index (registry/usm/) as the rest of the
- * layer sees it: the one header outside usm/ may include (registry.h does).
+ * layer sees it: the one header outside usm/ may include (registry.h does),
+ * but for usm_hot_paths.h, the usual cases inline, which the allocation
+ * hooks include.
  * Behind it, registry_alloc_tables.h (the tables per size level) and
  * registry_alloc_index.h (what the index's writers and readers share) stay
  * inside the folder.

@@ -1,0 +1,279 @@
+/*
+ * usm_hot_paths.h: the usual allocation, beginning and end of a free in the
+ * USM allocation index, inline (registry_allocs.c says how the index works,
+ * registry_alloc_frees.c how a free goes): the allocation hooks of
+ * gen-wrappers' INLINED_HOOKS (intercept_memory.c) take them straight into
+ * their intercepts, with no call, and registry_add_alloc_fields,
+ * registry_begin_free and registry_end_free are these for everyone else.
+ * Each calls nothing but the hidden functions of its other cases, before it
+ * changes anything. Besides usm_index.h, the one header of the folder that
+ * others include.
+ */
+#ifndef ZEIL_USM_HOT_PATHS_H
+#define ZEIL_USM_HOT_PATHS_H
+
+#include "registry_alloc_index.h"
+
+#include <stddef.h>
+
+#define ALWAYS_INLINE __attribute__((always_inline))
+#define USM_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- the frees under way (registry_alloc_frees.c) ---- */
+
+/*
+ * Frees on their way to the driver, one per thread (a thread makes one call
+ * at a time), by zeil's thread number. registry_begin_free fills its
+ * thread's entry without the lock (no read-modify-write: the free's only
+ * ones are its call number and registry_end_free's lock); registry_add_alloc
+ * reads the entries under the lock when the new allocation overlaps a live
+ * one: the driver may have given out memory whose free has not come back
+ * yet. The entry is stable while the lock is held: its thread can only fill
+ * it anew after its registry_end_free, which empties it under the lock.
+ * Threads numbered INFLIGHT_THREADS or above leave no entry: their frees,
+ * in that race, leave no tombstone (the new allocation takes the old one
+ * for a missed free). Defined in registry_alloc_frees.c.
+ */
+#define INFLIGHT_THREADS 1024u
+typedef struct inflight_free {           /* 32 bytes: its index is a shift */
+    _Alignas(32) _Atomic uintptr_t base; /* 0: none; stored last (release) */
+    _Atomic uint64_t created_call;       /* which allocation of that base */
+    _Atomic uint64_t call;
+} inflight_free_t;
+extern inflight_free_t inflight[INFLIGHT_THREADS] __attribute__((visibility("hidden")));
+/* Above every thread that filled its entry. */
+extern _Atomic uint32_t inflight_end __attribute__((visibility("hidden")));
+
+/* ---- the other cases, each of them under its own name (noinline) ---- */
+
+/* registry_add_alloc_fields, any case (registry_allocs.c). */
+int add_alloc_any(const void *ptr, size_t size, ze_memory_type_t type, ze_context_handle_t context,
+                  ze_device_handle_t device, const char *created_by, uint64_t created_call,
+                  uint32_t created_thread) USM_HIDDEN;
+/* Under the lock, after the usual allocation: what every write ends with. */
+int add_alloc_finish(void) USM_HIDDEN;
+/* registry_begin_free, any case (registry_alloc_frees.c, as the rest). */
+int begin_free_any(const void *ptr, uint64_t call, uint32_t thread,
+                   registry_free_t *freeing) USM_HIDDEN;
+/* Under the lock, its thread's entry emptied: registry_end_free, any case. */
+int end_free_locked(const registry_free_t *freeing, int driver_freed) USM_HIDDEN;
+/* registry_end_free when the lock was taken. */
+int end_free_any(const registry_free_t *freeing, int driver_freed) USM_HIDDEN;
+/* Under the lock, after the usual end of a free: what it ends with. */
+int end_free_finish(unsigned k) USM_HIDDEN;
+
+/* ---- allocations ---- */
+
+/* Under the lock: whether a live entry holds the first or the last byte of
+ * [base, last] (live_scan then says what to do about it): the same probes
+ * as live_scan's, and for the usual new allocation, no overlap, an empty
+ * slot or two per level in use. */
+static inline ALWAYS_INLINE int run_holds_either(const alloc_table_t *t, uintptr_t block,
+                                                 uintptr_t base, uintptr_t last)
+{
+    for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
+        uintptr_t span = ALLOC_LOAD(t->slots[i].span);
+        if (!span)
+            return 0; /* tables are never full: a run ends */
+        uintptr_t b = ALLOC_LOAD(t->slots[i].base);
+        if (base - b < span || last - b < span)
+            return 1;
+    }
+}
+
+static inline ALWAYS_INLINE int live_holds_either(uintptr_t base, uintptr_t last)
+{
+    uint32_t levels = ALLOC_LOAD(allocs.live.levels);
+    while (levels) {
+        unsigned k = (unsigned)__builtin_ctz(levels);
+        levels &= levels - 1;
+        if (last < allocs.live.lo[k] || base > allocs.live.hi[k])
+            continue;
+        const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
+        unsigned shift = level_shift(k);
+        uintptr_t first = base >> shift, second = last >> shift;
+        if (run_holds_either(t, first, base, last) ||
+            (second != first && run_holds_either(t, second, base, last)))
+            return 1;
+    }
+    return 0;
+}
+
+/* The usual allocation inline, add_alloc_any's way: the lock free, nothing
+ * live where it lands, room in its level's table, its creating call the
+ * last one seen, one block of its level. It calls nothing but tail calls
+ * (no registers to save): anything else goes to add_alloc_any before it
+ * changes anything. */
+static inline ALWAYS_INLINE int usm_add_alloc(const void *ptr, size_t size, ze_memory_type_t type,
+                                              ze_context_handle_t context,
+                                              ze_device_handle_t device, const char *created_by,
+                                              uint64_t created_call, uint32_t created_thread)
+{
+    uintptr_t base = (uintptr_t)ptr, span = size, last = base + size - 1;
+    /* base + size <= base: size 0, or reaching the top of the address space */
+    if (base + size <= base || !spin_try_lock(&allocs_lock))
+        return add_alloc_any(ptr, size, type, context, device, created_by, created_call,
+                             created_thread);
+    unsigned k = level_of(span), shift = level_shift(k);
+    alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
+    if (!t || t->used + 2 > t->grow_at || (created_by && created_by != allocs.last_creator) ||
+        (base >> shift) != (last >> shift) || live_holds_either(base, last)) {
+        spin_unlock(&allocs_lock);
+        return add_alloc_any(ptr, size, type, context, device, created_by, created_call,
+                             created_thread);
+    }
+    alloc_entry_t e = {.base = base,
+                       .span = span,
+                       .context = (uintptr_t)context,
+                       .device = (uintptr_t)device,
+                       .created_call = created_call,
+                       .threads = created_thread,
+                       .meta = (uint32_t)type |
+                               (uint64_t)(created_by ? allocs.last_creator_index : 0) << 32};
+    write_begin();
+    table_put(t, base >> shift, &e);
+    uint32_t levels = ALLOC_LOAD(allocs.live.levels);
+    if (!(levels & (1u << k))) {
+        allocs.live.lo[k] = base;
+        allocs.live.hi[k] = last;
+        ALLOC_STORE(allocs.live.levels, levels | 1u << k);
+    } else {
+        if (base < allocs.live.lo[k])
+            allocs.live.lo[k] = base;
+        if (last > allocs.live.hi[k])
+            allocs.live.hi[k] = last;
+    }
+    write_end();
+    if (atomic_load_explicit(&allocs.newest_level, memory_order_relaxed) != k)
+        atomic_store_explicit(&allocs.newest_level, k, memory_order_relaxed);
+    if (alloc_tables_retired.newest)
+        return add_alloc_finish();
+    spin_unlock(&allocs_lock);
+    return 0;
+}
+
+/* ---- frees ---- */
+
+/* The slot of the live allocation with this base in table t of level k, or
+ * -1; one pass at most over a table a writer may be changing. */
+static inline ALWAYS_INLINE ptrdiff_t live_probe_base(const alloc_table_t *t, unsigned k,
+                                                      uintptr_t base)
+{
+    size_t i = home_slot(t, base >> level_shift(k));
+    for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
+        if (!ALLOC_LOAD(t->slots[i].span))
+            return -1;
+        if (ALLOC_LOAD(t->slots[i].base) == base &&
+            !(meta_flags(ALLOC_LOAD(t->slots[i].meta)) & F_SECOND))
+            return (ptrdiff_t)i;
+    }
+    return -1;
+}
+
+/* The usual beginning inline, begin_free_any's way: no writer in the way,
+ * the allocation at the level of the newest one, its thread's entry of the
+ * frees under way ready. It calls nothing but tail calls (no registers to
+ * save); anything else goes to begin_free_any before it writes the entry. */
+static inline ALWAYS_INLINE int usm_begin_free(const void *ptr, uint64_t call, uint32_t thread,
+                                               registry_free_t *freeing)
+{
+    uintptr_t base = (uintptr_t)ptr;
+    uint64_t s = ALLOC_LOAD(allocs.seq);
+    unsigned level = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
+    const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[level]);
+    ptrdiff_t at;
+    if ((s & 1) || !t || thread >= INFLIGHT_THREADS ||
+        atomic_load_explicit(&inflight_end, memory_order_relaxed) <= thread ||
+        (at = live_probe_base(t, level, base)) < 0)
+        return begin_free_any(ptr, call, thread, freeing);
+    const alloc_slot_t *slot = &t->slots[at];
+    uint64_t created_call = ALLOC_LOAD(slot->created_call);
+    uintptr_t context = ALLOC_LOAD(slot->context), span = ALLOC_LOAD(slot->span);
+    if (ALLOC_LOAD(allocs.seq) != s)
+        return begin_free_any(ptr, call, thread, freeing);
+    *freeing = (registry_free_t){.base = base,
+                                 .created_call = created_call,
+                                 .call = call,
+                                 .context = (ze_context_handle_t)context,
+                                 .thread = thread,
+                                 .level = level,
+                                 .table = t,
+                                 .slot = (size_t)at,
+                                 .seq = s,
+                                 .span = span};
+    inflight_free_t *f = &inflight[thread];
+    ALLOC_STORE(f->created_call, created_call);
+    ALLOC_STORE(f->call, call);
+    ALLOC_STORE(f->base, base); /* last: a reader that sees it sees the rest */
+    return 1;
+}
+
+/* The usual free's burial in place: the freed entry s becomes the tombstone
+ * of the same range that already sits in slot tomb (its FIFO place moves to
+ * the oldest one, place), writing only what can differ. Inside write_begin. */
+static inline ALWAYS_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_slot_t *s,
+                                              const registry_free_t *freeing, uint64_t meta,
+                                              uint32_t place, uintptr_t base, uintptr_t span)
+{
+    allocs.fifo[meta_place(ALLOC_LOAD(tomb->meta))].span = 0;
+    allocs.fifo[place].base = base;
+    allocs.fifo[place].span = span;
+    allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
+    ALLOC_STORE(tomb->context, ALLOC_LOAD(s->context));
+    ALLOC_STORE(tomb->device, ALLOC_LOAD(s->device));
+    ALLOC_STORE(tomb->created_call, freeing->created_call);
+    ALLOC_STORE(tomb->freed_call, freeing->call);
+    ALLOC_STORE(tomb->threads,
+                (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32);
+    ALLOC_STORE(tomb->meta, meta_at_place(meta, place));
+}
+
+/* Its thread's entry holds this free (registry_begin_free filled it, and only
+ * its thread writes it): under the lock, it leaves. */
+static inline ALWAYS_INLINE void inflight_done(const registry_free_t *freeing)
+{
+    if (freeing->thread < INFLIGHT_THREADS)
+        ALLOC_STORE(inflight[freeing->thread].base, (uintptr_t)0);
+}
+
+/* The usual end inline, end_free_usual's way: the lock free, no writer since
+ * the beginning (the slot holds the allocation as begin found it), one block
+ * of its level, the last of its run, a tombstone of this very range that no
+ * coarser one overlaps, the oldest FIFO place free. It calls nothing but tail
+ * calls; anything else goes to end_free_locked before it changes anything. */
+static inline ALWAYS_INLINE int usm_end_free(const registry_free_t *freeing, int driver_freed)
+{
+    if (!driver_freed || !spin_try_lock(&allocs_lock))
+        return end_free_any(freeing, driver_freed);
+    inflight_done(freeing);
+    unsigned k = freeing->level;
+    alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
+    alloc_table_t *dead = ALLOC_LOAD(allocs.dead.tables[k]);
+    uintptr_t base = freeing->base, span = freeing->span;
+    size_t at = freeing->slot;
+    unsigned shift = level_shift(k);
+    uint32_t place = allocs.fifo_next;
+    ptrdiff_t d;
+    if (ALLOC_LOAD(allocs.seq) != freeing->seq || t != freeing->table || !dead ||
+        (base + span - 1) >> shift != base >> shift || allocs.fifo[place].span ||
+        (ALLOC_LOAD(allocs.dead.levels) >> (k + 1)) ||
+        ALLOC_LOAD(t->slots[(at + 1) & t->mask].span) ||
+        (d = table_find(dead, base >> shift, base, 0)) < 0 ||
+        ALLOC_LOAD(dead->slots[d].span) != span)
+        return end_free_locked(freeing, 1);
+    const alloc_slot_t *s = &t->slots[at];
+    alloc_slot_t *tomb = &dead->slots[d];
+    write_begin();
+    tomb_rewrite(tomb, s, freeing, ALLOC_LOAD(s->meta), place, base, span);
+    /* table_del_at of the last slot of its run */
+    ALLOC_STORE(t->slots[at].span, (uintptr_t)0);
+    if (!--t->used)
+        ALLOC_STORE(allocs.live.levels, ALLOC_LOAD(allocs.live.levels) & ~(1u << k));
+    write_end();
+    if ((t->mask + 1 > MIN_SLOTS && 8 * t->used <= t->mask + 1) || alloc_tables_retired.newest)
+        return end_free_finish(k);
+    spin_unlock(&allocs_lock);
+    return 1;
+}
+
+#endif
