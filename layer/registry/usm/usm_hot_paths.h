@@ -182,8 +182,8 @@ static inline ALWAYS_INLINE int usm_begin_free(const void *ptr, uint64_t call, u
     unsigned level = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
     const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[level]);
     ptrdiff_t at;
-    if ((s & 1) || !t || thread >= INFLIGHT_THREADS ||
-        atomic_load_explicit(&inflight_end, memory_order_relaxed) <= thread ||
+    /* inflight_end <= INFLIGHT_THREADS: below it, thread has its entry */
+    if ((s & 1) || !t || atomic_load_explicit(&inflight_end, memory_order_relaxed) <= thread ||
         (at = live_probe_base(t, level, base)) < 0)
         return begin_free_any(ptr, call, thread, freeing);
     const alloc_slot_t *slot = &t->slots[at];
