@@ -192,7 +192,8 @@ static inline void slot_load(const alloc_slot_t *s, alloc_entry_t *e)
 
 /* Everything but the range (base, span), which a slot reused for the same
  * range keeps. */
-static inline void slot_store_fields(alloc_slot_t *s, const alloc_entry_t *e)
+static inline __attribute__((always_inline)) void slot_store_fields(alloc_slot_t *s,
+                                                                    const alloc_entry_t *e)
 {
     ALLOC_STORE(s->context, e->context);
     ALLOC_STORE(s->device, e->device);
@@ -203,7 +204,8 @@ static inline void slot_store_fields(alloc_slot_t *s, const alloc_entry_t *e)
 }
 
 /* The span last: a slot is in use from then on. */
-static inline void slot_store(alloc_slot_t *s, const alloc_entry_t *e)
+static inline __attribute__((always_inline)) void slot_store(alloc_slot_t *s,
+                                                             const alloc_entry_t *e)
 {
     ALLOC_STORE(s->base, e->base);
     slot_store_fields(s, e);
