@@ -144,8 +144,10 @@ __attribute__((noinline)) int begin_free_any(const void *ptr, uint64_t call, uin
     freeing->call = call;
     freeing->thread = thread;
     freeing->slot = (size_t)at;
+    freeing->inflight = NULL;
     if (thread < INFLIGHT_THREADS) {
         inflight_free_t *f = &inflight[thread];
+        freeing->inflight = &f->base;
         ALLOC_STORE(f->created_call, freeing->created_call);
         ALLOC_STORE(f->call, call);
         ALLOC_STORE(f->base, base); /* last: a reader that sees it sees the rest */

@@ -61,6 +61,20 @@ static inline void write_end(void)
     ALLOC_STORE(allocs.seq, ALLOC_LOAD(allocs.seq) + 1);
 }
 
+/* write_begin and write_end for a writer that knows the sequence s (even:
+ * it holds the lock) and need not load it again. */
+static inline void write_begin_at(uint64_t s) __attribute__((always_inline));
+static inline void write_end_at(uint64_t s) __attribute__((always_inline));
+static inline void write_begin_at(uint64_t s)
+{
+    atomic_store_explicit(&allocs.seq, s + 1, memory_order_relaxed);
+}
+
+static inline void write_end_at(uint64_t s)
+{
+    ALLOC_STORE(allocs.seq, s + 2);
+}
+
 /* Out of any write section. */
 static inline void shrink_dead(void)
 {

@@ -84,6 +84,7 @@ static alloc_table_t *table_new(size_t slots, int mixed)
     t->hash_shift = 64 - (unsigned)__builtin_ctzll(slots);
     t->mixed = mixed;
     t->grow_at = 7 * slots / 10;
+    t->shrink_below = slots > MIN_SLOTS ? slots / 8 + 1 : 0;
     t->bytes = bytes;
     return t;
 }

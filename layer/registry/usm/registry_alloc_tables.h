@@ -94,6 +94,8 @@ typedef struct table {
     size_t grow_at;          /* entries it holds at most (70% full; 0: grow
                                         now, a long run without mixing) */
     size_t used;             /* entries (writers only) */
+    size_t shrink_below;     /* fewer entries: an eighth full or less, and
+                                larger than MIN_SLOTS (0: never) */
     size_t bytes;            /* as allocated */
     retired_table_t retired; /* once a newer table replaced it */
     alloc_slot_t slots[];
@@ -273,7 +275,7 @@ static inline int table_reserve(alloc_index_t *x, unsigned k)
 static inline void table_maybe_shrink(alloc_index_t *x, unsigned k)
 {
     const alloc_table_t *t = ALLOC_LOAD(x->tables[k]);
-    if (t && t->mask + 1 > MIN_SLOTS && 8 * t->used <= t->mask + 1)
+    if (t && t->used < t->shrink_below)
         alloc_table_shrink(x, k);
 }
 

@@ -130,7 +130,8 @@ static inline ALWAYS_INLINE int usm_add_alloc(const void *ptr, size_t size, ze_m
                        .threads = created_thread,
                        .meta = (uint32_t)type |
                                (uint64_t)(created_by ? allocs.last_creator_index : 0) << 32};
-    write_begin();
+    uint64_t seq = ALLOC_LOAD(allocs.seq);
+    write_begin_at(seq);
     table_put(t, base >> shift, &e);
     uint32_t levels = ALLOC_LOAD(allocs.live.levels);
     if (!(levels & (1u << k))) {
@@ -143,7 +144,7 @@ static inline ALWAYS_INLINE int usm_add_alloc(const void *ptr, size_t size, ze_m
         if (last > allocs.live.hi[k])
             allocs.live.hi[k] = last;
     }
-    write_end();
+    write_end_at(seq);
     if (atomic_load_explicit(&allocs.newest_level, memory_order_relaxed) != k)
         atomic_store_explicit(&allocs.newest_level, k, memory_order_relaxed);
     if (alloc_tables_retired.newest)
@@ -191,17 +192,18 @@ static inline ALWAYS_INLINE int usm_begin_free(const void *ptr, uint64_t call, u
     uintptr_t context = ALLOC_LOAD(slot->context), span = ALLOC_LOAD(slot->span);
     if (ALLOC_LOAD(allocs.seq) != s)
         return begin_free_any(ptr, call, thread, freeing);
+    inflight_free_t *f = &inflight[thread];
     *freeing = (registry_free_t){.base = base,
                                  .created_call = created_call,
                                  .call = call,
                                  .context = (ze_context_handle_t)context,
+                                 .inflight = &f->base,
                                  .thread = thread,
                                  .level = level,
                                  .table = t,
                                  .slot = (size_t)at,
                                  .seq = s,
                                  .span = span};
-    inflight_free_t *f = &inflight[thread];
     ALLOC_STORE(f->created_call, created_call);
     ALLOC_STORE(f->call, call);
     ALLOC_STORE(f->base, base); /* last: a reader that sees it sees the rest */
@@ -232,8 +234,8 @@ static inline ALWAYS_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_sl
  * its thread writes it): under the lock, it leaves. */
 static inline ALWAYS_INLINE void inflight_done(const registry_free_t *freeing)
 {
-    if (freeing->thread < INFLIGHT_THREADS)
-        ALLOC_STORE(inflight[freeing->thread].base, (uintptr_t)0);
+    if (freeing->inflight)
+        ALLOC_STORE(*freeing->inflight, (uintptr_t)0);
 }
 
 /* The usual end inline, end_free_usual's way: the lock free, no writer since
@@ -263,14 +265,14 @@ static inline ALWAYS_INLINE int usm_end_free(const registry_free_t *freeing, int
         return end_free_locked(freeing, 1);
     const alloc_slot_t *s = &t->slots[at];
     alloc_slot_t *tomb = &dead->slots[d];
-    write_begin();
+    write_begin_at(freeing->seq); /* the sequence, as checked */
     tomb_rewrite(tomb, s, freeing, ALLOC_LOAD(s->meta), place, base, span);
     /* table_del_at of the last slot of its run */
     ALLOC_STORE(t->slots[at].span, (uintptr_t)0);
     if (!--t->used)
         ALLOC_STORE(allocs.live.levels, ALLOC_LOAD(allocs.live.levels) & ~(1u << k));
-    write_end();
-    if ((t->mask + 1 > MIN_SLOTS && 8 * t->used <= t->mask + 1) || alloc_tables_retired.newest)
+    write_end_at(freeing->seq);
+    if (t->used < t->shrink_below || alloc_tables_retired.newest)
         return end_free_finish(k);
     spin_unlock(&allocs_lock);
     return 1;

@@ -60,6 +60,8 @@ typedef struct registry_free {
     uint64_t created_call;       /* which allocation of that base */
     uint64_t call;               /* the free */
     ze_context_handle_t context; /* the allocation's */
+    _Atomic uintptr_t *inflight; /* its thread's entry of the frees under way (its
+                                    base), or null */
     uint32_t thread;
     /* Where registry_begin_free found it, so that registry_end_free need
      * not look again while it is still there. */
