@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#define ALWAYS_INLINE __attribute__((always_inline))
+#define USM_INLINE __attribute__((always_inline)) /* into the intercepts */
 #define USM_HIDDEN __attribute__((visibility("hidden")))
 
 /* ---- the frees under way (registry_alloc_frees.c) ---- */
@@ -68,8 +68,8 @@ int end_free_finish(unsigned k) USM_HIDDEN;
  * [base, last] (live_scan then says what to do about it): the same probes
  * as live_scan's, and for the usual new allocation, no overlap, an empty
  * slot or two per level in use. */
-static inline ALWAYS_INLINE int run_holds_either(const alloc_table_t *t, uintptr_t block,
-                                                 uintptr_t base, uintptr_t last)
+static inline USM_INLINE int run_holds_either(const alloc_table_t *t, uintptr_t block,
+                                              uintptr_t base, uintptr_t last)
 {
     for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
         uintptr_t span = ALLOC_LOAD(t->slots[i].span);
@@ -81,7 +81,7 @@ static inline ALWAYS_INLINE int run_holds_either(const alloc_table_t *t, uintptr
     }
 }
 
-static inline ALWAYS_INLINE int live_holds_either(uintptr_t base, uintptr_t last)
+static inline USM_INLINE int live_holds_either(uintptr_t base, uintptr_t last)
 {
     uint32_t levels = ALLOC_LOAD(allocs.live.levels);
     while (levels) {
@@ -104,10 +104,10 @@ static inline ALWAYS_INLINE int live_holds_either(uintptr_t base, uintptr_t last
  * last one seen, one block of its level. It calls nothing but tail calls
  * (no registers to save): anything else goes to add_alloc_any before it
  * changes anything. */
-static inline ALWAYS_INLINE int usm_add_alloc(const void *ptr, size_t size, ze_memory_type_t type,
-                                              ze_context_handle_t context,
-                                              ze_device_handle_t device, const char *created_by,
-                                              uint64_t created_call, uint32_t created_thread)
+static inline USM_INLINE int usm_add_alloc(const void *ptr, size_t size, ze_memory_type_t type,
+                                           ze_context_handle_t context, ze_device_handle_t device,
+                                           const char *created_by, uint64_t created_call,
+                                           uint32_t created_thread)
 {
     uintptr_t base = (uintptr_t)ptr, span = size, last = base + size - 1;
     /* base + size <= base: size 0, or reaching the top of the address space */
@@ -157,8 +157,8 @@ static inline ALWAYS_INLINE int usm_add_alloc(const void *ptr, size_t size, ze_m
 
 /* The slot of the live allocation with this base in table t of level k, or
  * -1; one pass at most over a table a writer may be changing. */
-static inline ALWAYS_INLINE ptrdiff_t live_probe_base(const alloc_table_t *t, unsigned k,
-                                                      uintptr_t base)
+static inline USM_INLINE ptrdiff_t live_probe_base(const alloc_table_t *t, unsigned k,
+                                                   uintptr_t base)
 {
     size_t i = home_slot(t, base >> level_shift(k));
     for (size_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
@@ -175,8 +175,8 @@ static inline ALWAYS_INLINE ptrdiff_t live_probe_base(const alloc_table_t *t, un
  * the allocation at the level of the newest one, its thread's entry of the
  * frees under way ready. It calls nothing but tail calls (no registers to
  * save); anything else goes to begin_free_any before it writes the entry. */
-static inline ALWAYS_INLINE int usm_begin_free(const void *ptr, uint64_t call, uint32_t thread,
-                                               registry_free_t *freeing)
+static inline USM_INLINE int usm_begin_free(const void *ptr, uint64_t call, uint32_t thread,
+                                            registry_free_t *freeing)
 {
     uintptr_t base = (uintptr_t)ptr;
     uint64_t s = ALLOC_LOAD(allocs.seq);
@@ -213,9 +213,9 @@ static inline ALWAYS_INLINE int usm_begin_free(const void *ptr, uint64_t call, u
 /* The usual free's burial in place: the freed entry s becomes the tombstone
  * of the same range that already sits in slot tomb (its FIFO place moves to
  * the oldest one, place), writing only what can differ. Inside write_begin. */
-static inline ALWAYS_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_slot_t *s,
-                                              const registry_free_t *freeing, uint64_t meta,
-                                              uint32_t place, uintptr_t base, uintptr_t span)
+static inline USM_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_slot_t *s,
+                                           const registry_free_t *freeing, uint64_t meta,
+                                           uint32_t place, uintptr_t base, uintptr_t span)
 {
     allocs.fifo[meta_place(ALLOC_LOAD(tomb->meta))].span = 0;
     allocs.fifo[place].base = base;
@@ -232,7 +232,7 @@ static inline ALWAYS_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_sl
 
 /* Its thread's entry holds this free (registry_begin_free filled it, and only
  * its thread writes it): under the lock, it leaves. */
-static inline ALWAYS_INLINE void inflight_done(const registry_free_t *freeing)
+static inline USM_INLINE void inflight_done(const registry_free_t *freeing)
 {
     if (freeing->inflight)
         ALLOC_STORE(*freeing->inflight, (uintptr_t)0);
@@ -243,7 +243,7 @@ static inline ALWAYS_INLINE void inflight_done(const registry_free_t *freeing)
  * of its level, the last of its run, a tombstone of this very range that no
  * coarser one overlaps, the oldest FIFO place free. It calls nothing but tail
  * calls; anything else goes to end_free_locked before it changes anything. */
-static inline ALWAYS_INLINE int usm_end_free(const registry_free_t *freeing, int driver_freed)
+static inline USM_INLINE int usm_end_free(const registry_free_t *freeing, int driver_freed)
 {
     if (!driver_freed || !spin_try_lock(&allocs_lock))
         return end_free_any(freeing, driver_freed);
