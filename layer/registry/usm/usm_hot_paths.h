@@ -232,6 +232,23 @@ static inline USM_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_slot_
 
 /* Its thread's entry holds this free (registry_begin_free filled it, and only
  * its thread writes it): under the lock, it leaves. */
+/* The slot of the tombstone of exactly [base, base + span), a range in one
+ * block of the table's level, or -1: table_find and a look at the span in
+ * one pass. That range has no second copy, and no other tombstone of the
+ * level overlaps it (the newer would have dropped the older), so the first
+ * entry with its base and span is its own. */
+static inline USM_INLINE ptrdiff_t tomb_of_range(const alloc_table_t *t, uintptr_t block,
+                                                 uintptr_t base, uintptr_t span)
+{
+    for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
+        uintptr_t s = ALLOC_LOAD(t->slots[i].span);
+        if (!s)
+            return -1; /* tables are never full: a run ends */
+        if (s == span && ALLOC_LOAD(t->slots[i].base) == base)
+            return (ptrdiff_t)i;
+    }
+}
+
 static inline USM_INLINE void inflight_done(const registry_free_t *freeing)
 {
     if (freeing->inflight)
@@ -260,8 +277,7 @@ static inline USM_INLINE int usm_end_free(const registry_free_t *freeing, int dr
         (base + span - 1) >> shift != base >> shift || allocs.fifo[place].span ||
         (ALLOC_LOAD(allocs.dead.levels) >> (k + 1)) ||
         ALLOC_LOAD(t->slots[(at + 1) & t->mask].span) ||
-        (d = table_find(dead, base >> shift, base, 0)) < 0 ||
-        ALLOC_LOAD(dead->slots[d].span) != span)
+        (d = tomb_of_range(dead, base >> shift, base, span)) < 0)
         return end_free_locked(freeing, 1);
     const alloc_slot_t *s = &t->slots[at];
     alloc_slot_t *tomb = &dead->slots[d];
