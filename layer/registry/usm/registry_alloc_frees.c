@@ -5,7 +5,9 @@
  * makes that very allocation a tombstone (registry_allocs.c says how the
  * index and its tombstones work). The usual end, an allocation still where
  * its beginning found it whose range already has a tombstone (memory given
- * out again at the same address), rewrites that tombstone in place.
+ * out again at the same address), rewrites that tombstone in place. The
+ * usual beginning and end are inline in usm_hot_paths.h (the allocation
+ * hooks take them into their intercepts); their other cases are here.
  */
 #include "registry.h"
 #include "usm_hot_paths.h"
@@ -301,6 +303,7 @@ __attribute__((noinline)) int end_free_finish(unsigned k)
     return 1;
 }
 
+/* usm_hot_paths.h's, for every caller but the allocation hooks. */
 int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread, registry_free_t *freeing)
 {
     return usm_begin_free(ptr, call, thread, freeing);

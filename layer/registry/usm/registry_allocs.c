@@ -291,6 +291,7 @@ __attribute__((noinline)) int add_alloc_finish(void)
     return 0;
 }
 
+/* usm_hot_paths.h's, for every caller but the allocation hooks. */
 int registry_add_alloc_fields(const void *ptr, size_t size, ze_memory_type_t type,
                               ze_context_handle_t context, ze_device_handle_t device,
                               const char *created_by, uint64_t created_call,
