@@ -22,8 +22,8 @@
 
 #include "zeil_output.h"
 
-#define ZO_RING_ENTRIES 2048u /* power of two */
-#define ZO_ENTRY_MAX_WAITS 6  /* wait events kept per submission */
+#define ZO_RING_ENTRIES 2048u  /* power of two */
+#define ZO_ENTRY_MAX_WAITS 6   /* wait events kept per submission */
 #define ZO_RING_TAIL_BATCH 64u /* entries a consumer frees at once */
 
 typedef enum zo_entry_kind {
@@ -107,9 +107,9 @@ static inline zo_entry_t *zo_ring_reserve(zo_ring_t *ring)
     if (__builtin_expect(head - ring->tail_seen >= ZO_RING_ENTRIES, 0)) {
         ring->tail_seen = atomic_load_explicit(&ring->tail, memory_order_acquire);
         if (head - ring->tail_seen >= ZO_RING_ENTRIES) {
-            atomic_store_explicit(
-                &ring->dropped, atomic_load_explicit(&ring->dropped, memory_order_relaxed) + 1,
-                memory_order_relaxed);
+            atomic_store_explicit(&ring->dropped,
+                                  atomic_load_explicit(&ring->dropped, memory_order_relaxed) + 1,
+                                  memory_order_relaxed);
             return 0;
         }
     }
