@@ -28,6 +28,18 @@ static inline int launch_trace_only(void)
            !hazards_plain_launch_checked();
 }
 
+/* The end of an unnumbered cached launch's API span, and its one trace entry
+ * (zo_trace_launch), once its record took the description desc and key seq. */
+static inline __attribute__((always_inline)) void launch_trace_end(
+    calls_thread_t *t, const zeil_call_t *call, uint64_t seq, ze_command_list_handle_t list,
+    const ze_group_count_t *groups, const records_launch_desc_t *desc)
+{
+    uint64_t end = zo_now_ns();
+    const uint32_t counts[3] = {groups->groupCountX, groups->groupCountY, groups->groupCountZ};
+    zo_trace_launch(t->number, call->name, 0, seq, call->start_ns,
+                    end < call->start_ns ? call->start_ns : end, list, counts, &desc->shared);
+}
+
 /* A cached launch traced, with neither the calls log nor the hazard checks
  * on: timed as calls_begin_unnumbered and CALLS_END time it (the trace's
  * clock), recorded through the entry's description and handed to the trace
@@ -45,10 +57,7 @@ static inline __attribute__((always_inline)) ze_result_t launch_traced(
     const records_launch_desc_t *desc = records_add_timed_launch(t, cached, &call, groups, &seq);
     if (!desc)
         return calls_end_span(&call, r);
-    uint64_t end = zo_now_ns();
-    const uint32_t counts[3] = {groups->groupCountX, groups->groupCountY, groups->groupCountZ};
-    zo_trace_launch(t->number, name, 0, seq, call.start_ns,
-                    end < call.start_ns ? call.start_ns : end, hCommandList, counts, &desc->shared);
+    launch_trace_end(t, &call, seq, hCommandList, groups, desc);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -89,11 +98,7 @@ static __attribute__((noinline)) ze_result_t launch_cached(
     if (!desc)
         return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernel,
                          ZEIL_ARGS_zeCommandListAppendLaunchKernel);
-    uint64_t end = calls_now_ns();
-    const uint32_t groups[3] = {pLaunchFuncArgs->groupCountX, pLaunchFuncArgs->groupCountY,
-                                pLaunchFuncArgs->groupCountZ};
-    zo_trace_launch(t->number, call.name, call.number, seq, call.start_ns,
-                    end < call.start_ns ? call.start_ns : end, hCommandList, groups, &desc->shared);
+    launch_trace_end(t, &call, seq, hCommandList, pLaunchFuncArgs, desc);
     return r;
 }
 
