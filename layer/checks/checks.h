@@ -38,8 +38,17 @@ static inline int check_handle_live_in(calls_thread_t *self, const void *handle,
                                        zeil_obj_t **out) __attribute__((always_inline));
 static inline int check_handle_hit(calls_thread_t *self, const void *handle, zeil_kind_t kind,
                                    zeil_obj_t **out) __attribute__((always_inline));
+static inline int check_handle_hit_at(calls_thread_t *self, uint64_t retirements,
+                                      const void *handle, zeil_kind_t kind, zeil_obj_t **out)
+    __attribute__((always_inline));
 static inline int check_handle_seek(calls_thread_t *self, const void *handle, zeil_kind_t kind,
                                     zeil_obj_t **out) __attribute__((always_inline));
+
+/* The current generation of the threads' handle caches (registry_retirements). */
+static inline uint64_t check_handle_generation(void)
+{
+    return atomic_load_explicit(&registry_retirements.value, memory_order_acquire);
+}
 static inline int check_handle_quiet_in(calls_thread_t *self, const void *handle, zeil_kind_t kind,
                                         zeil_obj_t **out) __attribute__((always_inline));
 static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg, const void *handle,
@@ -66,8 +75,15 @@ static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_o
 static inline int check_handle_hit(calls_thread_t *self, const void *handle, zeil_kind_t kind,
                                    zeil_obj_t **out)
 {
+    return check_handle_hit_at(self, check_handle_generation(), handle, kind, out);
+}
+
+/* The same for an intercept checking several handles, with the count loaded
+ * once (check_handle_generation) before all of them. */
+static inline int check_handle_hit_at(calls_thread_t *self, uint64_t retirements,
+                                      const void *handle, zeil_kind_t kind, zeil_obj_t **out)
+{
     const struct checked_handle *c = &self->checked[kind];
-    uint64_t retirements = atomic_load_explicit(&registry_retirements.value, memory_order_acquire);
     if (__builtin_expect(c->handle == handle && c->generation == retirements, 1)) {
         *out = c->obj;
         if (!*out) /* never: an entry of a current generation holds an object */
@@ -86,7 +102,7 @@ static inline int check_handle_seek(calls_thread_t *self, const void *handle, ze
         *out = NULL;
         return 1;
     }
-    uint64_t retirements = atomic_load_explicit(&registry_retirements.value, memory_order_acquire);
+    uint64_t retirements = check_handle_generation();
     zeil_obj_t *obj = registry_find(handle);
     *out = obj;
     if (!obj || obj->kind != kind || !atomic_load_explicit(&obj->alive, memory_order_acquire))
