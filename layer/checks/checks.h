@@ -36,45 +36,99 @@ static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_o
     __attribute__((always_inline));
 static inline int check_handle_live_in(calls_thread_t *self, const void *handle, zeil_kind_t kind,
                                        zeil_obj_t **out) __attribute__((always_inline));
+static inline int check_handle_hit(calls_thread_t *self, const void *handle, zeil_kind_t kind,
+                                   zeil_obj_t **out) __attribute__((always_inline));
+static inline int check_handle_hit_at(calls_thread_t *self, uint64_t retirements,
+                                      const void *handle, zeil_kind_t kind, zeil_obj_t **out)
+    __attribute__((always_inline));
+static inline int check_handle_seek(calls_thread_t *self, const void *handle, zeil_kind_t kind,
+                                    zeil_obj_t **out) __attribute__((always_inline));
+
+/* The current generation of the threads' handle caches (registry_retirements). */
+static inline uint64_t check_handle_generation(void)
+{
+    return atomic_load_explicit(&registry_retirements.value, memory_order_acquire);
+}
+static inline int check_handle_quiet_in(calls_thread_t *self, const void *handle, zeil_kind_t kind,
+                                        zeil_obj_t **out) __attribute__((always_inline));
 static inline ze_result_t check_handle(const zeil_call_t *call, const char *arg, const void *handle,
                                        zeil_kind_t kind, zeil_obj_t **out)
     __attribute__((always_inline));
 
 /* check_handle's hit path alone: 1 when handle is null or a live object of
  * its kind (*out: that object or null), 0 when check_handle has more to say
- * (*out: what the registry found, if anything). The generated intercepts'
- * quiet fast block asks it before anything else. */
+ * (*out: what the registry found, if anything). */
 static inline int check_handle_live(const void *handle, zeil_kind_t kind, zeil_obj_t **out)
 {
     return check_handle_live_in(&calls_thread, handle, kind, out);
 }
 
-/* The same with the calling thread's state at hand (self == &calls_thread):
- * an intercept checking several handles looks the thread-local up once. */
-static inline int check_handle_live_in(calls_thread_t *self, const void *handle, zeil_kind_t kind,
-                                       zeil_obj_t **out)
+/* 1 when handle is the thread's last live object of its kind (*out: that
+ * object, never null), found while calls were quiet, and no object has been
+ * retired since (a handle the driver gives again must be retired first): a
+ * loop on one event or context skips the registry, in two loads and two
+ * compares. So a hit also says that calls are quiet (calls_quiet only ever
+ * turns on, once). Never for a null handle: no entry holds one with a
+ * current generation (registry_retirements starts at 1, an entry's 0 is
+ * never current). The count is loaded before the registry is asked, so an
+ * entry is never newer than what it says. */
+static inline int check_handle_hit(calls_thread_t *self, const void *handle, zeil_kind_t kind,
+                                   zeil_obj_t **out)
+{
+    return check_handle_hit_at(self, check_handle_generation(), handle, kind, out);
+}
+
+/* The same for an intercept checking several handles, with the count loaded
+ * once (check_handle_generation) before all of them. */
+static inline int check_handle_hit_at(calls_thread_t *self, uint64_t retirements,
+                                      const void *handle, zeil_kind_t kind, zeil_obj_t **out)
+{
+    const struct checked_handle *c = &self->checked[kind];
+    if (__builtin_expect(c->handle == handle && c->generation == retirements, 1)) {
+        *out = c->obj;
+        if (!*out) /* never: an entry of a current generation holds an object */
+            __builtin_unreachable();
+        return 1;
+    }
+    return 0;
+}
+
+/* check_handle_live past a miss of the thread's cache: a null handle, or
+ * the registry asked (and the cache told of a live object found). */
+static inline int check_handle_seek(calls_thread_t *self, const void *handle, zeil_kind_t kind,
+                                    zeil_obj_t **out)
 {
     if (!handle) {
         *out = NULL;
         return 1;
     }
-    /* The thread's last live object of this kind, while no object has been
-     * retired since (a handle the driver gives again must be retired first):
-     * a loop on one event or context skips the registry. The count is loaded
-     * before the registry is asked, so an entry is never newer than what it
-     * says. */
-    struct checked_handle *c = &self->checked[kind];
-    uint64_t retirements = atomic_load_explicit(&registry_retirements.value, memory_order_acquire);
-    if (c->handle == handle && c->generation == retirements) {
-        *out = c->obj;
-        return 1;
-    }
+    uint64_t retirements = check_handle_generation();
     zeil_obj_t *obj = registry_find(handle);
     *out = obj;
     if (!obj || obj->kind != kind || !atomic_load_explicit(&obj->alive, memory_order_acquire))
         return 0;
-    *c = (struct checked_handle){handle, obj, retirements};
+    /* Found while calls are not quiet (a calls log, a trace): never a hit. */
+    self->checked[kind] = (struct checked_handle){handle, obj, calls_are_quiet() ? retirements : 0};
     return 1;
+}
+
+/* check_handle_live with the calling thread's state at hand (self ==
+ * &calls_thread): an intercept checking several handles looks the
+ * thread-local up once. */
+static inline int check_handle_live_in(calls_thread_t *self, const void *handle, zeil_kind_t kind,
+                                       zeil_obj_t **out)
+{
+    return check_handle_hit(self, handle, kind, out) || check_handle_seek(self, handle, kind, out);
+}
+
+/* The generated intercepts' fast block asks this of each handle before
+ * anything else: 1 when calls are quiet and handle is null or a live object
+ * of its kind (check_handle_live), a cache hit first (which says both). */
+static inline int check_handle_quiet_in(calls_thread_t *self, const void *handle, zeil_kind_t kind,
+                                        zeil_obj_t **out)
+{
+    return check_handle_hit(self, handle, kind, out) ||
+           (calls_are_quiet() && check_handle_seek(self, handle, kind, out));
 }
 
 /* *out is the live object, or null (null handle, unknown driver/device, or a

@@ -81,7 +81,7 @@ typedef struct calls_thread {
     struct checked_handle {
         const void *handle;
         struct zeil_obj *obj;
-        uint64_t generation; /* registry_retirements when found */
+        uint64_t generation; /* registry_retirements when found; 0: never a hit */
     } checked[ZEIL_KIND_COUNT];
 } calls_thread_t;
 extern _Thread_local calls_thread_t calls_thread __attribute__((visibility("hidden")));

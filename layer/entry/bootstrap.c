@@ -109,7 +109,7 @@ zeil_next_t *zeil_shim_attach(unsigned index, const char *path, void *library,
     wrapped_driver_added();
     zo_start_background();
     *intercepts = &zeil_runtime_intercepts;
-    *directs = &zeil_launch_directs[index];
+    *directs = &zeil_runtime_directs[index];
     return next;
 }
 

@@ -4,7 +4,8 @@
  * headers, and those of tables newer than them (compat/ze_compat.h). Each
  * getter lets the next driver fill the loader's own table, for the version
  * the loader asked, then replaces the entries the runtime intercepts by
- * trampolines that pass this instance's next-driver tables to the runtime.
+ * trampolines that pass this instance's next-driver tables to the runtime,
+ * or by the runtime's own entries for this instance (zeil_directs_t).
  * glibc gives one instance per file, so each copy (built with its own
  * ZEIL_SHIM_INDEX) wraps one next driver.
  *
@@ -67,15 +68,20 @@ typedef struct shim_entry {
     ze_api_version_t version;   /* the entry exists in tables of this version on */
     size_t index;               /* its place in the table */
     ptrdiff_t intercept_offset; /* the same entry in zeil_intercepts_t, or -1 */
+    ptrdiff_t direct_offset;    /* and in zeil_directs_t, or -1 */
     shim_fn trampoline;
     shim_fn unsupported;
 } shim_entry_t;
 
 #define SHIM_ROW_T(table, member, api, version, index) \
-    {version, index, offsetof(zeil_intercepts_t, api), (shim_fn)shim_##api, \
+    {version, \
+     index, \
+     offsetof(zeil_intercepts_t, api), \
+     offsetof(zeil_directs_t, api), \
+     (shim_fn)shim_##api, \
      (shim_fn)shim_unsupported_##api},
 #define SHIM_ROW_U(table, member, api, version, index) \
-    {version, index, -1, NULL, (shim_fn)shim_unsupported_untyped},
+    {version, index, -1, -1, NULL, (shim_fn)shim_unsupported_untyped},
 #define SHIM_ROW(table, member, api, version, index, kind) \
     SHIM_ROW_##kind(table, member, api, version, index)
 static const shim_entry_t shim_entries[] = {ZEIL_DDI_LAYOUT(SHIM_ROW)};
@@ -103,17 +109,14 @@ static void shim_open_next(void)
 
 typedef ze_result_t(ZE_APICALL *shim_getter_fn)(ze_api_version_t, void *);
 
-/* The runtime's entry the loader may call straight for the intercepted entry
- * at intercept_offset (zeil_directs_t), or its trampoline. */
-static shim_fn shim_direct(ptrdiff_t intercept_offset, shim_fn trampoline)
+/* The runtime's entry the loader may call straight for an intercepted entry
+ * (zeil_directs_t), or else its trampoline. */
+static shim_fn shim_direct(const shim_entry_t *e)
 {
     shim_fn direct = NULL;
-    if (intercept_offset == offsetof(zeil_intercepts_t, zeCommandListAppendLaunchKernel))
-        direct = (shim_fn)shim_directs->launch_kernel;
-    else if (intercept_offset ==
-             offsetof(zeil_intercepts_t, zeCommandListAppendLaunchCooperativeKernel))
-        direct = (shim_fn)shim_directs->launch_cooperative_kernel;
-    return direct ? direct : trampoline;
+    if (e->direct_offset >= 0)
+        memcpy(&direct, (const char *)shim_directs + e->direct_offset, sizeof direct);
+    return direct ? direct : e->trampoline;
 }
 
 /* How many of a table's known entries a table of this version has: they are
@@ -165,7 +168,7 @@ static ze_result_t shim_fill(const char *getter, ze_api_version_t version, size_
         /* An entry the driver leaves null stays null: the loader says
          * unsupported, and the runtime never calls a null next entry. */
         if (intercept && copy[e->index])
-            loader[e->index] = shim_direct(e->intercept_offset, e->trampoline);
+            loader[e->index] = shim_direct(e);
     }
     for (size_t i = known; i < count; i++) /* not in a table of this version */
         copy[shim_entries[first + i].index] = NULL;

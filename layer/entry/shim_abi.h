@@ -46,12 +46,15 @@ typedef struct zeil_intercepts {
 } zeil_intercepts_t;
 
 /* Entries the loader may call straight into the runtime, with the API's own
- * parameters (no trampoline in between): the launches, whose trampoline would
- * cost a tenth of zeil's work on them. Each knows its shim's next driver;
- * null: the entry goes through its trampoline. */
+ * parameters (no trampoline in between): the hot ones (the launches, and
+ * those in gen-wrappers' INLINED_HOOKS: allocations, frees, the host's event
+ * signal and reset), whose trampoline would cost a tenth of zeil's work on
+ * them. Each knows its shim's next driver; a null member: the entry goes
+ * through its trampoline. Members as in zeil_intercepts_t. */
 typedef struct zeil_directs {
-    ze_pfnCommandListAppendLaunchKernel_t launch_kernel;
-    ze_pfnCommandListAppendLaunchCooperativeKernel_t launch_cooperative_kernel;
+#define ZEIL_DIRECT_MEMBER(table, member, pfn, api, params, args) pfn api;
+    ZEIL_DDI_ENTRIES(ZEIL_DIRECT_MEMBER)
+#undef ZEIL_DIRECT_MEMBER
 } zeil_directs_t;
 
 /* The next driver shim number index must wrap, or null when there is none. */

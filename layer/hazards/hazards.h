@@ -168,7 +168,7 @@ static inline void hazards_event_host_signalled(zeil_obj_t *event)
 static inline void hazards_event_host_reset(zeil_obj_t *event)
 {
     hazards_event_host_t *h = hazards_event_host_of(event);
-    if (!h)
+    if (__builtin_expect(!h, 0)) /* as hazards_event_host_signalled */
         return;
     uint64_t w = atomic_load_explicit(&h->word, memory_order_relaxed);
     atomic_store_explicit(&h->word, ((w | HAZARDS_HOST_SIGNALLED) + 1) & ~HAZARDS_HOST_RESETS_CARRY,

@@ -129,10 +129,11 @@ static __attribute__((noinline)) ze_result_t launch_heard(
  * trace: a call of its own would cost more than what it does. The hazard
  * checks, when a plain launch means anything to them (guesses, declared
  * accesses), hear of it after the driver took it, as launch_cached tells them.
- * The loader calls it straight (launch_<api>_<shim>, zeil_directs_t) or
- * through the shim's trampoline (zeil_icpt_<api>). */
+ * The loader calls it straight (zeil_direct_<api>_<shim>, generated with the
+ * other direct entries: zeil_directs_t) or through the shim's trampoline
+ * (zeil_icpt_<api>). */
 #define FAST_LAUNCH(api, member) \
-    static inline __attribute__((always_inline)) ze_result_t fast_##api( \
+    static inline __attribute__((always_inline)) ze_result_t zeil_fast_##api( \
         const zeil_next_t *next, ze_command_list_handle_t hCommandList, \
         ze_kernel_handle_t hKernel, const ze_group_count_t *groups, \
         ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) \
@@ -161,35 +162,11 @@ static __attribute__((noinline)) ze_result_t launch_heard(
         ze_kernel_handle_t hKernel, const ze_group_count_t *groups, \
         ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents) \
     { \
-        return fast_##api(next, hCommandList, hKernel, groups, hSignalEvent, numWaitEvents, \
-                          phWaitEvents); \
-    } \
-    DIRECT_LAUNCH(api, 0) \
-    DIRECT_LAUNCH(api, 1) \
-    DIRECT_LAUNCH(api, 2) \
-    DIRECT_LAUNCH(api, 3)
-#define DIRECT_LAUNCH(api, shim) \
-    static ze_result_t ZE_APICALL launch_##api##_##shim( \
-        ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel, \
-        const ze_group_count_t *groups, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, \
-        ze_event_handle_t *phWaitEvents) \
-    { \
-        return fast_##api(&zeil_attached_next[shim], hCommandList, hKernel, groups, hSignalEvent, \
-                          numWaitEvents, phWaitEvents); \
+        return zeil_fast_##api(next, hCommandList, hKernel, groups, hSignalEvent, numWaitEvents, \
+                               phWaitEvents); \
     }
-_Static_assert(ZEIL_MAX_NEXT_DRIVERS == 4, "a direct launch for every shim");
 FAST_LAUNCH(zeCommandListAppendLaunchKernel, pfnAppendLaunchKernel)
 FAST_LAUNCH(zeCommandListAppendLaunchCooperativeKernel, pfnAppendLaunchCooperativeKernel)
-
-zeil_next_t zeil_attached_next[ZEIL_MAX_NEXT_DRIVERS];
-
-#define DIRECTS_OF(shim) \
-    { \
-        launch_zeCommandListAppendLaunchKernel_##shim, \
-            launch_zeCommandListAppendLaunchCooperativeKernel_##shim \
-    }
-const zeil_directs_t zeil_launch_directs[ZEIL_MAX_NEXT_DRIVERS] = {DIRECTS_OF(0), DIRECTS_OF(1),
-                                                                   DIRECTS_OF(2), DIRECTS_OF(3)};
 
 /* A timed launch (ZEIL_TIMING) is answered by timing_launch, which forwards
  * it with a timestamp event and records it. */

@@ -13,10 +13,11 @@ extern const zeil_intercepts_t zeil_runtime_intercepts __attribute__((visibility
 extern const zeil_intercepts_t zeil_hooked_intercepts __attribute__((visibility("hidden")));
 
 /* The runtime's record of each shim's next driver (zeil_shim_attach fills
- * it), and the entries the loader calls straight for each; both in
- * intercept_launch.c. */
+ * it), and the entries the loader calls straight for each (generated:
+ * zeil_direct_<api>_<shim>, every entry in gen-wrappers' INLINED_HOOKS and
+ * every hand-written intercept). */
 extern zeil_next_t zeil_attached_next[ZEIL_MAX_NEXT_DRIVERS] __attribute__((visibility("hidden")));
-extern const zeil_directs_t zeil_launch_directs[ZEIL_MAX_NEXT_DRIVERS]
+extern const zeil_directs_t zeil_runtime_directs[ZEIL_MAX_NEXT_DRIVERS]
     __attribute__((visibility("hidden")));
 
 /* The next driver's entry of a table, e.g. NEXT(ze_mem_dditable_t, pfnFree). */

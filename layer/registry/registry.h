@@ -108,8 +108,9 @@ void registry_destroying(zeil_obj_t *obj, uint64_t call, uint32_t thread);
 /* Turns a live object into a tombstone; once per object (a second call, from
  * a creation that reused its handle or from the destroyer, does nothing). */
 void registry_retire(zeil_obj_t *obj, uint64_t call, uint32_t thread);
-/* How many objects were retired so far, alone on its cache line: a thread
- * may trust an object it found live while this has not moved (checks.h). */
+/* How many objects were retired so far, plus 1, alone on its cache line: a
+ * thread may trust an object it found live while this has not moved
+ * (checks.h), and a generation of 0 is never current. */
 typedef struct registry_retirements {
     _Alignas(64) _Atomic uint64_t value;
 } registry_retirements_t;

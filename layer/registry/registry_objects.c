@@ -92,7 +92,7 @@ static void free_obj(zeil_obj_t *obj)
 static void evict(zeil_obj_t *victim);
 
 /* The claimed object becomes the newest tombstone; the oldest leaves. */
-registry_retirements_t registry_retirements;
+registry_retirements_t registry_retirements = {.value = 1}; /* from 1 (registry.h) */
 
 static void enter_ring(zeil_obj_t *obj, uint64_t call, uint32_t thread)
 {

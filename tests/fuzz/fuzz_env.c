@@ -85,7 +85,7 @@ void oom_dropped(oom_loss_t loss, uint64_t n, const char *call, const char *doin
     (void)loss, (void)n, (void)call, (void)doing;
 }
 const zeil_intercepts_t zeil_runtime_intercepts, zeil_hooked_intercepts;
-const zeil_directs_t zeil_launch_directs[ZEIL_MAX_NEXT_DRIVERS];
+const zeil_directs_t zeil_runtime_directs[ZEIL_MAX_NEXT_DRIVERS];
 zeil_next_t zeil_attached_next[ZEIL_MAX_NEXT_DRIVERS];
 const zo_snapshot_source_t report_snapshot_source;
 void wrapped_driver_added(void) {}
