@@ -341,32 +341,54 @@ static hz_block_t *sole_block(const hz_access_t *a, uint32_t slot)
                : NULL;
 }
 
+/* The memo's access i checked and kept by memo_who, its block (and the
+ * sequence the list leaves it at) kept for the next launch. */
+static __attribute__((noinline)) void memo_keep(hz_timeline_t *t, uint32_t i, uint64_t epoch,
+                                                hz_findings_t *out)
+{
+    check_and_keep(t->slot, epoch, &t->clock, &t->memo_who, &t->memo[i], out);
+    hz_block_t *b = t->memo_block[i] = sole_block(&t->memo[i], t->slot);
+    t->memo_seq[i] = b ? b->seq : 0;
+}
+
 void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op, hz_findings_t *out)
 {
-    const uint32_t slot = t->slot;
-    const hz_access_t *accesses = op->accesses ? op->accesses : op->access;
-    int memo = op->accesses == t->memo && who_same(&t->memo_who, &op->who);
-    if (!memo)
+    if (op->accesses == t->memo) {
+        if (t->memo_ready && who_same(&t->memo_who, &op->who)) {
+            t->memo_who.call = op->who.call;
+            hz_access_launch_again(t, epoch, out);
+            return;
+        }
         t->memo_who = op->who;
-    for (uint32_t i = 0; i < op->naccess && i < HZ_OP_ACCESSES; i++) {
-        const hz_access_t *a = &accesses[i];
+        for (uint32_t i = 0; i < op->naccess && i < HZ_OP_ACCESSES; i++)
+            memo_keep(t, i, epoch, out);
+        t->memo_ready = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < op->naccess && i < HZ_OP_ACCESSES; i++)
+        check_and_keep(t->slot, epoch, &t->clock, &op->who, &op->access[i], out);
+}
+
+void hz_access_launch_again(hz_timeline_t *t, uint64_t epoch, hz_findings_t *out)
+{
+    const uint32_t slot = t->slot;
+    for (uint32_t i = 0; i < t->memo_count; i++) {
+        const hz_access_t *a = &t->memo[i];
+        hz_block_t *b = t->memo_block[i];
+        /* b: a->history was a's live history when b was found */
         const hz_history_t *h = a->history;
-        hz_block_t *b = memo ? t->memo_block[i] : NULL;
-        if (b && HZ_LOAD(h->base) == a->base && HZ_LOAD(h->gen) == a->gen &&
-            b->seq == t->memo_seq[i]) {
-            check_others(h, a->gen, slot, &t->clock, &op->who, a, out);
-            uint32_t seq = b->seq;
-            SEQ_STORE(b->seq, seq + 1);
-            SEQ_STORE(b->mark[0].epoch, epoch);
-            SEQ_STORE(b->mark[0].call, op->who.call);
-            __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
-            t->memo_seq[i] = seq + 2;
+        if (!b || HZ_LOAD(h->base) != a->base || HZ_LOAD(h->gen) != a->gen ||
+            b->seq != t->memo_seq[i]) {
+            memo_keep(t, i, epoch, out);
             continue;
         }
-        check_and_keep(slot, epoch, &t->clock, &op->who, a, out);
-        b = t->memo_block[i] = sole_block(a, slot);
-        if (b)
-            t->memo_seq[i] = b->seq;
+        check_others(h, a->gen, slot, &t->clock, &t->memo_who, a, out);
+        uint32_t seq = b->seq;
+        SEQ_STORE(b->seq, seq + 1);
+        SEQ_STORE(b->mark[0].epoch, epoch);
+        SEQ_STORE(b->mark[0].call, t->memo_who.call);
+        __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
+        t->memo_seq[i] = seq + 2;
     }
 }
 
