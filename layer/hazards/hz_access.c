@@ -164,12 +164,13 @@ static __attribute__((noinline)) void scan(const hz_history_t *h, uint32_t gen, 
     }
 }
 
-/* The other slots whose blocks a must be checked against: two guesses are
- * never reported, so a guess reads only blocks holding an exact access (a
- * block changing meanwhile: a race missed at worst). */
-static inline uint64_t to_scan(const hz_history_t *h, uint64_t others, const hz_access_t *a)
+/* The other slots (all but mine's) whose blocks a must be checked against:
+ * two guesses are never reported, so a guess reads only blocks holding an
+ * exact access (exact_slots, a part of slots; a block changing meanwhile: a
+ * race missed at worst). */
+static inline uint64_t to_scan(const hz_history_t *h, uint64_t mine, const hz_access_t *a)
 {
-    return a->guess ? others & HZ_LOAD(h->exact_slots) : others;
+    return (a->guess ? HZ_LOAD(h->exact_slots) : HZ_LOAD(h->slots)) & ~mine;
 }
 
 /* The slot's own block of h, made on its first access (null: no memory). */
@@ -291,7 +292,7 @@ static inline void check_others(const hz_history_t *h, uint32_t gen, uint32_t sl
                                 const hz_vector_clock_t *clock, const hz_who_t *who,
                                 const hz_access_t *a, hz_findings_t *out)
 {
-    uint64_t others = to_scan(h, HZ_LOAD(h->slots) & ~(1ull << slot), a);
+    uint64_t others = to_scan(h, 1ull << slot, a);
     if (others)
         check_others_found(h, gen, others, clock, who, a, out);
 }
@@ -359,9 +360,12 @@ void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
             hz_access_launch_again(t, epoch, out);
             return;
         }
+        /* before the blocks are found: a history forgotten after moves it */
+        uint64_t forgotten = hz_histories_forgotten_now();
         t->memo_who = op->who;
         for (uint32_t i = 0; i < op->naccess && i < HZ_OP_ACCESSES; i++)
             memo_keep(t, i, epoch, out);
+        t->memo_forgotten = forgotten;
         t->memo_ready = 1;
         return;
     }
@@ -372,13 +376,17 @@ void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
 void hz_access_launch_again(hz_timeline_t *t, uint64_t epoch, hz_findings_t *out)
 {
     const uint32_t slot = t->slot;
+    /* No history forgotten since the blocks were found: each is still its
+     * access's (else each history is asked). */
+    const uint64_t forgotten = hz_histories_forgotten_now();
+    const int kept = forgotten == t->memo_forgotten;
     for (uint32_t i = 0; i < t->memo_count; i++) {
         const hz_access_t *a = &t->memo[i];
         hz_block_t *b = t->memo_block[i];
         /* b: a->history was a's live history when b was found */
         const hz_history_t *h = a->history;
-        if (!b || HZ_LOAD(h->base) != a->base || HZ_LOAD(h->gen) != a->gen ||
-            b->seq != t->memo_seq[i]) {
+        if (!b || b->seq != t->memo_seq[i] ||
+            (!kept && (HZ_LOAD(h->base) != a->base || HZ_LOAD(h->gen) != a->gen))) {
             memo_keep(t, i, epoch, out);
             continue;
         }
@@ -390,6 +398,7 @@ void hz_access_launch_again(hz_timeline_t *t, uint64_t epoch, hz_findings_t *out
         __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
         t->memo_seq[i] = seq + 2;
     }
+    t->memo_forgotten = forgotten;
 }
 
 int hz_access_in_flight(uintptr_t base, char *text, size_t size)

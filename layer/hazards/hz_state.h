@@ -106,6 +106,7 @@ typedef struct hz_timeline {
     /* memo_who and memo_block describe memo: a launch of it kept them (an
      * in-order list's; cleared when memo is replaced) */
     uint32_t memo_ready;
+    uint64_t memo_forgotten; /* hz_histories_forgotten when they were found */
     hz_access_t memo[HZ_OP_ACCESSES];
     hz_who_t memo_who;                           /* of the last launch of memo */
     struct hz_block *memo_block[HZ_OP_ACCESSES]; /* sole holder of memo[i], or null */
@@ -224,8 +225,15 @@ typedef struct hz_history {
  * before (a per-thread cache); the table's lock otherwise. */
 hz_history_t *hz_history_of(uintptr_t base, int create, uint32_t *gen);
 /* Drops base's history (its allocation is freed): readers holding it see
- * its generation move on. */
+ * its generation move on, then hz_histories_forgotten move. */
 void hz_history_forget(uintptr_t base);
+/* How many histories were forgotten: unchanged, every history found live
+ * before it was read is still live (a launch's memo asks none of them). */
+extern uint64_t hz_histories_forgotten;
+static inline uint64_t hz_histories_forgotten_now(void)
+{
+    return __atomic_load_n(&hz_histories_forgotten, __ATOMIC_ACQUIRE);
+}
 
 /* The access a pointer into a live USM allocation makes (guess: the whole
  * allocation, read and written): 1, or 0 when ptr is no USM (hz_hooks.c). */
