@@ -375,26 +375,30 @@ void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
 
 void hz_access_launch_again(hz_timeline_t *t, uint64_t epoch, hz_findings_t *out)
 {
-    const uint32_t slot = t->slot;
+    /* Locals: the blocks' stores would have every field of t read again. */
+    const uint32_t slot = t->slot, count = t->memo_count;
+    const uint64_t call = t->memo_who.call;
     /* No history forgotten since the blocks were found: each is still its
      * access's (else each history is asked). */
     const uint64_t forgotten = hz_histories_forgotten_now();
     const int kept = forgotten == t->memo_forgotten;
-    for (uint32_t i = 0; i < t->memo_count; i++) {
+    for (uint32_t i = 0; i < count; i++) {
         const hz_access_t *a = &t->memo[i];
         hz_block_t *b = t->memo_block[i];
         /* b: a->history was a's live history when b was found */
         const hz_history_t *h = a->history;
-        if (!b || b->seq != t->memo_seq[i] ||
+        uint32_t seq;
+        if (!b || (seq = b->seq) != t->memo_seq[i] ||
             (!kept && (HZ_LOAD(h->base) != a->base || HZ_LOAD(h->gen) != a->gen))) {
             memo_keep(t, i, epoch, out);
             continue;
         }
-        check_others(h, a->gen, slot, &t->clock, &t->memo_who, a, out);
-        uint32_t seq = b->seq;
+        if (__builtin_expect(to_scan(h, 1ull << slot, a) != 0, 0))
+            check_others_found(h, a->gen, to_scan(h, 1ull << slot, a), &t->clock, &t->memo_who,
+                               a, out);
         SEQ_STORE(b->seq, seq + 1);
         SEQ_STORE(b->mark[0].epoch, epoch);
-        SEQ_STORE(b->mark[0].call, t->memo_who.call);
+        SEQ_STORE(b->mark[0].call, call);
         __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
         t->memo_seq[i] = seq + 2;
     }

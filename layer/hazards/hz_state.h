@@ -344,7 +344,8 @@ static inline void hz_apply_work_in_order(hz_timeline_t *t, const hz_op_t *op, u
 }
 /* hz_apply_work_in_order of the list's memo again (hz_access_launch_again;
  * an asynchronous list: the host learns nothing from it). */
-static inline void hz_apply_launch_again(hz_timeline_t *t, hz_findings_t *out)
+static inline __attribute__((always_inline)) void hz_apply_launch_again(hz_timeline_t *t,
+                                                                        hz_findings_t *out)
 {
     const uint64_t epoch = hz_next_epoch(t);
     if (t->host_version != hz_host_version_now())
