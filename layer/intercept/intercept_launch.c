@@ -5,6 +5,7 @@
 #include "zeil_hooks.h"
 
 #include "records_plain_launch.h"
+#include "zo_trace_launch.h"
 
 /* A plain launch takes no call number (its record's key orders it, calls.h). */
 ZEIL_UNNUMBERED(zeCommandListAppendLaunchKernel);
@@ -20,16 +21,34 @@ static _Thread_local struct {
     ze_pfnCommandListAppendLaunchKernel_t forward;
 } launch_via;
 
+/* Traced, with neither the calls log nor the hazard checks to hear of it. */
+static inline int launch_trace_only(void)
+{
+    return zo_trace_enabled() && zeil_settings_data.log_level < ZEIL_LOG_CALLS &&
+           !hazards_plain_launch_checked();
+}
+
+/* The end of an unnumbered cached launch's API span, and its one trace entry
+ * (zo_trace_launch), once its record took the description desc and key seq. */
+static inline __attribute__((always_inline)) void launch_trace_end(
+    calls_thread_t *t, const zeil_call_t *call, uint64_t seq, ze_command_list_handle_t list,
+    const ze_group_count_t *groups, const records_launch_desc_t *desc)
+{
+    uint64_t end = zo_now_ns();
+    const uint32_t counts[3] = {groups->groupCountX, groups->groupCountY, groups->groupCountZ};
+    zo_trace_launch(t->number, call->name, 0, seq, call->start_ns,
+                    end < call->start_ns ? call->start_ns : end, list, counts, &desc->shared);
+}
+
 /* A cached launch traced, with neither the calls log nor the hazard checks
  * on: timed as calls_begin_unnumbered and CALLS_END time it (the trace's
  * clock), recorded through the entry's description and handed to the trace
  * in one entry (records_add_timed_launch: else as launch_cached does). */
 static inline __attribute__((always_inline)) ze_result_t launch_traced(
-    const char *name, ze_pfnCommandListAppendLaunchKernel_t forward, launch_cache_t *cached,
-    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const char *name, ze_pfnCommandListAppendLaunchKernel_t forward, calls_thread_t *t,
+    launch_cache_t *cached, ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
     const ze_group_count_t *groups, ze_event_handle_t *phWaitEvents)
 {
-    calls_thread_t *t = calls_thread_here();
     const zeil_call_t call = {name, 0, zo_now_ns(), t};
     ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
     if (r != ZE_RESULT_SUCCESS)
@@ -38,10 +57,7 @@ static inline __attribute__((always_inline)) ze_result_t launch_traced(
     const records_launch_desc_t *desc = records_add_timed_launch(t, cached, &call, groups, &seq);
     if (!desc)
         return calls_end_span(&call, r);
-    uint64_t end = zo_now_ns();
-    const uint32_t counts[3] = {groups->groupCountX, groups->groupCountY, groups->groupCountZ};
-    zo_trace_launch(t->number, name, 0, seq, call.start_ns,
-                    end < call.start_ns ? call.start_ns : end, hCommandList, counts, &desc->shared);
+    launch_trace_end(t, &call, seq, hCommandList, groups, desc);
     return ZE_RESULT_SUCCESS;
 }
 
@@ -57,10 +73,6 @@ static __attribute__((noinline)) ze_result_t launch_cached(
     const ze_group_count_t *pLaunchFuncArgs, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
     ze_event_handle_t *phWaitEvents)
 {
-    if (zo_trace_enabled() && zeil_settings_data.log_level < ZEIL_LOG_CALLS &&
-        !hazards_plain_launch_checked())
-        return launch_traced(name, forward, cached, hCommandList, hKernel, pLaunchFuncArgs,
-                             phWaitEvents);
     zeil_call_t call;
     zeil_obj_t *list = cached->list, *kernel = cached->kernel;
     calls_begin_unnumbered(&call, name);
@@ -86,11 +98,7 @@ static __attribute__((noinline)) ze_result_t launch_cached(
     if (!desc)
         return CALLS_END(&call, r, ZEIL_ARGS_FMT_zeCommandListAppendLaunchKernel,
                          ZEIL_ARGS_zeCommandListAppendLaunchKernel);
-    uint64_t end = calls_now_ns();
-    const uint32_t groups[3] = {pLaunchFuncArgs->groupCountX, pLaunchFuncArgs->groupCountY,
-                                pLaunchFuncArgs->groupCountZ};
-    zo_trace_launch(t->number, call.name, call.number, seq, call.start_ns,
-                    end < call.start_ns ? call.start_ns : end, hCommandList, groups, &desc->shared);
+    launch_trace_end(t, &call, seq, hCommandList, pLaunchFuncArgs, desc);
     return r;
 }
 
@@ -103,9 +111,13 @@ static __attribute__((noinline)) ze_result_t launch_heard(
     launch_cache_t *cached, ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
     const ze_group_count_t *groups, ze_event_handle_t *phWaitEvents)
 {
-    if (!calls_are_quiet())
+    if (!calls_are_quiet()) {
+        if (launch_trace_only())
+            return launch_traced(name, forward, t, cached, hCommandList, hKernel, groups,
+                                 phWaitEvents);
         return launch_cached(name, forward, cached, hCommandList, hKernel, groups, NULL, 0,
                              phWaitEvents);
+    }
     ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
     if (r != ZE_RESULT_SUCCESS)
         return r;

@@ -112,9 +112,8 @@ typedef struct zo_launch_shared {
  * key seq, host time start_ns, on list, with group_count and what shared
  * holds, no events, bytes or device times) followed by zo_trace_api_call of
  * its call (thread, call, number, start_ns, end_ns). The writer formats both. */
-void zo_trace_launch(uint32_t thread, const char *call, uint64_t number, uint64_t seq,
-                     uint64_t start_ns, uint64_t end_ns, ze_command_list_handle_t list,
-                     const uint32_t group_count[3], const zo_launch_shared_t *shared);
+/* Its writer, zo_trace_launch(thread, call, number, seq, start_ns, end_ns,
+ * list, group_count[3], shared), is inline: zo_trace_launch.h. */
 /* Device times of an earlier submission, once known (ZEIL_TIMING=1). */
 void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns);
 /* Names the track of a list (stream_id 0) or stream: the label the layer

@@ -7,7 +7,7 @@
 
 static _Atomic(zo_ring_t *) all_rings;
 static _Atomic uint64_t ringless_drops; /* entries of threads without a ring */
-static __thread zo_ring_t *my_ring;
+__thread zo_ring_t *zo_ring_of_thread;
 static pthread_key_t release_key;
 static pthread_once_t release_key_once = PTHREAD_ONCE_INIT;
 
@@ -35,9 +35,10 @@ static zo_ring_t *claim_released_ring(void)
 
 static zo_ring_t *new_ring(void)
 {
-    zo_ring_t *r = calloc(1, sizeof *r);
+    zo_ring_t *r = aligned_alloc(_Alignof(zo_ring_t), sizeof *r);
     if (!r)
         return 0;
+    memset(r, 0, sizeof *r);
     atomic_init(&r->owned, 1);
     zo_ring_t *head = atomic_load_explicit(&all_rings, memory_order_relaxed);
     do {
@@ -47,10 +48,10 @@ static zo_ring_t *new_ring(void)
     return r;
 }
 
-zo_ring_t *zo_ring_mine(void)
+zo_ring_t *zo_ring_claim(void)
 {
-    if (my_ring)
-        return my_ring;
+    if (zo_ring_of_thread)
+        return zo_ring_of_thread;
     pthread_once(&release_key_once, create_release_key);
     zo_ring_t *r = claim_released_ring();
     if (!r)
@@ -60,27 +61,8 @@ zo_ring_t *zo_ring_mine(void)
         return 0;
     }
     (void)pthread_setspecific(release_key, r);
-    my_ring = r;
+    zo_ring_of_thread = r;
     return r;
-}
-
-zo_entry_t *zo_ring_reserve(zo_ring_t *ring)
-{
-    uint64_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
-    uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_acquire);
-    if (head - tail >= ZO_RING_ENTRIES) {
-        atomic_fetch_add_explicit(&ring->dropped, 1, memory_order_relaxed);
-        return 0;
-    }
-    return &ring->entries[head & (ZO_RING_ENTRIES - 1)];
-}
-
-int zo_ring_publish(zo_ring_t *ring)
-{
-    uint64_t head = atomic_load_explicit(&ring->head, memory_order_relaxed) + 1;
-    atomic_store_explicit(&ring->head, head, memory_order_release);
-    uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
-    return head - tail == ZO_RING_ENTRIES / 2;
 }
 
 zo_ring_t *zo_ring_first(void)

@@ -4,22 +4,13 @@
 #include "zo_flusher.h"
 #include "zo_ring.h"
 #include "zo_trace_internal.h"
+#include "zo_trace_launch.h"
 #include "zo_trace_writer.h"
 
 #include <stdatomic.h>
 #include <string.h>
 
 _Atomic int zo_tracing;
-
-/* The trace speaks of call numbers (host spans carry theirs, arrows join a
- * host append to its device span): a record's key of a numbered append is
- * its number shifted (zeil.h). A key with low bits set belongs to an
- * unnumbered launch, which only happens untraced; it stays as it is. */
-static uint64_t trace_seq(uint64_t key)
-{
-    uint64_t low = key & ((UINT64_C(1) << ZEIL_RECORD_SEQ_SHIFT) - 1);
-    return low ? key : key >> ZEIL_RECORD_SEQ_SHIFT;
-}
 
 int zo_trace_start(const char *path, uint64_t base_ns, int timing, int rank)
 {
@@ -73,7 +64,7 @@ void zo_trace_submission(const zeil_record_t *r)
     e->kind = ZO_ENTRY_SUBMISSION;
     e->record_kind = (uint8_t)r->kind;
     e->thread = r->thread;
-    e->seq = trace_seq(r->seq);
+    e->seq = zo_trace_seq(r->seq);
     e->start_ns = r->host_ns;
     e->end_ns = 0;
     e->device_start_ns = r->device_start_ns;
@@ -97,27 +88,6 @@ void zo_trace_submission(const zeil_record_t *r)
     end_entry(ring);
 }
 
-void zo_trace_launch(uint32_t thread, const char *call, uint64_t number, uint64_t seq,
-                     uint64_t start_ns, uint64_t end_ns, ze_command_list_handle_t list,
-                     const uint32_t group_count[3], const zo_launch_shared_t *shared)
-{
-    zo_ring_t *ring;
-    zo_entry_t *e = begin_entry(&ring);
-    if (!e)
-        return;
-    e->kind = ZO_ENTRY_LAUNCH;
-    e->thread = thread;
-    e->seq = trace_seq(seq);
-    e->start_ns = start_ns;
-    e->end_ns = end_ns;
-    e->list = (uint64_t)(uintptr_t)list;
-    memcpy(e->group_count, group_count, sizeof e->group_count);
-    e->call = call;
-    e->shared = shared;
-    e->call_number = number;
-    end_entry(ring);
-}
-
 void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns)
 {
     zo_ring_t *ring;
@@ -125,7 +95,7 @@ void zo_trace_device_times(uint64_t seq, uint64_t start_ns, uint64_t end_ns)
     if (!e)
         return;
     e->kind = ZO_ENTRY_DEVICE_TIMES;
-    e->seq = trace_seq(seq);
+    e->seq = zo_trace_seq(seq);
     e->device_start_ns = start_ns;
     e->device_end_ns = end_ns;
     end_entry(ring);

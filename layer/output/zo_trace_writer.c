@@ -494,7 +494,8 @@ static void drain_locked(int force_all)
         for (uint64_t i = atomic_load_explicit(&r->tail, memory_order_relaxed); i < r->drain_limit;
              i++) {
             write_entry(&r->entries[i & (ZO_RING_ENTRIES - 1)]);
-            atomic_store_explicit(&r->tail, i + 1, memory_order_release);
+            if ((i + 1) % ZO_RING_TAIL_BATCH == 0 || i + 1 == r->drain_limit)
+                atomic_store_explicit(&r->tail, i + 1, memory_order_release);
             if (signaller_written && parked_count)
                 retry_parked(FORCE_NONE);
         }

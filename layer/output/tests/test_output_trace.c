@@ -2,6 +2,7 @@
  * exact tracks, events and counts; concurrent writers; device times; drops. */
 #include "zo_test_snapshot.h"
 #include "zeil_output.h"
+#include "zo_trace_launch.h"
 #include "zo_test_util.h"
 
 #include <check.h>
