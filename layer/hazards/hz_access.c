@@ -393,9 +393,9 @@ void hz_access_launch_again(hz_timeline_t *t, uint64_t epoch, hz_findings_t *out
             memo_keep(t, i, epoch, out);
             continue;
         }
-        if (__builtin_expect(to_scan(h, 1ull << slot, a) != 0, 0))
-            check_others_found(h, a->gen, to_scan(h, 1ull << slot, a), &t->clock, &t->memo_who,
-                               a, out);
+        const uint64_t others = to_scan(h, 1ull << slot, a);
+        if (__builtin_expect(others != 0, 0))
+            check_others_found(h, a->gen, others, &t->clock, &t->memo_who, a, out);
         SEQ_STORE(b->seq, seq + 1);
         SEQ_STORE(b->mark[0].epoch, epoch);
         SEQ_STORE(b->mark[0].call, call);

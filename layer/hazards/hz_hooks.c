@@ -192,8 +192,7 @@ static inline __attribute__((always_inline)) int launch_again(hz_timeline_t *t,
     if (!t->memo_ready || !kernel ||
         atomic_load_explicit(&hazards_declares_pending, memory_order_relaxed))
         return 0;
-    const hz_kernel_t *k =
-        __atomic_load_n((hz_kernel_t *const *)&kernel->hazard, __ATOMIC_ACQUIRE);
+    const hz_kernel_t *k = __atomic_load_n((hz_kernel_t *const *)&kernel->hazard, __ATOMIC_ACQUIRE);
     if (t->memo_kernel != k || t->memo_version != HZ_LOAD(k->version))
         return 0;
     const zeil_attribution_t *attr = records_current_attribution();
