@@ -164,12 +164,13 @@ static __attribute__((noinline)) void scan(const hz_history_t *h, uint32_t gen, 
     }
 }
 
-/* The other slots whose blocks a must be checked against: two guesses are
- * never reported, so a guess reads only blocks holding an exact access (a
- * block changing meanwhile: a race missed at worst). */
-static inline uint64_t to_scan(const hz_history_t *h, uint64_t others, const hz_access_t *a)
+/* The other slots (all but mine's) whose blocks a must be checked against:
+ * two guesses are never reported, so a guess reads only blocks holding an
+ * exact access (exact_slots, a part of slots; a block changing meanwhile: a
+ * race missed at worst). */
+static inline uint64_t to_scan(const hz_history_t *h, uint64_t mine, const hz_access_t *a)
 {
-    return a->guess ? others & HZ_LOAD(h->exact_slots) : others;
+    return (a->guess ? HZ_LOAD(h->exact_slots) : HZ_LOAD(h->slots)) & ~mine;
 }
 
 /* The slot's own block of h, made on its first access (null: no memory). */
@@ -291,7 +292,7 @@ static inline void check_others(const hz_history_t *h, uint32_t gen, uint32_t sl
                                 const hz_vector_clock_t *clock, const hz_who_t *who,
                                 const hz_access_t *a, hz_findings_t *out)
 {
-    uint64_t others = to_scan(h, HZ_LOAD(h->slots) & ~(1ull << slot), a);
+    uint64_t others = to_scan(h, 1ull << slot, a);
     if (others)
         check_others_found(h, gen, others, clock, who, a, out);
 }
@@ -341,33 +342,67 @@ static hz_block_t *sole_block(const hz_access_t *a, uint32_t slot)
                : NULL;
 }
 
+/* The memo's access i checked and kept by memo_who, its block (and the
+ * sequence the list leaves it at) kept for the next launch. */
+static __attribute__((noinline)) void memo_keep(hz_timeline_t *t, uint32_t i, uint64_t epoch,
+                                                hz_findings_t *out)
+{
+    check_and_keep(t->slot, epoch, &t->clock, &t->memo_who, &t->memo[i], out);
+    hz_block_t *b = t->memo_block[i] = sole_block(&t->memo[i], t->slot);
+    t->memo_seq[i] = b ? b->seq : 0;
+}
+
 void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op, hz_findings_t *out)
 {
-    const uint32_t slot = t->slot;
-    const hz_access_t *accesses = op->accesses ? op->accesses : op->access;
-    int memo = op->accesses == t->memo && who_same(&t->memo_who, &op->who);
-    if (!memo)
+    if (op->accesses == t->memo) {
+        if (t->memo_ready && who_same(&t->memo_who, &op->who)) {
+            t->memo_who.call = op->who.call;
+            hz_access_launch_again(t, epoch, out);
+            return;
+        }
+        /* before the blocks are found: a history forgotten after moves it */
+        uint64_t forgotten = hz_histories_forgotten_now();
         t->memo_who = op->who;
-    for (uint32_t i = 0; i < op->naccess && i < HZ_OP_ACCESSES; i++) {
-        const hz_access_t *a = &accesses[i];
+        for (uint32_t i = 0; i < op->naccess && i < HZ_OP_ACCESSES; i++)
+            memo_keep(t, i, epoch, out);
+        t->memo_forgotten = forgotten;
+        t->memo_ready = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < op->naccess && i < HZ_OP_ACCESSES; i++)
+        check_and_keep(t->slot, epoch, &t->clock, &op->who, &op->access[i], out);
+}
+
+void hz_access_launch_again(hz_timeline_t *t, uint64_t epoch, hz_findings_t *out)
+{
+    /* Locals: the blocks' stores would have every field of t read again. */
+    const uint32_t slot = t->slot, count = t->memo_count;
+    const uint64_t call = t->memo_who.call;
+    /* No history forgotten since the blocks were found: each is still its
+     * access's (else each history is asked). */
+    const uint64_t forgotten = hz_histories_forgotten_now();
+    const int kept = forgotten == t->memo_forgotten;
+    for (uint32_t i = 0; i < count; i++) {
+        const hz_access_t *a = &t->memo[i];
+        hz_block_t *b = t->memo_block[i];
+        /* b: a->history was a's live history when b was found */
         const hz_history_t *h = a->history;
-        hz_block_t *b = memo ? t->memo_block[i] : NULL;
-        if (b && HZ_LOAD(h->base) == a->base && HZ_LOAD(h->gen) == a->gen &&
-            b->seq == t->memo_seq[i]) {
-            check_others(h, a->gen, slot, &t->clock, &op->who, a, out);
-            uint32_t seq = b->seq;
-            SEQ_STORE(b->seq, seq + 1);
-            SEQ_STORE(b->mark[0].epoch, epoch);
-            SEQ_STORE(b->mark[0].call, op->who.call);
-            __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
-            t->memo_seq[i] = seq + 2;
+        uint32_t seq;
+        if (!b || (seq = b->seq) != t->memo_seq[i] ||
+            (!kept && (HZ_LOAD(h->base) != a->base || HZ_LOAD(h->gen) != a->gen))) {
+            memo_keep(t, i, epoch, out);
             continue;
         }
-        check_and_keep(slot, epoch, &t->clock, &op->who, a, out);
-        b = t->memo_block[i] = sole_block(a, slot);
-        if (b)
-            t->memo_seq[i] = b->seq;
+        const uint64_t others = to_scan(h, 1ull << slot, a);
+        if (__builtin_expect(others != 0, 0))
+            check_others_found(h, a->gen, others, &t->clock, &t->memo_who, a, out);
+        SEQ_STORE(b->seq, seq + 1);
+        SEQ_STORE(b->mark[0].epoch, epoch);
+        SEQ_STORE(b->mark[0].call, call);
+        __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
+        t->memo_seq[i] = seq + 2;
     }
+    t->memo_forgotten = forgotten;
 }
 
 int hz_access_in_flight(uintptr_t base, char *text, size_t size)

@@ -16,6 +16,9 @@ _Atomic uint32_t hazards_histories_at[HAZARDS_FILTER];
 static spin_lock_t table_lock;
 static hz_history_t *table;     /* live histories by base, under table_lock */
 static hz_history_t *free_list; /* forgotten ones, under table_lock */
+/* Written under table_lock, read without it; a line of its own, as every
+ * repeated launch reads it. */
+uint64_t hz_histories_forgotten __attribute__((aligned(64)));
 
 #define NEAR_SLOTS 64u
 typedef struct near {
@@ -84,6 +87,7 @@ void hz_history_forget(uintptr_t base)
         HZ_STORE(h->gen, HZ_LOAD(h->gen) + 1);
         h->next_free = free_list;
         free_list = h;
+        __atomic_store_n(&hz_histories_forgotten, hz_histories_forgotten + 1, __ATOMIC_RELEASE);
     }
     spin_unlock(&table_lock);
 }

@@ -119,6 +119,8 @@ static inline __attribute__((always_inline)) void memo_accesses(hz_timeline_t *t
         t->memo_kernel = k;
         t->memo_version = version;
         t->memo_count = op->naccess;
+        t->memo_ready = 0;
+        op->accesses = t->memo;
         return;
     }
     op->accesses = t->memo;
@@ -175,15 +177,65 @@ static int unlocked(const hz_timeline_t *t, const hz_op_t *op)
            !HZ_LOAD(hz_degraded) && !oom_registry_incomplete();
 }
 
+/* Whether this launch is the list's memo again: no declarations pending,
+ * the same kernel with the same arguments (version), by the same who as the
+ * launch that kept memo_who and memo_block (then its call number is set).
+ * A ready memo is an in-order immediate list's with its slot (only
+ * hz_access_check_launch readies it), kept with the guesses on; its kernel
+ * and version tell the kernel (a version is never reused) and its list is
+ * the list's. */
+static inline __attribute__((always_inline)) int launch_again(hz_timeline_t *t,
+                                                              const zeil_call_t *call,
+                                                              const zeil_obj_t *list,
+                                                              const zeil_obj_t *kernel)
+{
+    if (!t->memo_ready || !kernel ||
+        atomic_load_explicit(&hazards_declares_pending, memory_order_relaxed))
+        return 0;
+    const hz_kernel_t *k = __atomic_load_n((hz_kernel_t *const *)&kernel->hazard, __ATOMIC_ACQUIRE);
+    if (t->memo_kernel != k || t->memo_version != HZ_LOAD(k->version))
+        return 0;
+    const zeil_attribution_t *attr = records_current_attribution();
+    const hz_who_t *w = &t->memo_who;
+    if ((attr && attr->primitive) || w->is_primitive || w->call_name != call->name ||
+        w->what != kernel->name ||
+        w->stream_id !=
+            atomic_load_explicit(&((zeil_obj_t *)list)->stream_id, memory_order_relaxed))
+        return 0;
+    t->memo_who.call = call->number;
+    return 1;
+}
+
+/* The usual launch of a loop (launch_again on a list the checks may judge
+ * without a lock), applied (1), or 0. */
+static inline __attribute__((always_inline)) int plain_launch_again(const zeil_call_t *call,
+                                                                    zeil_obj_t *list,
+                                                                    const zeil_obj_t *kernel)
+{
+    hz_timeline_t *t = __atomic_load_n((hz_timeline_t **)&list->hazard, __ATOMIC_ACQUIRE);
+    if (!t || HZ_LOAD(t->synchronous) || HZ_LOAD(hz_degraded) || oom_registry_incomplete() ||
+        !launch_again(t, call, list, kernel))
+        return 0;
+    hz_findings_t findings;
+    findings.count = 0; /* the texts are written only when found */
+    hz_apply_launch_again(t, &findings);
+    if (__builtin_expect(findings.count, 0))
+        hz_findings_say(&findings, call->name);
+    return 1;
+}
+
 /* A launch of one kernel that waits on nothing and signals nothing, on an
  * in-order immediate list with its slot: the usual launch, applied with no
  * lock and nothing else to build (1), or 0. */
-static int plain_launch(const zeil_call_t *call, zeil_obj_t *list, const zeil_obj_t *kernel)
+static __attribute__((noinline)) int plain_launch(const zeil_call_t *call, zeil_obj_t *list,
+                                                  const zeil_obj_t *kernel)
 {
     hz_timeline_t *t = __atomic_load_n((hz_timeline_t **)&list->hazard, __ATOMIC_ACQUIRE);
     if (!t || !t->in_order || t->is_regular || t->slot >= HZ_SLOTS || HZ_LOAD(t->synchronous) ||
         HZ_LOAD(hz_degraded) || oom_registry_incomplete())
         return 0;
+    hz_findings_t findings;
+    findings.count = 0; /* the texts are written only when found */
     hz_op_t op;
     op.kind = HZ_OP_WORK;
     op.naccess = 0;
@@ -192,8 +244,6 @@ static int plain_launch(const zeil_call_t *call, zeil_obj_t *list, const zeil_ob
     op.accesses = NULL;
     memo_accesses(t, kernel, &op);
     who_of(&op.who, call, list, kernel);
-    hz_findings_t findings;
-    findings.count = 0; /* the texts are written only when found */
     hz_apply_work_in_order(t, &op, hz_next_epoch(t), &findings);
     if (findings.count)
         hz_findings_say(&findings, call->name);
@@ -203,7 +253,11 @@ static int plain_launch(const zeil_call_t *call, zeil_obj_t *list, const zeil_ob
 void hazards_plain_launched(const char *call_name, zeil_obj_t *list, const zeil_obj_t *kernel)
 {
     const zeil_call_t call = {.name = call_name};
-    if (list->kind != ZEIL_KIND_COMMAND_LIST || !plain_launch(&call, list, kernel))
+    if (list->kind != ZEIL_KIND_COMMAND_LIST)
+        return;
+    if (plain_launch_again(&call, list, kernel))
+        return;
+    if (!plain_launch(&call, list, kernel))
         hazards_appended(&(hazards_append_t){
             .call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel});
 }
@@ -214,7 +268,7 @@ void hazards_appended(const hazards_append_t *a)
     if (!list || list->kind != ZEIL_KIND_COMMAND_LIST)
         return;
     if (a->kind == HAZARDS_LAUNCH && !a->signal && !(a->waits && a->num_waits) && !a->kernels &&
-        plain_launch(a->call, list, a->kernel))
+        (plain_launch_again(a->call, list, a->kernel) || plain_launch(a->call, list, a->kernel)))
         return;
     hz_op_t op;
     op.kind = a->kind == HAZARDS_BARRIER  ? HZ_OP_BARRIER

@@ -103,9 +103,13 @@ typedef struct hz_timeline {
      * list's appends only */
     const void *memo_kernel;
     uint32_t memo_version, memo_count;
+    /* memo_who and memo_block describe memo: a launch of it kept them (an
+     * in-order list's; cleared when memo is replaced) */
+    uint32_t memo_ready;
+    uint64_t memo_forgotten; /* hz_histories_forgotten when they were found */
     hz_access_t memo[HZ_OP_ACCESSES];
-    hz_who_t memo_who;                           /* of the last launch */
-    struct hz_block *memo_block[HZ_OP_ACCESSES]; /* sole holder of memo[i] */
+    hz_who_t memo_who;                           /* of the last launch of memo */
+    struct hz_block *memo_block[HZ_OP_ACCESSES]; /* sole holder of memo[i], or null */
     uint32_t memo_seq[HZ_OP_ACCESSES];           /* its sequence as left */
     /* regular lists: the ops recorded, applied by each execution */
     hz_op_t *program;
@@ -221,8 +225,15 @@ typedef struct hz_history {
  * before (a per-thread cache); the table's lock otherwise. */
 hz_history_t *hz_history_of(uintptr_t base, int create, uint32_t *gen);
 /* Drops base's history (its allocation is freed): readers holding it see
- * its generation move on. */
+ * its generation move on, then hz_histories_forgotten move. */
 void hz_history_forget(uintptr_t base);
+/* How many histories were forgotten: unchanged, every history found live
+ * before it was read is still live (a launch's memo asks none of them). */
+extern uint64_t hz_histories_forgotten;
+static inline uint64_t hz_histories_forgotten_now(void)
+{
+    return __atomic_load_n(&hz_histories_forgotten, __ATOMIC_ACQUIRE);
+}
 
 /* The access a pointer into a live USM allocation makes (guess: the whole
  * allocation, read and written): 1, or 0 when ptr is no USM (hz_hooks.c). */
@@ -307,9 +318,15 @@ void hz_who_text(const hz_who_t *who, char *out, size_t size);
 void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *clock,
                         const hz_op_t *op, hz_findings_t *out);
 /* The same for a launch on an in-order immediate list, its clock the
- * timeline's: its memo of the last launch spares what did not change. */
+ * timeline's; a launch of the list's memo (op->accesses is t->memo) keeps
+ * memo_who and memo_block for the next (hz_access_launch_again). */
 void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
                             hz_findings_t *out);
+/* The memo's accesses again, by memo_who (its call number set), at epoch on
+ * an in-order immediate list whose memo is ready: each whose block the list
+ * left as it was is checked against the other timelines and moves only its
+ * entry's epoch and call; any other is checked and kept anew. */
+void hz_access_launch_again(hz_timeline_t *t, uint64_t epoch, hz_findings_t *out);
 
 /* hz_apply of work (accesses only: no waits, signal or reset) on an in-order
  * timeline with its slot, at epoch (hz_next_epoch): its clock is the
@@ -324,6 +341,17 @@ static inline void hz_apply_work_in_order(hz_timeline_t *t, const hz_op_t *op, u
         hz_access_check_launch(t, epoch, op, out);
     if (HZ_LOAD(t->synchronous))
         hz_host_learns(&t->clock);
+}
+/* hz_apply_work_in_order of the list's memo again (hz_access_launch_again;
+ * an asynchronous list: the host learns nothing from it). */
+static inline __attribute__((always_inline)) void hz_apply_launch_again(hz_timeline_t *t,
+                                                                        hz_findings_t *out)
+{
+    const uint64_t epoch = hz_next_epoch(t);
+    if (t->host_version != hz_host_version_now())
+        t->host_version = hz_join_host(&t->clock);
+    t->clock.at[t->slot] = epoch;
+    hz_access_launch_again(t, epoch, out);
 }
 /* 0 when nothing in flight uses [base, ...), else fills text. */
 int hz_access_in_flight(uintptr_t base, char *text, size_t size);

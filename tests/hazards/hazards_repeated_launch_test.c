@@ -1,0 +1,173 @@
+/*
+ * The launch a loop repeats (layer/hazards/hz_access.c, hz_access_launch_again):
+ * with ZEIL_CHECKS=hazards, a list's launches of the same kernel with the
+ * same arguments move their accesses' epochs without building anything. Those
+ * launches must still be seen by the other list's appends and see them: a
+ * race with them is warned of (W091, a kernel's pointer arguments), an
+ * ordered append stays silent, and an access declared between them stays that
+ * launch's own.
+ */
+#include "hz_two_lists.h"
+
+#include "test_kernels.h"
+
+#include <zeil/zeil.h>
+
+enum {
+    REPEATS = 4 /* the checked path's launch, then the loop's */
+};
+
+typedef struct stamped {
+    ze_kernel_handle_t kernel;
+    uint64_t *stamp;
+} stamped_t;
+
+static void stamp_open(stamped_t *s, two_lists_t *t)
+{
+    s->kernel = zt_kernel(t->f.module, TK_STAMP);
+    s->stamp = zt_usm_alloc(&t->f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
+    ZT_ARG(s->kernel, 0, s->stamp);
+    ZT_OK(zeKernelSetGroupSize(s->kernel, 1, 1, 1));
+}
+
+static void stamp_close(stamped_t *s, two_lists_t *t)
+{
+    ZT_OK(zeKernelDestroy(s->kernel));
+    t->extra = s->stamp; /* freed once both lists are drained */
+}
+
+static void launch(ze_command_list_handle_t list, const stamped_t *s, int times)
+{
+    static const ze_group_count_t one = {1, 1, 1};
+    for (int i = 0; i < times; i++)
+        ZT_OK(zeCommandListAppendLaunchKernel(list, s->kernel, &one, NULL, 0, NULL));
+}
+
+START_TEST(guesses_are_on)
+{
+    ck_assert_int_eq(zeil_hazard_guesses_enabled(), 1);
+}
+END_TEST
+
+/* List A's repeated launches are held back until the host says go; list B
+ * fills their argument with no event between: a race to Level Zero's order
+ * (the driver runs the fill first). */
+START_TEST(fill_racing_repeated_launches_is_a_warning)
+{
+    two_lists_t t;
+    open_two(&t);
+    stamped_t s;
+    stamp_open(&s, &t);
+    ze_event_handle_t go = t.f.event[2], filled = t.f.event[1];
+    ZT_OK(zeCommandListAppendWaitOnEvents(t.a, 1, &go));
+    size_t mark = zl_log_mark();
+    launch(t.a, &s, REPEATS);
+    zl_assert_silent(mark);
+    hz_fill(t.b, s.stamp, filled, 0, NULL);
+    ZT_OK(zeEventHostSynchronize(filled, hz_forever));
+    ZT_OK(zeEventHostSignal(go));
+    zl_assert_one_finding(mark, "ZEIL-W091", "zeCommandListAppendMemoryFill", "writes",
+                          "possibly written by kernel 'stamp' on list", NULL);
+    stamp_close(&s, &t);
+    close_two(&t);
+}
+END_TEST
+
+/* B's fill waits for an event A signals after its repeated launches: silent.
+ * A's next launch of the loop is not ordered after the fill: a warning there,
+ * at that launch. (The host lets A run it only after the fill is done.) */
+START_TEST(repeated_launch_after_an_unordered_fill_is_a_warning)
+{
+    two_lists_t t;
+    open_two(&t);
+    stamped_t s;
+    stamp_open(&s, &t);
+    ze_event_handle_t go = t.f.event[2], launched = t.f.event[3], filled = t.f.event[1],
+                      again = t.f.event[4];
+    ZT_OK(zeCommandListAppendWaitOnEvents(t.a, 1, &go));
+    size_t mark = zl_log_mark();
+    launch(t.a, &s, REPEATS);
+    ZT_OK(zeCommandListAppendSignalEvent(t.a, launched));
+    hz_fill(t.b, s.stamp, filled, 1, &launched);
+    zl_assert_silent(mark);
+    ZT_OK(zeCommandListAppendWaitOnEvents(t.a, 1, &again));
+    launch(t.a, &s, 1);
+    zl_assert_one_finding(mark, "ZEIL-W091", "zeCommandListAppendLaunchKernel",
+                          "kernel 'stamp' on list", "may read or write",
+                          "written by zeCommandListAppendMemoryFill", NULL);
+    ZT_OK(zeEventHostSignal(go));
+    ZT_OK(zeEventHostSynchronize(filled, hz_forever));
+    ZT_OK(zeEventHostSignal(again));
+    stamp_close(&s, &t);
+    close_two(&t);
+}
+END_TEST
+
+/* A launch of the same kernel with declared accesses (zeil_declare_accesses:
+ * it writes x) between the loop's launches: B's copy from x, ordered after
+ * that launch only, races with none of the later launches, which do not
+ * touch x. */
+START_TEST(declared_launch_between_repeated_launches_keeps_its_own_access)
+{
+    two_lists_t t;
+    open_two(&t);
+    stamped_t s;
+    stamp_open(&s, &t);
+    ze_event_handle_t go = t.f.event[2], declared = t.f.event[3], copied = t.f.event[1];
+    ZT_OK(zeCommandListAppendWaitOnEvents(t.a, 1, &go));
+    size_t mark = zl_log_mark();
+    launch(t.a, &s, REPEATS);
+    const zeil_access_t writes_x = {t.x, HZ_BYTES, 1};
+    zeil_declare_accesses(&writes_x, 1);
+    launch(t.a, &s, 1);
+    ZT_OK(zeCommandListAppendSignalEvent(t.a, declared));
+    launch(t.a, &s, REPEATS);
+    hz_copy(t.b, t.y, t.x, copied, 1, &declared);
+    ZT_OK(zeEventHostSignal(go));
+    ZT_OK(zeEventHostSynchronize(copied, hz_forever));
+    zl_assert_silent(mark);
+    stamp_close(&s, &t);
+    close_two(&t);
+}
+END_TEST
+
+/* The loop's launches after the host learned the earlier ones done, then a
+ * fill B orders after them: silent; and a free after both are known done. */
+START_TEST(repeated_launches_known_done_are_silent)
+{
+    two_lists_t t;
+    open_two(&t);
+    stamped_t s;
+    stamp_open(&s, &t);
+    ze_event_handle_t done = t.f.event[0], filled = t.f.event[1];
+    size_t mark = zl_log_mark();
+    launch(t.a, &s, REPEATS);
+    ZT_OK(zeCommandListAppendBarrier(t.a, done, 0, NULL));
+    ZT_OK(zeEventHostSynchronize(done, hz_forever));
+    launch(t.a, &s, REPEATS);
+    ZT_OK(zeEventHostReset(done));
+    ZT_OK(zeCommandListAppendBarrier(t.a, done, 0, NULL));
+    hz_fill(t.b, s.stamp, filled, 1, &done);
+    ZT_OK(zeEventHostSynchronize(filled, hz_forever));
+    zl_assert_silent(mark);
+    stamp_close(&s, &t);
+    close_two(&t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("hazards_repeated_launch");
+    TCase *silent = tcase_create("correct programs");
+    tcase_set_timeout(silent, 60);
+    tcase_add_test(silent, guesses_are_on);
+    tcase_add_test(silent, declared_launch_between_repeated_launches_keeps_its_own_access);
+    tcase_add_test(silent, repeated_launches_known_done_are_silent);
+    suite_add_tcase(s, silent);
+    TCase *misuse = tcase_create("misuses");
+    tcase_set_timeout(misuse, 60);
+    tcase_add_test(misuse, fill_racing_repeated_launches_is_a_warning);
+    tcase_add_test(misuse, repeated_launch_after_an_unordered_fill_is_a_warning);
+    suite_add_tcase(s, misuse);
+    return zt_run_suite(s);
+}
