@@ -44,6 +44,11 @@ static inline int check_handle_hit_at(calls_thread_t *self, uint64_t retirements
 static inline int check_handle_seek(calls_thread_t *self, const void *handle, zeil_kind_t kind,
                                     zeil_obj_t **out) __attribute__((always_inline));
 
+/* The mark of a cache entry filled while calls were not quiet: the full path
+ * (check_handle_live_in) hits it, so a traced or logged call does not ask the
+ * registry each time; the fast block (exact compare) never does. */
+#define CHECK_HANDLE_LOUD (UINT64_C(1) << 63)
+
 /* The current generation of the threads' handle caches (registry_retirements). */
 static inline uint64_t check_handle_generation(void)
 {
@@ -107,8 +112,10 @@ static inline int check_handle_seek(calls_thread_t *self, const void *handle, ze
     *out = obj;
     if (!obj || obj->kind != kind || !atomic_load_explicit(&obj->alive, memory_order_acquire))
         return 0;
-    /* Found while calls are not quiet (a calls log, a trace): never a hit. */
-    self->checked[kind] = (struct checked_handle){handle, obj, calls_are_quiet() ? retirements : 0};
+    /* Found while calls are not quiet (a calls log, a trace): marked, a hit
+     * of check_handle_live_in's but never of the fast block's. */
+    self->checked[kind] = (struct checked_handle){
+        handle, obj, calls_are_quiet() ? retirements : retirements | CHECK_HANDLE_LOUD};
     return 1;
 }
 
@@ -118,7 +125,14 @@ static inline int check_handle_seek(calls_thread_t *self, const void *handle, ze
 static inline int check_handle_live_in(calls_thread_t *self, const void *handle, zeil_kind_t kind,
                                        zeil_obj_t **out)
 {
-    return check_handle_hit(self, handle, kind, out) || check_handle_seek(self, handle, kind, out);
+    const struct checked_handle *c = &self->checked[kind];
+    if (__builtin_expect(c->handle == handle &&
+                             (c->generation & ~CHECK_HANDLE_LOUD) == check_handle_generation(),
+                         1)) {
+        *out = c->obj;
+        return 1;
+    }
+    return check_handle_seek(self, handle, kind, out);
 }
 
 /* The generated intercepts' fast block asks this of each handle before
