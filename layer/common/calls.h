@@ -77,6 +77,9 @@ typedef struct calls_thread {
     const zeil_attribution_t *attribution;
     launch_cache_t launch[LAUNCH_CACHE_ENTRIES];
     unsigned launch_victim; /* the entry launch_cache_remember replaces next */
+    /* The thread's trace ring once a traced launch asked for it
+     * (zo_trace_launch.h): no second thread-local lookup per launch. */
+    struct zo_ring *trace_ring;
     /* The last live object check_handle_live found of each kind (checks.h). */
     struct checked_handle {
         const void *handle;

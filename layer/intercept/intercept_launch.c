@@ -36,7 +36,7 @@ static inline __attribute__((always_inline)) void launch_trace_end(
 {
     uint64_t end = zo_now_ns();
     const uint32_t counts[3] = {groups->groupCountX, groups->groupCountY, groups->groupCountZ};
-    zo_trace_launch(t->number, call->name, 0, seq, call->start_ns,
+    zo_trace_launch(&t->trace_ring, t->number, call->name, 0, seq, call->start_ns,
                     end < call->start_ns ? call->start_ns : end, list, counts, &desc->shared);
 }
 

@@ -26,14 +26,18 @@ static inline uint64_t zo_trace_seq(uint64_t key)
     return low ? key : key >> ZEIL_RECORD_SEQ_SHIFT;
 }
 
+/* *ring_of_thread: the calling thread's ring as its caller keeps it (null
+ * until the first entry asks for it), which spares a thread-local lookup. */
 static inline __attribute__((always_inline)) void zo_trace_launch(
-    uint32_t thread, const char *call, uint64_t number, uint64_t seq, uint64_t start_ns,
-    uint64_t end_ns, ze_command_list_handle_t list, const uint32_t group_count[3],
-    const zo_launch_shared_t *shared)
+    zo_ring_t **ring_of_thread, uint32_t thread, const char *call, uint64_t number, uint64_t seq,
+    uint64_t start_ns, uint64_t end_ns, ze_command_list_handle_t list,
+    const uint32_t group_count[3], const zo_launch_shared_t *shared)
 {
     if (!zo_trace_enabled())
         return;
-    zo_ring_t *ring = zo_ring_mine();
+    zo_ring_t *ring = *ring_of_thread;
+    if (__builtin_expect(!ring, 0))
+        ring = *ring_of_thread = zo_ring_mine();
     zo_entry_t *e = ring ? zo_ring_reserve(ring) : 0;
     if (!e)
         return;

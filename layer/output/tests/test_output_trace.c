@@ -294,7 +294,8 @@ START_TEST(launch_entry_writes_what_its_record_and_span_write)
     static const zo_launch_shared_t shared = {
         "conv_fwd", "libdnnl", 0x10, "convolution", "jit:gemm", "src f32 4x3x8x8", {64, 5, 1}, 0};
     const uint32_t groups[3] = {4, 2, 3};
-    zo_trace_launch(1, "zeCommandListAppendLaunchKernel", 0, 2, t + 2000, t + 2500,
+    zo_ring_t *ring = NULL; /* the launch path keeps it in calls_thread_t */
+    zo_trace_launch(&ring, 1, "zeCommandListAppendLaunchKernel", 0, 2, t + 2000, t + 2500,
                     (ze_command_list_handle_t)0x100, groups, &shared);
     zo_finish();
     char *raw = zo_test_read(zo_test_path("launch_entry.json"));
