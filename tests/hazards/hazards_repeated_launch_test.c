@@ -22,25 +22,41 @@ typedef struct stamped {
     uint64_t *stamp;
 } stamped_t;
 
-static void stamp_open(stamped_t *s, two_lists_t *t)
+static void stamp_open(stamped_t *into, two_lists_t *lists)
 {
-    s->kernel = zt_kernel(t->f.module, TK_STAMP);
-    s->stamp = zt_usm_alloc(&t->f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
-    ZT_ARG(s->kernel, 0, s->stamp);
-    ZT_OK(zeKernelSetGroupSize(s->kernel, 1, 1, 1));
+    into->kernel = zt_kernel(lists->f.module, TK_STAMP);
+    into->stamp = zt_usm_alloc(&lists->f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
+    ZT_ARG(into->kernel, 0, into->stamp);
+    ZT_OK(zeKernelSetGroupSize(into->kernel, 1, 1, 1));
 }
 
-static void stamp_close(stamped_t *s, two_lists_t *t)
+static void stamp_close(stamped_t *from, two_lists_t *lists)
 {
-    ZT_OK(zeKernelDestroy(s->kernel));
-    t->extra = s->stamp; /* freed once both lists are drained */
+    ZT_OK(zeKernelDestroy(from->kernel));
+    lists->extra = from->stamp; /* freed once both lists are drained */
 }
 
-static void launch(ze_command_list_handle_t list, const stamped_t *s, int times)
+/* Every test's two lists and stamped kernel (a checked fixture). */
+static two_lists_t t;
+static stamped_t s;
+
+static void open_stamped(void)
+{
+    open_two(&t);
+    stamp_open(&s, &t);
+}
+
+static void close_stamped(void)
+{
+    stamp_close(&s, &t);
+    close_two(&t);
+}
+
+static void launch(ze_command_list_handle_t list, const stamped_t *stamped, int times)
 {
     static const ze_group_count_t one = {1, 1, 1};
     for (int i = 0; i < times; i++)
-        ZT_OK(zeCommandListAppendLaunchKernel(list, s->kernel, &one, NULL, 0, NULL));
+        ZT_OK(zeCommandListAppendLaunchKernel(list, stamped->kernel, &one, NULL, 0, NULL));
 }
 
 START_TEST(guesses_are_on)
@@ -54,10 +70,6 @@ END_TEST
  * (the driver runs the fill first). */
 START_TEST(fill_racing_repeated_launches_is_a_warning)
 {
-    two_lists_t t;
-    open_two(&t);
-    stamped_t s;
-    stamp_open(&s, &t);
     ze_event_handle_t go = t.f.event[2], filled = t.f.event[1];
     ZT_OK(zeCommandListAppendWaitOnEvents(t.a, 1, &go));
     size_t mark = zl_log_mark();
@@ -68,8 +80,6 @@ START_TEST(fill_racing_repeated_launches_is_a_warning)
     ZT_OK(zeEventHostSignal(go));
     zl_assert_one_finding(mark, "ZEIL-W091", "zeCommandListAppendMemoryFill", "writes",
                           "possibly written by kernel 'stamp' on list", NULL);
-    stamp_close(&s, &t);
-    close_two(&t);
 }
 END_TEST
 
@@ -78,10 +88,6 @@ END_TEST
  * at that launch. (The host lets A run it only after the fill is done.) */
 START_TEST(repeated_launch_after_an_unordered_fill_is_a_warning)
 {
-    two_lists_t t;
-    open_two(&t);
-    stamped_t s;
-    stamp_open(&s, &t);
     ze_event_handle_t go = t.f.event[2], launched = t.f.event[3], filled = t.f.event[1],
                       again = t.f.event[4];
     ZT_OK(zeCommandListAppendWaitOnEvents(t.a, 1, &go));
@@ -98,8 +104,6 @@ START_TEST(repeated_launch_after_an_unordered_fill_is_a_warning)
     ZT_OK(zeEventHostSignal(go));
     ZT_OK(zeEventHostSynchronize(filled, hz_forever));
     ZT_OK(zeEventHostSignal(again));
-    stamp_close(&s, &t);
-    close_two(&t);
 }
 END_TEST
 
@@ -109,10 +113,6 @@ END_TEST
  * touch x. */
 START_TEST(declared_launch_between_repeated_launches_keeps_its_own_access)
 {
-    two_lists_t t;
-    open_two(&t);
-    stamped_t s;
-    stamp_open(&s, &t);
     ze_event_handle_t go = t.f.event[2], declared = t.f.event[3], copied = t.f.event[1];
     ZT_OK(zeCommandListAppendWaitOnEvents(t.a, 1, &go));
     size_t mark = zl_log_mark();
@@ -126,8 +126,6 @@ START_TEST(declared_launch_between_repeated_launches_keeps_its_own_access)
     ZT_OK(zeEventHostSignal(go));
     ZT_OK(zeEventHostSynchronize(copied, hz_forever));
     zl_assert_silent(mark);
-    stamp_close(&s, &t);
-    close_two(&t);
 }
 END_TEST
 
@@ -135,10 +133,6 @@ END_TEST
  * fill B orders after them: silent; and a free after both are known done. */
 START_TEST(repeated_launches_known_done_are_silent)
 {
-    two_lists_t t;
-    open_two(&t);
-    stamped_t s;
-    stamp_open(&s, &t);
     ze_event_handle_t done = t.f.event[0], filled = t.f.event[1];
     size_t mark = zl_log_mark();
     launch(t.a, &s, REPEATS);
@@ -150,8 +144,6 @@ START_TEST(repeated_launches_known_done_are_silent)
     hz_fill(t.b, s.stamp, filled, 1, &done);
     ZT_OK(zeEventHostSynchronize(filled, hz_forever));
     zl_assert_silent(mark);
-    stamp_close(&s, &t);
-    close_two(&t);
 }
 END_TEST
 
@@ -160,12 +152,14 @@ int main(void)
     Suite *s = suite_create("hazards_repeated_launch");
     TCase *silent = tcase_create("correct programs");
     tcase_set_timeout(silent, 60);
+    tcase_add_checked_fixture(silent, open_stamped, close_stamped);
     tcase_add_test(silent, guesses_are_on);
     tcase_add_test(silent, declared_launch_between_repeated_launches_keeps_its_own_access);
     tcase_add_test(silent, repeated_launches_known_done_are_silent);
     suite_add_tcase(s, silent);
     TCase *misuse = tcase_create("misuses");
     tcase_set_timeout(misuse, 60);
+    tcase_add_checked_fixture(misuse, open_stamped, close_stamped);
     tcase_add_test(misuse, fill_racing_repeated_launches_is_a_warning);
     tcase_add_test(misuse, repeated_launch_after_an_unordered_fill_is_a_warning);
     suite_add_tcase(s, misuse);
