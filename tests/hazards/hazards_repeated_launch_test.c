@@ -147,21 +147,25 @@ START_TEST(repeated_launches_known_done_are_silent)
 }
 END_TEST
 
+/* A case of this suite's tests, each with the fixture. */
+static TCase *stamped_case(Suite *suite, const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, open_stamped, close_stamped);
+    suite_add_tcase(suite, tc);
+    return tc;
+}
+
 int main(void)
 {
-    Suite *s = suite_create("hazards_repeated_launch");
-    TCase *silent = tcase_create("correct programs");
-    tcase_set_timeout(silent, 60);
-    tcase_add_checked_fixture(silent, open_stamped, close_stamped);
+    Suite *suite = suite_create("hazards_repeated_launch");
+    TCase *silent = stamped_case(suite, "correct programs");
     tcase_add_test(silent, guesses_are_on);
     tcase_add_test(silent, declared_launch_between_repeated_launches_keeps_its_own_access);
     tcase_add_test(silent, repeated_launches_known_done_are_silent);
-    suite_add_tcase(s, silent);
-    TCase *misuse = tcase_create("misuses");
-    tcase_set_timeout(misuse, 60);
-    tcase_add_checked_fixture(misuse, open_stamped, close_stamped);
+    TCase *misuse = stamped_case(suite, "misuses");
     tcase_add_test(misuse, fill_racing_repeated_launches_is_a_warning);
     tcase_add_test(misuse, repeated_launch_after_an_unordered_fill_is_a_warning);
-    suite_add_tcase(s, misuse);
-    return zt_run_suite(s);
+    return zt_run_suite(suite);
 }
