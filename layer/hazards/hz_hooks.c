@@ -177,6 +177,17 @@ static int unlocked(const hz_timeline_t *t, const hz_op_t *op)
            !HZ_LOAD(hz_degraded) && !oom_registry_incomplete();
 }
 
+/* The list's timeline, when a launch on it may be applied without the lock
+ * as far as the whole checks go (not synchronous, not degraded, the registry
+ * complete), else null. */
+static inline __attribute__((always_inline)) hz_timeline_t *lock_free_timeline(zeil_obj_t *list)
+{
+    hz_timeline_t *t = __atomic_load_n((hz_timeline_t **)&list->hazard, __ATOMIC_ACQUIRE);
+    return t && !HZ_LOAD(t->synchronous) && !HZ_LOAD(hz_degraded) && !oom_registry_incomplete()
+               ? t
+               : NULL;
+}
+
 /* Whether this launch is the list's memo again: no declarations pending,
  * the same kernel with the same arguments (version), by the same who as the
  * launch that kept memo_who and memo_block (then its call number is set).
@@ -212,9 +223,8 @@ static inline __attribute__((always_inline)) int plain_launch_again(const zeil_c
                                                                     zeil_obj_t *list,
                                                                     const zeil_obj_t *kernel)
 {
-    hz_timeline_t *t = __atomic_load_n((hz_timeline_t **)&list->hazard, __ATOMIC_ACQUIRE);
-    if (!t || HZ_LOAD(t->synchronous) || HZ_LOAD(hz_degraded) || oom_registry_incomplete() ||
-        !launch_again(t, call, list, kernel))
+    hz_timeline_t *t = lock_free_timeline(list);
+    if (!t || !launch_again(t, call, list, kernel))
         return 0;
     hz_findings_t findings;
     findings.count = 0; /* the texts are written only when found */
@@ -230,9 +240,8 @@ static inline __attribute__((always_inline)) int plain_launch_again(const zeil_c
 static __attribute__((noinline)) int plain_launch(const zeil_call_t *call, zeil_obj_t *list,
                                                   const zeil_obj_t *kernel)
 {
-    hz_timeline_t *t = __atomic_load_n((hz_timeline_t **)&list->hazard, __ATOMIC_ACQUIRE);
-    if (!t || !t->in_order || t->is_regular || t->slot >= HZ_SLOTS || HZ_LOAD(t->synchronous) ||
-        HZ_LOAD(hz_degraded) || oom_registry_incomplete())
+    hz_timeline_t *t = lock_free_timeline(list);
+    if (!t || !t->in_order || t->is_regular || t->slot >= HZ_SLOTS)
         return 0;
     hz_findings_t findings;
     findings.count = 0; /* the texts are written only when found */
