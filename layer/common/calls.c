@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <time.h>
 
-calls_counter_t calls_counter;
 launch_cache_generation_t launch_cache_generation = {1};
 
 void launch_cache_forget_all(void)
@@ -70,7 +69,7 @@ uint64_t calls_order_key_numbered(void)
 
 uint64_t zeil_call_number(void)
 {
-    return atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
+    return calls_last_number();
 }
 
 ze_result_t calls_end_span(const zeil_call_t *call, ze_result_t result)

@@ -5,6 +5,7 @@
 #ifndef ZEIL_CALLS_H
 #define ZEIL_CALLS_H
 
+#include "call_counter.h"
 #include "env.h"
 
 #include <level_zero/ze_api.h>
@@ -128,18 +129,6 @@ static inline uint32_t calls_thread_number_of(const zeil_call_t *call)
     return t && t->number ? t->number : calls_thread_number();
 }
 
-/* The process-wide call counter (calls.c), alone on its cache line: every
- * numbered call writes it, and the launch fast path only reads it. */
-typedef struct calls_counter {
-    _Alignas(64) _Atomic uint64_t value;
-} calls_counter_t;
-extern calls_counter_t calls_counter __attribute__((visibility("hidden")));
-
-static inline uint64_t calls_take_number(void)
-{
-    return atomic_fetch_add_explicit(&calls_counter.value, 1, memory_order_relaxed) + 1;
-}
-
 /* 1 when every call is timed: calls log or trace on. Inline: every call asks. */
 static inline int calls_timed(void)
 {
@@ -184,7 +173,9 @@ static inline void calls_begin(zeil_call_t *call, const char *name)
  * event signal, reset, wait and query, and a launch until it turns out not to
  * be plain): they take a number only when the calls log shows one
  * (calls_number otherwise, should anything need it), so they cost no shared
- * atomic. Numbers stay unique and increasing in time. */
+ * atomic. Allocations and frees start so too: the USM index takes their
+ * number with its lock (call_counter.h). Numbers stay unique and increasing
+ * in time. */
 static inline void calls_begin_unnumbered(zeil_call_t *call, const char *name)
 {
     if (!calls_are_quiet()) {
@@ -261,7 +252,7 @@ static inline uint64_t calls_order_key(const zeil_call_t *call)
 {
     if (call->number)
         return call->number << ZEIL_RECORD_SEQ_SHIFT;
-    uint64_t g = atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
+    uint64_t g = calls_last_number();
     uint32_t low = calls_unnumbered_low(&calls_thread);
     if (!low)
         return calls_order_key_numbered();

@@ -4,13 +4,21 @@
 
 ZEIL_HOOKS_OF(zeMemFreeExt, zeMemFree);
 
+/* Allocations and frees take their number (when the calls log has not
+ * already) with the USM index's lock, in one read-modify-write
+ * (call_counter.h): the registry sets call->number. */
+ZEIL_UNNUMBERED(zeMemAllocDevice);
+ZEIL_UNNUMBERED(zeMemAllocHost);
+ZEIL_UNNUMBERED(zeMemAllocShared);
+ZEIL_UNNUMBERED(zeMemFree);
+
 /* What an allocation registers: its range, type, context and device. */
 #define ALLOCATES(api, mem_type, on_device) \
     ZEIL_POST(api) \
     { \
         if (a->pptr && *a->pptr && \
             usm_add_alloc(*a->pptr, a->size, mem_type, a->hContext, on_device, call->name, \
-                          call->number, calls_thread_number_of(call)) != 0) \
+                          &call->number, calls_thread_number_of(call)) != 0) \
             oom_dropped_allocation(call->name, *a->pptr, a->size); \
     }
 ZEIL_PRE(zeMemAllocDevice)
@@ -46,6 +54,10 @@ ZEIL_PRE(zeMemFree)
 }
 ZEIL_AFTER(zeMemFree)
 {
-    if (st->marked && usm_end_free(st->freeing, result == ZE_RESULT_SUCCESS) == 2)
+    if (!st->marked)
+        return;
+    int kept = usm_end_free(st->freeing, result == ZE_RESULT_SUCCESS);
+    call->number = st->freeing->call;
+    if (kept == 2)
         oom_dropped(OOM_OTHER, 1, call->name, "keeping the history of a freed USM allocation");
 }

@@ -87,7 +87,7 @@ static inline __attribute__((always_inline)) ze_result_t records_add_plain_launc
     ring_slot_t *ring = atomic_load_explicit(&state->ring, memory_order_relaxed);
     if (__builtin_expect(!plain_launch_described(t, cached), 0))
         return records_plain_launch_described(t, cached, groups, call_name);
-    uint64_t g = atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
+    uint64_t g = calls_last_number();
     uint32_t low = calls_unnumbered_low(t);
     if (__builtin_expect(!low, 0))
         return records_plain_launch_in_general(cached, groups, call_name);
@@ -111,7 +111,7 @@ static inline __attribute__((always_inline)) const records_launch_desc_t *record
         records_timed_launch_described(t, cached, groups, call);
         return NULL;
     }
-    uint64_t g = atomic_load_explicit(&calls_counter.value, memory_order_relaxed);
+    uint64_t g = calls_last_number();
     uint32_t low = calls_unnumbered_low(t);
     if (__builtin_expect(!low, 0)) {
         records_timed_launch_in_general(cached, groups, call);

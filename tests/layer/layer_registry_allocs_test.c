@@ -540,7 +540,7 @@ static zeil_alloc_t place_alloc(size_t i)
     return (zeil_alloc_t){.base = (void *)place_base(i),
                           .size = 64 + i % 61,
                           .context = (ze_context_handle_t)(uintptr_t)(0x1000 + i),
-                          .created_call = i,
+                          .created_call = i + 1, /* 0 would take a number */
                           .created_thread = (uint32_t)i};
 }
 
@@ -734,7 +734,7 @@ START_TEST(seqlock_hides_half_writes)
         ck_assert_int_eq(pthread_create(&readers[r], NULL, half_write_reader, &h), 0);
     for (unsigned n = 0; n < 100000 / SCALE; n++) {
         alloc_slot_t *slot = slots[n % 2];
-        spin_lock(&allocs_lock);
+        allocs_lock();
         write_begin();
         uintptr_t context = ALLOC_LOAD(slot->context), span = ALLOC_LOAD(slot->span);
         uint64_t created = ALLOC_LOAD(slot->created_call);
@@ -746,7 +746,7 @@ START_TEST(seqlock_hides_half_writes)
         ALLOC_STORE(slot->span, span);
         ALLOC_STORE(slot->created_call, created);
         write_end();
-        spin_unlock(&allocs_lock);
+        allocs_unlock();
         spin(n % 4 < 2 ? 20 : 300); /* and to start lookups just before the next */
     }
     atomic_store(&h.stop, 1);

@@ -99,7 +99,7 @@ static __attribute__((noinline)) ptrdiff_t live_with_base_read(uintptr_t base, r
         }
     }
     /* Writers kept changing the index: wait for them once. */
-    spin_lock(&allocs_lock);
+    allocs_lock();
     unsigned k = 0;
     alloc_entry_t e = {0};
     ptrdiff_t at = live_with_base(base, &k, &e);
@@ -107,7 +107,7 @@ static __attribute__((noinline)) ptrdiff_t live_with_base_read(uintptr_t base, r
     f->context = (ze_context_handle_t)e.context;
     f->level = k;
     f->table = at >= 0 ? ALLOC_LOAD(allocs.live.tables[k]) : NULL;
-    spin_unlock(&allocs_lock);
+    allocs_unlock();
     return at;
 }
 
@@ -282,14 +282,16 @@ __attribute__((noinline)) int end_free_locked(const registry_free_t *freeing, in
 {
     int r = driver_freed && end_free_usual(freeing) ? 1 : end_free_other(freeing, driver_freed);
     after_write();
-    spin_unlock(&allocs_lock);
+    allocs_unlock();
     return r;
 }
 
 /* registry_end_free when the lock was taken. */
-__attribute__((noinline)) int end_free_any(const registry_free_t *freeing, int driver_freed)
+__attribute__((noinline)) int end_free_any(registry_free_t *freeing, int driver_freed)
 {
-    spin_lock(&allocs_lock);
+    allocs_lock();
+    if (driver_freed && !freeing->call)
+        freeing->call = calls_take_number();
     inflight_done(freeing);
     return end_free_locked(freeing, driver_freed);
 }
@@ -299,7 +301,7 @@ __attribute__((noinline)) int end_free_finish(unsigned k)
 {
     table_maybe_shrink(&allocs.live, k);
     after_write();
-    spin_unlock(&allocs_lock);
+    allocs_unlock();
     return 1;
 }
 
@@ -309,7 +311,7 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread, registr
     return usm_begin_free(ptr, call, thread, freeing);
 }
 
-int registry_end_free(const registry_free_t *freeing, int driver_freed)
+int registry_end_free(registry_free_t *freeing, int driver_freed)
 {
     return usm_end_free(freeing, driver_freed);
 }

@@ -9,7 +9,7 @@
 
 #include "registry.h"
 #include "registry_alloc_tables.h"
-#include "spin_lock.h"
+#include "call_counter.h"
 
 #define ALLOC_CREATORS 255u /* an index of 8 bits, 0 for null */
 /* Seqlock reads before a reader takes the writers' lock once. */
@@ -39,8 +39,25 @@ typedef struct alloc_index_state {
 } alloc_index_state_t;
 
 extern alloc_index_state_t allocs __attribute__((visibility("hidden")));
-/* Writers'; a reader that keeps losing to them takes it once. */
-extern spin_lock_t allocs_lock __attribute__((visibility("hidden")));
+/* Writers' lock; a reader that keeps losing to them takes it once. It is
+ * the call counter's top byte (call_counter.h): an allocation or a free that
+ * has no number yet takes it with the lock, in one read-modify-write. */
+static inline void allocs_lock(void)
+{
+    call_counter_lock();
+}
+
+static inline void allocs_unlock(void)
+{
+    call_counter_unlock();
+}
+
+/* The lock if it is free, and a number in *call when it is 0: 1 when
+ * taken, 0 (nothing taken) otherwise. */
+static inline int allocs_try_lock(uint64_t *call)
+{
+    return call_counter_try_lock(call);
+}
 
 /* ---- writers (registry_allocs.c, registry_alloc_frees.c; under the lock) ---- */
 

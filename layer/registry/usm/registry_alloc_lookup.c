@@ -61,9 +61,9 @@ static __attribute__((noinline)) int find_slow(uintptr_t p, zeil_alloc_t *out)
         return found;
     }
     /* Writers kept changing the index: wait for them once. */
-    spin_lock(&allocs_lock);
+    allocs_lock();
     int found = find_entry(p, &e);
-    spin_unlock(&allocs_lock);
+    allocs_unlock();
     if (found && out)
         unpack(out, &e, found);
     return found;
@@ -101,7 +101,7 @@ int registry_find_alloc(const void *ptr, zeil_alloc_t *out)
 uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uint64_t *bytes)
 {
     uint64_t n = 0, total = 0;
-    spin_lock(&allocs_lock);
+    allocs_lock();
     for (unsigned k = 0; k < ALLOC_LEVELS; k++) {
         const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
         for (size_t i = 0; t && i <= t->mask; i++) {
@@ -117,7 +117,7 @@ uint64_t registry_count_allocs(registry_alloc_filter keep, const void *user, uin
             total += a.size;
         }
     }
-    spin_unlock(&allocs_lock);
+    allocs_unlock();
     if (bytes)
         *bytes = total;
     return n;

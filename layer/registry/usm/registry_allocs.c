@@ -18,7 +18,8 @@
  * separate address spaces) are kept and a lookup returns one of them.
  *
  * Concurrency. Writers (an allocation, the end of a free) take one lock
- * (spin_lock.h); the beginning of a free, before the driver frees, only
+ * (allocs_lock: the call counter's top byte, taken with the call's number
+ * when it has none yet); the beginning of a free, before the driver frees, only
  * reads the index and notes the free in its thread's entry of the frees
  * under way (inflight, registry_alloc_frees.c). Lookups take no lock and make no
  * read-modify-write: a seqlock. A writer makes the sequence odd,
@@ -48,7 +49,6 @@
 #include <stddef.h>
 
 /* Writers. */
-spin_lock_t allocs_lock;
 alloc_index_state_t allocs;
 
 /* Under the lock. */
@@ -166,9 +166,11 @@ static unsigned live_scan(uintptr_t base, uintptr_t last, alloc_entry_t *freeing
                 uint32_t thread;
                 if (!(found & SCAN_FREEING) &&
                     alloc_inflight_find(b, e.created_call, &call, &thread)) {
-                    /* alloc_bury the allocation, not the copy, in its free's name */
+                    /* alloc_bury the allocation, not the copy, in its free's name;
+                     * a free that has no number yet (it takes it with the lock,
+                     * at its end) gets one now, of a moment it was under way */
                     e.meta = meta_with(e.meta, flags & ~F_SECOND, 0);
-                    e.freed_call = call;
+                    e.freed_call = call ? call : calls_take_number();
                     e.threads = (e.threads & 0xffffffffu) | (uint64_t)thread << 32;
                     *freeing = e;
                     found |= SCAN_FREEING;
@@ -264,7 +266,7 @@ __attribute__((noinline)) int add_alloc_any(const void *ptr, size_t size, ze_mem
         span = UINTPTR_MAX - base; /* cut at the top of the address space */
     unsigned k = level_of(span);
     int r = 0;
-    spin_lock(&allocs_lock);
+    allocs_lock();
     if (span && !live_holds_either(base, base + span - 1) && table_reserve(&allocs.live, k) == 0) {
         alloc_entry_t e = live_entry(&(new_alloc_t){base, span, size, type, context, device,
                                                     created_by, created_call, created_thread});
@@ -279,7 +281,7 @@ __attribute__((noinline)) int add_alloc_any(const void *ptr, size_t size, ze_mem
     if (atomic_load_explicit(&allocs.newest_level, memory_order_relaxed) != k)
         atomic_store_explicit(&allocs.newest_level, k, memory_order_relaxed);
     after_write();
-    spin_unlock(&allocs_lock);
+    allocs_unlock();
     return r;
 }
 
@@ -287,7 +289,7 @@ __attribute__((noinline)) int add_alloc_any(const void *ptr, size_t size, ze_mem
 __attribute__((noinline)) int add_alloc_finish(void)
 {
     after_write();
-    spin_unlock(&allocs_lock);
+    allocs_unlock();
     return 0;
 }
 
@@ -297,7 +299,7 @@ int registry_add_alloc_fields(const void *ptr, size_t size, ze_memory_type_t typ
                               const char *created_by, uint64_t created_call,
                               uint32_t created_thread)
 {
-    return usm_add_alloc(ptr, size, type, context, device, created_by, created_call,
+    return usm_add_alloc(ptr, size, type, context, device, created_by, &created_call,
                          created_thread);
 }
 

@@ -58,7 +58,7 @@ int begin_free_any(const void *ptr, uint64_t call, uint32_t thread,
 /* Under the lock, its thread's entry emptied: registry_end_free, any case. */
 int end_free_locked(const registry_free_t *freeing, int driver_freed) USM_HIDDEN;
 /* registry_end_free when the lock was taken. */
-int end_free_any(const registry_free_t *freeing, int driver_freed) USM_HIDDEN;
+int end_free_any(registry_free_t *freeing, int driver_freed) USM_HIDDEN;
 /* Under the lock, after the usual end of a free: what it ends with. */
 int end_free_finish(unsigned k) USM_HIDDEN;
 
@@ -101,32 +101,34 @@ static inline USM_INLINE int live_holds_either(uintptr_t base, uintptr_t last)
 
 /* The usual allocation inline, add_alloc_any's way: the lock free, nothing
  * live where it lands, room in its level's table, its creating call the
- * last one seen, one block of its level. It calls nothing but tail calls
- * (no registers to save): anything else goes to add_alloc_any before it
- * changes anything. */
+ * last one seen, one block of its level. *call: the allocation's number, or
+ * 0 to take one with the lock (allocs_try_lock), set then. It calls nothing
+ * but tail calls (no registers to save): anything else goes to add_alloc_any
+ * before it changes anything. */
 static inline USM_INLINE int usm_add_alloc(const void *ptr, size_t size, ze_memory_type_t type,
                                            ze_context_handle_t context, ze_device_handle_t device,
-                                           const char *created_by, uint64_t created_call,
+                                           const char *created_by, uint64_t *call,
                                            uint32_t created_thread)
 {
     uintptr_t base = (uintptr_t)ptr, span = size, last = base + size - 1;
     /* base + size <= base: size 0, or reaching the top of the address space */
-    if (base + size <= base || !spin_try_lock(&allocs_lock))
-        return add_alloc_any(ptr, size, type, context, device, created_by, created_call,
-                             created_thread);
+    if (base + size <= base || !allocs_try_lock(call)) {
+        if (!*call)
+            *call = calls_take_number();
+        return add_alloc_any(ptr, size, type, context, device, created_by, *call, created_thread);
+    }
     unsigned k = level_of(span), shift = level_shift(k);
     alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
     if (!t || t->used + 2 > t->grow_at || (created_by && created_by != allocs.last_creator) ||
         (base >> shift) != (last >> shift) || live_holds_either(base, last)) {
-        spin_unlock(&allocs_lock);
-        return add_alloc_any(ptr, size, type, context, device, created_by, created_call,
-                             created_thread);
+        allocs_unlock();
+        return add_alloc_any(ptr, size, type, context, device, created_by, *call, created_thread);
     }
     alloc_entry_t e = {.base = base,
                        .span = span,
                        .context = (uintptr_t)context,
                        .device = (uintptr_t)device,
-                       .created_call = created_call,
+                       .created_call = *call,
                        .threads = created_thread,
                        .meta = (uint32_t)type |
                                (uint64_t)(created_by ? allocs.last_creator_index : 0) << 32};
@@ -149,7 +151,7 @@ static inline USM_INLINE int usm_add_alloc(const void *ptr, size_t size, ze_memo
         atomic_store_explicit(&allocs.newest_level, k, memory_order_relaxed);
     if (alloc_tables_retired.newest)
         return add_alloc_finish();
-    spin_unlock(&allocs_lock);
+    allocs_unlock();
     return 0;
 }
 
@@ -258,11 +260,12 @@ static inline USM_INLINE void inflight_done(const registry_free_t *freeing)
 /* The usual end inline, end_free_usual's way: the lock free, no writer since
  * the beginning (the slot holds the allocation as begin found it), one block
  * of its level, the last of its run, a tombstone of this very range that no
- * coarser one overlaps, the oldest FIFO place free. It calls nothing but tail
- * calls; anything else goes to end_free_locked before it changes anything. */
-static inline USM_INLINE int usm_end_free(const registry_free_t *freeing, int driver_freed)
+ * coarser one overlaps, the oldest FIFO place free. A free without a number
+ * takes it with the lock (freeing->call). It calls nothing but tail calls;
+ * anything else goes to end_free_locked before it changes anything. */
+static inline USM_INLINE int usm_end_free(registry_free_t *freeing, int driver_freed)
 {
-    if (!driver_freed || !spin_try_lock(&allocs_lock))
+    if (!driver_freed || !allocs_try_lock(&freeing->call))
         return end_free_any(freeing, driver_freed);
     inflight_done(freeing);
     unsigned k = freeing->level;
@@ -290,7 +293,7 @@ static inline USM_INLINE int usm_end_free(const registry_free_t *freeing, int dr
     write_end_at(freeing->seq);
     if (t->used < t->shrink_below || alloc_tables_retired.newest)
         return end_free_finish(k);
-    spin_unlock(&allocs_lock);
+    allocs_unlock();
     return 1;
 }
 

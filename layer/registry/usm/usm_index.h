@@ -34,7 +34,8 @@ typedef struct zeil_alloc {
  * every freed allocation it overlaps. */
 int registry_add_alloc(const zeil_alloc_t *proto);
 /* The same, field by field (the allocation hooks: no struct to fill and read
- * back). */
+ * back). created_call 0: the allocation takes a number of its own, with the
+ * index's lock (call_counter.h). */
 int registry_add_alloc_fields(const void *base, size_t size, ze_memory_type_t type,
                               ze_context_handle_t context, ze_device_handle_t device,
                               const char *created_by, uint64_t created_call,
@@ -54,11 +55,13 @@ int registry_lookup_info(const void *ptr, zeil_alloc_info_t *info);
  * driver refused (1). If a new allocation took the memory in between,
  * registry_add_alloc buried the old one already, in this free's name, and
  * registry_end_free leaves the new one alone. A thread has one free under
- * way at a time: thread is zeil's number of the calling thread. */
+ * way at a time: thread is zeil's number of the calling thread. call 0: the
+ * free takes its number when it needs one, at the latest with the index's
+ * lock in registry_end_free (call_counter.h), into freeing->call. */
 typedef struct registry_free {
     uintptr_t base;
     uint64_t created_call;       /* which allocation of that base */
-    uint64_t call;               /* the free */
+    uint64_t call;               /* the free's number (0: none yet) */
     ze_context_handle_t context; /* the allocation's */
     _Atomic uintptr_t *inflight; /* its thread's entry of the frees under way (its
                                     base), or null */
@@ -75,7 +78,7 @@ typedef struct registry_free {
     uintptr_t span;
 } registry_free_t;
 int registry_begin_free(const void *base, uint64_t call, uint32_t thread, registry_free_t *freeing);
-int registry_end_free(const registry_free_t *freeing, int driver_freed);
+int registry_end_free(registry_free_t *freeing, int driver_freed);
 /* Both steps at once (no driver in between): 1, 2 or 0 as above. */
 int registry_free_alloc(const void *base, uint64_t call, uint32_t thread);
 /* Live allocations (and their bytes) for which keep says 1 (all when keep is
