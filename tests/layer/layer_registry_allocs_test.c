@@ -345,6 +345,50 @@ START_TEST(free_ends_on_its_allocation_after_moves)
 }
 END_TEST
 
+/* An allocation or a free with no number (the hooks' quiet path) takes one
+ * with the index's lock, in the call counter (call_counter.h); a free still
+ * under way when the driver gives its memory to a new allocation gets one
+ * from that allocation, for its tombstone. The lock is free after each. */
+static alloc_slot_t *slot_of(alloc_index_t *x, uintptr_t base, size_t size);
+
+static int lock_is_free(void)
+{
+    return atomic_load(&calls_counter.word) == calls_last_number();
+}
+
+START_TEST(numbers_taken_with_the_lock)
+{
+    uint64_t before = calls_last_number();
+    ck_assert_int_eq(registry_add_alloc_fields((void *)0x9000000, 100, ZE_MEMORY_TYPE_DEVICE,
+                                               CONTEXT, DEVICE, "zeMemAllocDevice", 0, 7),
+                     0);
+    ck_assert_uint_eq(calls_last_number(), before + 1);
+    ck_assert_uint_eq(expect(0x9000000, 1, 0x9000000, 100).created_call, before + 1);
+    ck_assert(lock_is_free());
+
+    registry_free_t freeing;
+    ck_assert_int_eq(registry_begin_free((void *)0x9000000, 0, 9, &freeing), 1);
+    ck_assert_uint_eq(freeing.call, 0);
+    ck_assert_int_eq(registry_end_free(&freeing, 1), 1);
+    ck_assert_uint_eq(freeing.call, before + 2);
+    ck_assert_uint_eq(expect(0x9000000, 2, 0x9000000, 100).freed_call, before + 2);
+    ck_assert(lock_is_free());
+
+    /* Freed by the driver and given out again before the free came back. */
+    add(0x9100000, 100);
+    ck_assert_int_eq(registry_begin_free((void *)0x9100000, 0, 9, &freeing), 1);
+    uint64_t reused_call = next_call;
+    add(0x9100000, 200);
+    uint64_t buried = calls_last_number();
+    ck_assert_uint_eq(buried, before + 3);
+    ck_assert_int_eq(registry_end_free(&freeing, 1), 1);
+    ck_assert_uint_eq(freeing.call, before + 4); /* its own, shown nowhere */
+    ck_assert_uint_eq(expect(0x9100000 + 150, 1, 0x9100000, 200).created_call, reused_call);
+    ck_assert_uint_eq(ALLOC_LOAD(slot_of(&allocs.dead, 0x9100000, 100)->freed_call), buried);
+    ck_assert(lock_is_free());
+}
+END_TEST
+
 START_TEST(creators)
 {
     static char names[300][8];
@@ -772,6 +816,7 @@ int main(void)
     tcase_add_test(tc, missed_free);
     tcase_add_test(tc, missed_frees_while_growing);
     tcase_add_test(tc, free_ends_on_its_allocation_after_moves);
+    tcase_add_test(tc, numbers_taken_with_the_lock);
     tcase_add_test(tc, count_with_filter);
     tcase_add_test(tc, creators);
     tcase_add_test(tc, a_million);
