@@ -1,7 +1,7 @@
 /*
  * spin_lock.h: the lock of short critical sections that the hot paths take
- * (a list's record state, records_state.h; the USM allocation index, every
- * allocation and free, registry_allocs.c). Uncontended it costs one atomic
+ * (a list's record state, records_state.h; the USM allocation index has one
+ * of its own in the call counter, call_counter.h). Uncontended it costs one atomic
  * exchange to take and a plain release store to give back: one
  * read-modify-write a section, where a pthread mutex costs two (and about 80
  * instructions of type and owner checks). A waiter yields, since the holder
