@@ -1,4 +1,4 @@
-/* call_counter.c: the process-wide call counter and, in its top byte, the
+/* call_counter.c: the process-wide call counter and, in its top bit, the
  * USM index's lock (call_counter.h). */
 #include "call_counter.h"
 

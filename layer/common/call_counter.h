@@ -1,18 +1,18 @@
 /*
  * call_counter.h: the process-wide call counter, and the lock of the USM
- * allocation index that lives in its top byte.
+ * allocation index that lives in its top bit.
  *
  * Every numbered call takes the next number with one atomic add; numbers
  * are unique and increase in time (calls.h). An allocation and a free also
  * take the index's lock (registry_allocs.c) after the driver answered, and
  * each read-modify-write costs about as much as the rest of zeil's work on
- * them (scripts/bench: two of them are 10 ns of an allocation and free).
- * So the lock is the counter's top byte, and an allocation or a free that
- * has no number yet takes its number and the lock in one compare-exchange
- * (call_counter_try_lock). The lock is the top bit, and is given back by a
- * plain release store of the top byte, which the other threads' adds to the
- * low bytes never disturb: an add is atomic as a whole, before or after the
- * store, and the count (56 bits) never carries into the top byte. Under ThreadSanitizer,
+ * them (scripts/bench: two of them were 10 ns of an allocation and free).
+ * So the lock is the counter's top bit, and an allocation or a free that has
+ * no number yet takes its number and the lock in one compare-exchange
+ * (call_counter_try_lock). The lock is given back by a plain release store
+ * of zero into the word's top byte, which the other threads' adds never
+ * disturb: an add is atomic as a whole, before or after that store, and the
+ * count never comes near the top byte (2^56 calls). Under ThreadSanitizer,
  * which orders a release and an acquire only at the same address, the lock
  * is given back with a read-modify-write of the whole word instead.
  */
@@ -48,7 +48,7 @@ typedef union call_counter {
     } bytes;
 } call_counter_t;
 _Static_assert(sizeof(uint64_t) == 8 && __builtin_offsetof(call_counter_t, bytes.lock) == 7,
-               "the lock is the word's top byte");
+               "the top byte, which holds the lock's bit, is the word's last");
 extern call_counter_t calls_counter __attribute__((visibility("hidden")));
 
 static inline uint64_t calls_take_number(void)

@@ -40,7 +40,7 @@ typedef struct alloc_index_state {
 
 extern alloc_index_state_t allocs __attribute__((visibility("hidden")));
 /* Writers' lock; a reader that keeps losing to them takes it once. It is
- * the call counter's top byte (call_counter.h): an allocation or a free that
+ * the call counter's top bit (call_counter.h): an allocation or a free that
  * has no number yet takes it with the lock, in one read-modify-write. */
 static inline void allocs_lock(void)
 {

@@ -18,7 +18,7 @@
  * separate address spaces) are kept and a lookup returns one of them.
  *
  * Concurrency. Writers (an allocation, the end of a free) take one lock
- * (allocs_lock: the call counter's top byte, taken with the call's number
+ * (allocs_lock: the call counter's top bit, taken with the call's number
  * when it has none yet); the beginning of a free, before the driver frees, only
  * reads the index and notes the free in its thread's entry of the frees
  * under way (inflight, registry_alloc_frees.c). Lookups take no lock and make no
