@@ -33,31 +33,36 @@ ZEIL_PRE(zeMemAllocShared)
 }
 ALLOCATES(zeMemAllocShared, ZE_MEMORY_TYPE_SHARED, a->hDevice)
 
-/* A free marks its allocation before the driver frees it and buries that
- * same allocation afterwards: by the time the driver returns, another thread
- * may have the address again, for a new allocation that must stay live. A
- * live base in its own context needs no other check; anything else unmarks
- * (as a refused free does) and goes to check_usm_free. */
+/* A free buries its allocation once its checks passed, before the driver
+ * frees it: the driver may give the address to another thread's new
+ * allocation as soon as it freed it, and zeil must not think it live then.
+ * A live base in its own context needs no other check; anything else goes
+ * to check_usm_free, and so does a free whose allocation another thread's
+ * free of the same pointer buried first (the program's double free). If
+ * the driver refuses the free, the allocation is live again. */
 ZEIL_PRE(zeMemFree)
 {
-    st->marked =
-        a->ptr && usm_begin_free(a->ptr, call->number, calls_thread_number_of(call), st->freeing);
-    int usual = st->marked && (!a->hContext || st->freeing->context == a->hContext);
+    int usual = a->ptr &&
+                usm_begin_free(a->ptr, call->number, calls_thread_number_of(call), st->freeing) &&
+                (!a->hContext || st->freeing->context == a->hContext);
     ze_result_t r = usual ? ZE_RESULT_SUCCESS : check_usm_free(call, a->hContext, a->ptr);
-    if (r == ZE_RESULT_SUCCESS && hazards_active())
+    if (r == ZE_RESULT_SUCCESS && hazards_active()) {
         r = hazards_free_before(call, a->ptr);
-    if (st->marked && (r != ZE_RESULT_SUCCESS || !usual)) {
-        st->marked = 0;
-        usm_end_free(st->freeing, 0);
+        st->freeing->call = call->number; /* a finding may have numbered it */
     }
-    return r;
+    if (r != ZE_RESULT_SUCCESS || !usual)
+        return r;
+    int kept = usm_end_free(st->freeing);
+    call->number = st->freeing->call;
+    if (!kept)
+        return check_usm_free(call, a->hContext, a->ptr);
+    st->buried = 1;
+    if (kept == 2)
+        oom_dropped(OOM_OTHER, 1, call->name, "keeping the history of a freed USM allocation");
+    return ZE_RESULT_SUCCESS;
 }
 ZEIL_AFTER(zeMemFree)
 {
-    if (!st->marked)
-        return;
-    int kept = usm_end_free(st->freeing, result == ZE_RESULT_SUCCESS);
-    call->number = st->freeing->call;
-    if (kept == 2)
-        oom_dropped(OOM_OTHER, 1, call->name, "keeping the history of a freed USM allocation");
+    if (st->buried && result != ZE_RESULT_SUCCESS && registry_unfree(st->freeing) != 0)
+        oom_dropped_allocation(call->name, a->ptr, st->freeing->span);
 }

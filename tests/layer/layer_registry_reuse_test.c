@@ -1,9 +1,10 @@
 /*
  * The registry under immediate reuse (layer/registry/registry_objects.c,
- * registry_allocs.c and registry_alloc_frees.c on their own): a destroy or a free works
+ * registry_allocs.c and registry_alloc_frees.c on their own): a destroy works
  * on the exact entry it found before the driver's call, and a creation that
- * receives the handle or address in between ends with the new entry live and
- * the old one a tombstone. The three files are compiled into the suite (no
+ * receives the handle in between ends with the new entry live and the old
+ * one a tombstone; a free buries its allocation before the driver's call,
+ * so a new allocation of the address finds it a tombstone already. The three files are compiled into the suite (no
  * driver, no loader); made-up handle and address values; a "driver"
  * of a few handle values, reused last-freed-first, for the threaded case.
  */
@@ -37,79 +38,119 @@ static zeil_alloc_t find_alloc(uintptr_t p, int expected)
     return a;
 }
 
-START_TEST(free_racing_an_allocation_of_the_same_address)
+/* A free buries its allocation before the driver frees it: when the driver
+ * gives the address to another thread at once, zeil already has the old
+ * allocation as a tombstone, and the new one is live. */
+START_TEST(free_buries_before_the_driver)
 {
     add_alloc(0x10000, 256, 1);
     registry_free_t freeing;
     ck_assert_int_eq(registry_begin_free((void *)0x10000, 2, 5, &freeing), 1);
-    /* Still live while the free is with the driver. */
+    /* Looked up, not changed: still live until the free's checks passed. */
     ck_assert(find_alloc(0x10000, 1).created_call == 1);
+    ck_assert_int_eq(registry_end_free(&freeing), 1);
+    /* Freed while the driver frees it: other threads see a tombstone. */
+    zeil_alloc_t a = find_alloc(0x10000, 2);
+    ck_assert_uint_eq(a.created_call, 1);
+    ck_assert_uint_eq(a.freed_call, 2);
+    ck_assert_uint_eq(a.freed_thread, 5);
     /* The driver freed it and another thread got the address at once. */
     add_alloc(0x10000, 128, 3);
-    /* The free comes back: the new allocation stays live. */
-    ck_assert_int_eq(registry_end_free(&freeing, 1), 1);
-    zeil_alloc_t a = find_alloc(0x10000, 1);
+    a = find_alloc(0x10000, 1);
     ck_assert_uint_eq(a.created_call, 3);
     ck_assert_uint_eq(a.size, 128);
     /* The old one is a tombstone of the right free, beyond the new one. */
     a = find_alloc(0x10000 + 200, 2);
     ck_assert_uint_eq(a.created_call, 1);
     ck_assert_uint_eq(a.freed_call, 2);
-    ck_assert_uint_eq(a.freed_thread, 5);
     /* The new one frees normally. */
     ck_assert_int_eq(registry_free_alloc((void *)0x10000, 4, 5), 1);
     ck_assert_uint_eq(find_alloc(0x10000, 2).created_call, 3);
 }
 END_TEST
 
-START_TEST(free_racing_an_allocation_inside_the_freed_range)
+START_TEST(allocation_inside_a_buried_range)
 {
     add_alloc(0x20000, 4096, 1);
     registry_free_t freeing;
     ck_assert_int_eq(registry_begin_free((void *)0x20000, 2, 5, &freeing), 1);
+    ck_assert_int_eq(registry_end_free(&freeing), 1);
     add_alloc(0x20040, 64, 3); /* a driver that splits freed memory */
     zeil_alloc_t a = find_alloc(0x20040, 1);
     ck_assert_uint_eq((uintptr_t)a.base, 0x20040);
     ck_assert_uint_eq(find_alloc(0x20000, 2).freed_call, 2);
-    ck_assert_int_eq(registry_end_free(&freeing, 1), 1);
-    ck_assert_uint_eq(find_alloc(0x20040, 1).created_call, 3);
     ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 1);
 }
 END_TEST
 
-START_TEST(free_refused_by_the_driver_stays_live)
+/* The driver refused the free: the allocation is live again, as it was, and
+ * frees later as any other. */
+START_TEST(free_refused_by_the_driver_is_live_again)
 {
     add_alloc(0x30000, 64, 1);
     registry_free_t freeing;
     ck_assert_int_eq(registry_begin_free((void *)0x30000, 2, 5, &freeing), 1);
-    ck_assert_int_eq(registry_end_free(&freeing, 0), 1);
-    ck_assert_uint_eq(find_alloc(0x30000, 1).created_call, 1);
+    ck_assert_int_eq(registry_end_free(&freeing), 1);
+    ck_assert_uint_eq(find_alloc(0x30000, 2).freed_call, 2);
+    ck_assert_int_eq(registry_unfree(&freeing), 0);
+    zeil_alloc_t a = find_alloc(0x30000 + 63, 1);
+    ck_assert_uint_eq(a.created_call, 1);
+    ck_assert_uint_eq(a.size, 64);
+    ck_assert_int_eq(a.type, ZE_MEMORY_TYPE_HOST);
+    ck_assert_str_eq(a.created_by, "zeMemAllocHost");
+    ck_assert_uint_eq(registry_count_allocs(NULL, NULL, NULL), 1);
     ck_assert_int_eq(registry_free_alloc((void *)0x30000, 3, 5), 1);
     ck_assert_uint_eq(find_alloc(0x30000, 2).freed_call, 3);
     ck_assert_int_eq(registry_begin_free((void *)0x30000, 4, 5, &freeing), 0);
 }
 END_TEST
 
-/* Two frees of one pointer at once (the program's bug): the driver accepts
- * one and refuses the other, in either order; the accepted one buries it. */
+/* Its tombstone gone before the driver's refusal came back (a newer
+ * overlapping one dropped it): live again from what the free held, its
+ * range, context and creating call. */
+START_TEST(refused_free_whose_tombstone_is_gone)
+{
+    zeil_alloc_t proto = {.base = (void *)0x38000,
+                          .size = 100,
+                          .type = ZE_MEMORY_TYPE_DEVICE,
+                          .context = (ze_context_handle_t)(uintptr_t)0xc0,
+                          .created_by = "zeMemAllocDevice",
+                          .created_call = 1};
+    ck_assert_int_eq(registry_add_alloc(&proto), 0);
+    registry_free_t freeing;
+    ck_assert_int_eq(registry_begin_free((void *)0x38000, 2, 5, &freeing), 1);
+    ck_assert_int_eq(registry_end_free(&freeing), 1);
+    add_alloc(0x38010, 80, 3); /* another that overlaps, freed at once */
+    ck_assert_int_eq(registry_free_alloc((void *)0x38010, 4, 5), 1);
+    ck_assert_uint_eq(find_alloc(0x38010, 2).created_call, 3);
+    find_alloc(0x38000, 0); /* the older tombstone left */
+    ck_assert_int_eq(registry_unfree(&freeing), 0);
+    zeil_alloc_t a = find_alloc(0x38000 + 99, 1);
+    ck_assert_uint_eq(a.created_call, 1);
+    ck_assert_uint_eq(a.size, 100);
+    ck_assert_ptr_eq(a.context, proto.context);
+    ck_assert_int_eq(a.type, ZE_MEMORY_TYPE_UNKNOWN);
+    ck_assert_ptr_null(a.created_by);
+    ck_assert_int_eq(registry_free_alloc((void *)0x38000, 5, 5), 1);
+}
+END_TEST
+
+/* Two frees of one pointer at once (the program's bug): both find it live,
+ * the first to bury it wins, and the other finds it gone (0: the hook then
+ * checks it, and calls it a double free). */
 START_TEST(racing_double_free)
 {
-    for (int refused_first = 0; refused_first < 2; refused_first++) {
-        uintptr_t base = 0x40000 + 0x1000 * (uintptr_t)refused_first;
+    for (int second_first = 0; second_first < 2; second_first++) {
+        uintptr_t base = 0x40000 + 0x1000 * (uintptr_t)second_first;
         add_alloc(base, 64, 1);
         registry_free_t a, b;
         ck_assert_int_eq(registry_begin_free((void *)base, 2, 5, &a), 1);
         ck_assert_int_eq(registry_begin_free((void *)base, 3, 6, &b), 1);
-        if (refused_first) {
-            ck_assert_int_eq(registry_end_free(&a, 0), 1);
-            ck_assert_int_eq(registry_end_free(&b, 1), 1);
-        } else {
-            ck_assert_int_eq(registry_end_free(&b, 0), 1);
-            ck_assert_int_eq(registry_end_free(&a, 1), 1);
-        }
+        ck_assert_int_eq(registry_end_free(second_first ? &b : &a), 1);
+        ck_assert_int_eq(registry_end_free(second_first ? &a : &b), 0);
         zeil_alloc_t dead = find_alloc(base, 2);
-        ck_assert_uint_eq(dead.freed_call, refused_first ? 3 : 2);
-        ck_assert_uint_eq(dead.freed_thread, refused_first ? 6 : 5);
+        ck_assert_uint_eq(dead.freed_call, second_first ? 3 : 2);
+        ck_assert_uint_eq(dead.freed_thread, second_first ? 6 : 5);
     }
 }
 END_TEST
@@ -222,8 +263,9 @@ END_TEST
 
 /* USM allocations the same way: each thread allocates an address the
  * "driver" hands out (freed ones first), checks it finds its own allocation
- * live, and frees it in two steps around the driver's free, so that other
- * threads allocate the same address while its free is still on its way. */
+ * live, and frees it in two steps before the driver's free (the lookup, the
+ * burial), so that other threads allocate the same address as soon as the
+ * "driver" has it back. */
 static void *churn_usm(void *arg)
 {
     uint32_t thread = (uint32_t)(uintptr_t)arg;
@@ -241,9 +283,9 @@ static void *churn_usm(void *arg)
         registry_free_t freeing;
         if (registry_begin_free((void *)base, ++call_numbers, thread, &freeing) != 1)
             ck_abort_msg("%#lx: its free found no live allocation", (unsigned long)base);
+        if (registry_end_free(&freeing) != 1)
+            ck_abort_msg("%#lx: its free did not bury it", (unsigned long)base);
         driver_destroy(base);
-        if (registry_end_free(&freeing, 1) == 0)
-            ck_abort_msg("%#lx: its free did not end", (unsigned long)base);
     }
     return NULL;
 }
@@ -267,9 +309,10 @@ int main(void)
     Suite *suite = suite_create("layer_registry_reuse");
     TCase *tc = tcase_create("reuse");
     tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, free_racing_an_allocation_of_the_same_address);
-    tcase_add_test(tc, free_racing_an_allocation_inside_the_freed_range);
-    tcase_add_test(tc, free_refused_by_the_driver_stays_live);
+    tcase_add_test(tc, free_buries_before_the_driver);
+    tcase_add_test(tc, allocation_inside_a_buried_range);
+    tcase_add_test(tc, free_refused_by_the_driver_is_live_again);
+    tcase_add_test(tc, refused_free_whose_tombstone_is_gone);
     tcase_add_test(tc, racing_double_free);
     tcase_add_test(tc, destroy_racing_a_creation_of_the_same_handle);
     tcase_add_test(tc, missed_destruction_becomes_a_tombstone);

@@ -1,47 +1,21 @@
 /*
- * USM frees, in two steps around the driver's call (registry.h): the
- * beginning, without the lock, finds the live allocation (seqlock reads, as
- * lookups make them) and notes the free under way; the end, under the lock,
- * makes that very allocation a tombstone (registry_allocs.c says how the
- * index and its tombstones work). The usual end, an allocation still where
- * its beginning found it whose range already has a tombstone (memory given
- * out again at the same address), rewrites that tombstone in place. The
- * usual beginning and end are inline in usm_hot_paths.h (the allocation
- * hooks take them into their intercepts); their other cases are here.
+ * USM frees, in two steps before the driver's call (usm_index.h): the
+ * lookup, without the lock, finds the live allocation (seqlock reads, as
+ * lookups make them), and once the checks passed, the burial, under the
+ * lock, makes that very allocation a tombstone (registry_allocs.c says how
+ * the index and its tombstones work), before the driver may give the
+ * address to another thread. The usual burial, an allocation still where
+ * its lookup found it whose range already has a tombstone (memory given out
+ * again at the same address), rewrites that tombstone in place. The usual
+ * lookup and burial are inline in usm_hot_paths.h (the allocation hooks
+ * take them into their intercepts); their other cases are here. A free the
+ * driver refuses makes its allocation live again (registry_unfree,
+ * registry_allocs.c).
  */
 #include "registry.h"
 #include "usm_hot_paths.h"
 
 #include <stddef.h>
-
-/* The frees under way (usm_hot_paths.h says what they are). */
-inflight_free_t inflight[INFLIGHT_THREADS];
-_Atomic uint32_t inflight_end;
-
-/* inflight_end above thread (a thread's first free). */
-static __attribute__((noinline)) void inflight_end_raise(uint32_t thread)
-{
-    uint32_t end = atomic_load_explicit(&inflight_end, memory_order_relaxed);
-    while (end <= thread &&
-           !atomic_compare_exchange_weak_explicit(&inflight_end, &end, thread + 1,
-                                                  memory_order_release, memory_order_relaxed))
-        ;
-}
-
-/* Under the lock: the free under way of the allocation (base, created_call):
- * 1 with its call and thread, or 0. */
-int alloc_inflight_find(uintptr_t base, uint64_t created_call, uint64_t *call, uint32_t *thread)
-{
-    uint32_t end = atomic_load_explicit(&inflight_end, memory_order_acquire);
-    for (uint32_t t = 0; t < end; t++)
-        if (ALLOC_LOAD(inflight[t].base) == base &&
-            ALLOC_LOAD(inflight[t].created_call) == created_call) {
-            *call = ALLOC_LOAD(inflight[t].call);
-            *thread = t;
-            return 1;
-        }
-    return 0;
-}
 
 /* Under the lock: the slot of the live allocation with this base (its
  * first copy), or -1. */
@@ -91,6 +65,7 @@ static __attribute__((noinline)) ptrdiff_t live_with_base_read(uintptr_t base, r
         if (at >= 0) {
             f->created_call = ALLOC_LOAD(t->slots[at].created_call);
             f->context = (ze_context_handle_t)ALLOC_LOAD(t->slots[at].context);
+            f->span = ALLOC_LOAD(t->slots[at].span);
         }
         if (ALLOC_LOAD(allocs.seq) == s) {
             f->level = level;
@@ -105,6 +80,7 @@ static __attribute__((noinline)) ptrdiff_t live_with_base_read(uintptr_t base, r
     ptrdiff_t at = live_with_base(base, &k, &e);
     f->created_call = e.created_call;
     f->context = (ze_context_handle_t)e.context;
+    f->span = e.span;
     f->level = k;
     f->table = at >= 0 ? ALLOC_LOAD(allocs.live.tables[k]) : NULL;
     allocs_unlock();
@@ -125,6 +101,7 @@ static inline ptrdiff_t live_with_base_at_newest_level(uintptr_t base, registry_
         return -1;
     f->created_call = ALLOC_LOAD(t->slots[at].created_call);
     f->context = (ze_context_handle_t)ALLOC_LOAD(t->slots[at].context);
+    f->span = ALLOC_LOAD(t->slots[at].span);
     if (ALLOC_LOAD(allocs.seq) != s)
         return -1;
     f->level = level;
@@ -138,7 +115,6 @@ __attribute__((noinline)) int begin_free_any(const void *ptr, uint64_t call, uin
 {
     uintptr_t base = (uintptr_t)ptr;
     freeing->seq = 1; /* none: registry_end_free looks at the slot again */
-    freeing->span = 0;
     ptrdiff_t at = live_with_base_at_newest_level(base, freeing);
     if (at < 0 && (at = live_with_base_read(base, freeing)) < 0)
         return 0;
@@ -146,16 +122,6 @@ __attribute__((noinline)) int begin_free_any(const void *ptr, uint64_t call, uin
     freeing->call = call;
     freeing->thread = thread;
     freeing->slot = (size_t)at;
-    freeing->inflight = NULL;
-    if (thread < INFLIGHT_THREADS) {
-        inflight_free_t *f = &inflight[thread];
-        freeing->inflight = &f->base;
-        ALLOC_STORE(f->created_call, freeing->created_call);
-        ALLOC_STORE(f->call, call);
-        ALLOC_STORE(f->base, base); /* last: a reader that sees it sees the rest */
-        if (atomic_load_explicit(&inflight_end, memory_order_relaxed) <= thread)
-            inflight_end_raise(thread);
-    }
     return 1;
 }
 
@@ -187,21 +153,17 @@ static inline ptrdiff_t freeing_slot(const registry_free_t *freeing, unsigned *k
     return at >= 0 && e->created_call == freeing->created_call ? at : -1;
 }
 
-/* Under the lock: the end of a free, any case (end_free_usual did not
- * hold). */
-static __attribute__((noinline)) int end_free_other(const registry_free_t *freeing,
-                                                    int driver_freed)
+/* Under the lock: the burial, any case (end_free_usual did not hold). */
+static __attribute__((noinline)) int end_free_other(const registry_free_t *freeing)
 {
     unsigned k = 0;
     alloc_entry_t e;
-    ptrdiff_t at = driver_freed ? freeing_slot(freeing, &k, &e) : -1;
-    /* Refused by the driver, it stays live. Not the allocation this free
-     * began with: a new allocation at the same base already buried it
-     * (registry_add_alloc), or a racing free of the same pointer (the
-     * program's double free) did. */
+    ptrdiff_t at = freeing_slot(freeing, &k, &e);
+    /* Not live any more: a racing free of the same pointer (the program's
+     * double free) buried it first. */
     if (at < 0)
-        return 1;
-    /* The tombstone names the free the driver accepted. */
+        return 0;
+    /* The tombstone names this free. */
     e.freed_call = freeing->call;
     e.threads = (e.threads & 0xffffffffu) | (uint64_t)freeing->thread << 32;
     int kept = table_reserve(&allocs.dead, k) == 0;
@@ -218,8 +180,7 @@ static __attribute__((noinline)) int end_free_other(const registry_free_t *freei
     return kept ? 1 : 2;
 }
 
-/* Under the lock: the usual end of a free the driver accepted, as
- * end_free_other would make it, when the allocation is still where begin
+/* Under the lock: the usual burial, as end_free_other would make it, when the allocation is still where begin
  * found it, in one block of its level, and its tombstone has room. 1 when
  * done; 0 with nothing changed otherwise. */
 static inline int end_free_usual(const registry_free_t *freeing)
@@ -277,23 +238,22 @@ static inline int end_free_usual(const registry_free_t *freeing)
     return 1;
 }
 
-/* Under the lock, its thread's entry emptied: registry_end_free, any case. */
-__attribute__((noinline)) int end_free_locked(const registry_free_t *freeing, int driver_freed)
+/* Under the lock: registry_end_free, any case. */
+__attribute__((noinline)) int end_free_locked(const registry_free_t *freeing)
 {
-    int r = driver_freed && end_free_usual(freeing) ? 1 : end_free_other(freeing, driver_freed);
+    int r = end_free_usual(freeing) ? 1 : end_free_other(freeing);
     after_write();
     allocs_unlock();
     return r;
 }
 
 /* registry_end_free when the lock was taken. */
-__attribute__((noinline)) int end_free_any(registry_free_t *freeing, int driver_freed)
+__attribute__((noinline)) int end_free_any(registry_free_t *freeing)
 {
     allocs_lock();
-    if (driver_freed && !freeing->call)
+    if (!freeing->call)
         freeing->call = calls_take_number();
-    inflight_done(freeing);
-    return end_free_locked(freeing, driver_freed);
+    return end_free_locked(freeing);
 }
 
 /* Under the lock, after end_free_usual's way: what it ends with. */
@@ -311,9 +271,9 @@ int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread, registr
     return usm_begin_free(ptr, call, thread, freeing);
 }
 
-int registry_end_free(registry_free_t *freeing, int driver_freed)
+int registry_end_free(registry_free_t *freeing)
 {
-    return usm_end_free(freeing, driver_freed);
+    return usm_end_free(freeing);
 }
 
 int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)
@@ -321,5 +281,5 @@ int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)
     registry_free_t freeing;
     if (!registry_begin_free(ptr, call, thread, &freeing))
         return 0;
-    return registry_end_free(&freeing, 1);
+    return registry_end_free(&freeing);
 }

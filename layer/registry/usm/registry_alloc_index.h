@@ -123,11 +123,6 @@ static inline void drop_dead_overlapping(unsigned k, uintptr_t lo, uintptr_t spa
         alloc_drop_dead_in_levels(levels, lo, span);
 }
 
-/* registry_alloc_frees.c. Under the lock: the free under way of the
- * allocation (base, created_call): 1 with its call and thread, or 0. */
-int alloc_inflight_find(uintptr_t base, uint64_t created_call, uint64_t *call, uint32_t *thread)
-    __attribute__((visibility("hidden")));
-
 /* A reader's wait for a writer to finish. */
 static inline void cpu_relax(void)
 {

@@ -17,11 +17,12 @@
  * between live allocations (a missed free at another base, drivers with
  * separate address spaces) are kept and a lookup returns one of them.
  *
- * Concurrency. Writers (an allocation, the end of a free) take one lock
+ * Concurrency. Writers (an allocation, the burial of a free) take one lock
  * (allocs_lock: the call counter's top bit, taken with the call's number
- * when it has none yet); the beginning of a free, before the driver frees, only
- * reads the index and notes the free in its thread's entry of the frees
- * under way (inflight, registry_alloc_frees.c). Lookups take no lock and make no
+ * when it has none yet); a free looks its allocation up without it and
+ * buries it under it before the driver frees the memory
+ * (registry_alloc_frees.c), so a new allocation never meets a live one the
+ * driver may have freed. Lookups take no lock and make no
  * read-modify-write: a seqlock. A writer makes the sequence odd,
  * changes slots with release stores, and makes it even again; a reader
  * loads the sequence, probes and copies with acquire loads (so none of them
@@ -124,20 +125,13 @@ static void drop_all_dead_overlapping(uintptr_t lo, uintptr_t span)
     }
 }
 
-#define SCAN_FREEING 1u
-#define SCAN_SAME_BASE 2u
-
-/* Under the lock: what the live index holds of the first and the last byte
- * of a new allocation: SCAN_FREEING with *freeing, a live allocation whose
- * free is under way (alloc_inflight_find) that holds either, its free's call and
- * thread set, and SCAN_SAME_BASE with *same (and its level), the live
- * allocation of this very base. One probe of the block of each byte at each
- * level in use: every entry holding a byte is filed there under one of its
- * copies. */
-static unsigned live_scan(uintptr_t base, uintptr_t last, alloc_entry_t *freeing,
-                          unsigned *same_level, alloc_entry_t *same)
+/* Under the lock: whether the live index holds an allocation of this very
+ * base among those that hold the first or the last byte of a new
+ * allocation (1, with it in *same and its level), or not (0). One probe of
+ * the block of each byte at each level in use: every entry holding a byte
+ * is filed there under one of its copies. */
+static int live_scan(uintptr_t base, uintptr_t last, unsigned *same_level, alloc_entry_t *same)
 {
-    unsigned found = 0;
     uint32_t levels = ALLOC_LOAD(allocs.live.levels);
     while (levels) {
         unsigned k = (unsigned)__builtin_ctz(levels);
@@ -154,31 +148,15 @@ static unsigned live_scan(uintptr_t base, uintptr_t last, alloc_entry_t *freeing
                 uintptr_t b = ALLOC_LOAD(slot->base);
                 if (base - b >= span && last - b >= span)
                     continue; /* holds neither byte */
-                alloc_entry_t e;
-                slot_load(slot, &e);
-                unsigned flags = meta_flags(e.meta);
-                if (b == base && !(flags & F_SECOND) && !(found & SCAN_SAME_BASE)) {
-                    *same = e;
+                if (b == base && !(meta_flags(ALLOC_LOAD(slot->meta)) & F_SECOND)) {
+                    slot_load(slot, same);
                     *same_level = k;
-                    found |= SCAN_SAME_BASE;
-                }
-                uint64_t call;
-                uint32_t thread;
-                if (!(found & SCAN_FREEING) &&
-                    alloc_inflight_find(b, e.created_call, &call, &thread)) {
-                    /* alloc_bury the allocation, not the copy, in its free's name;
-                     * a free that has no number yet (it takes it with the lock,
-                     * at its end) gets one now, of a moment it was under way */
-                    e.meta = meta_with(e.meta, flags & ~F_SECOND, 0);
-                    e.freed_call = call ? call : calls_take_number();
-                    e.threads = (e.threads & 0xffffffffu) | (uint64_t)thread << 32;
-                    *freeing = e;
-                    found |= SCAN_FREEING;
+                    return 1;
                 }
             }
         }
     }
-    return found;
+    return 0;
 }
 
 /* What registry_add_alloc records, field by field. */
@@ -212,27 +190,13 @@ static inline alloc_entry_t live_entry(const new_alloc_t *n)
 static __attribute__((noinline)) int add_alloc_overlapping(const new_alloc_t *n, unsigned k)
 {
     uintptr_t base = n->base, span = n->span;
-    /* Memory of an allocation being freed on another thread: the driver
-     * freed it and gave it out again before that free came back. The old
-     * allocation gets its tombstone here, in its free's name
-     * (registry_end_free then finds nothing left to do); left live, it would
-     * shadow the new one and be taken for it. */
-    alloc_entry_t old, stale = {0};
-    unsigned stale_level = 0, found;
+    /* A free buries its allocation before the driver frees the memory: a
+     * live allocation here is one whose free zeil missed, or another driver's
+     * (separate address spaces). */
+    alloc_entry_t stale = {0};
+    unsigned stale_level = 0;
     uintptr_t last = span ? base + span - 1 : base;
-    while ((found = live_scan(base, last, &old, &stale_level, &stale)) & SCAN_FREEING) {
-        unsigned old_level = level_of(old.span);
-        int kept = table_reserve(&allocs.dead, old_level) == 0;
-        write_begin();
-        entries_del(&allocs.live, old_level, old.base, old.span, -1);
-        if (kept)
-            alloc_bury(&old, old_level);
-        else
-            drop_dead_overlapping(old_level, old.base, old.span);
-        write_end();
-        table_maybe_shrink(&allocs.live, old_level);
-    }
-    int missed_free = (found & SCAN_SAME_BASE) != 0;
+    int missed_free = live_scan(base, last, &stale_level, &stale);
     int stored = span && table_reserve(&allocs.live, k) == 0;
     write_begin();
     /* The driver gave this base again: zeil missed the old one's free, and
@@ -254,6 +218,21 @@ static __attribute__((noinline)) int add_alloc_overlapping(const new_alloc_t *n,
     return stored ? 0 : -1;
 }
 
+/* Under the lock: records n, of level k (registry_add_alloc's general
+ * case). */
+static int add_alloc_locked(const new_alloc_t *n, unsigned k)
+{
+    if (n->span && !live_holds_either(n->base, n->base + n->span - 1) &&
+        table_reserve(&allocs.live, k) == 0) {
+        alloc_entry_t e = live_entry(n);
+        write_begin();
+        entries_put(&allocs.live, k, &e);
+        write_end();
+        return 0;
+    }
+    return add_alloc_overlapping(n, k);
+}
+
 /* registry_add_alloc_fields, any case. */
 __attribute__((noinline)) int add_alloc_any(const void *ptr, size_t size, ze_memory_type_t type,
                                             ze_context_handle_t context, ze_device_handle_t device,
@@ -265,21 +244,62 @@ __attribute__((noinline)) int add_alloc_any(const void *ptr, size_t size, ze_mem
     if (span > UINTPTR_MAX - base)
         span = UINTPTR_MAX - base; /* cut at the top of the address space */
     unsigned k = level_of(span);
-    int r = 0;
     allocs_lock();
-    if (span && !live_holds_either(base, base + span - 1) && table_reserve(&allocs.live, k) == 0) {
-        alloc_entry_t e = live_entry(&(new_alloc_t){base, span, size, type, context, device,
-                                                    created_by, created_call, created_thread});
-        write_begin();
-        entries_put(&allocs.live, k, &e);
-        write_end();
-    } else {
-        r = add_alloc_overlapping(&(new_alloc_t){base, span, size, type, context, device,
-                                                 created_by, created_call, created_thread},
-                                  k);
-    }
+    int r = add_alloc_locked(&(new_alloc_t){base, span, size, type, context, device, created_by,
+                                            created_call, created_thread},
+                             k);
     if (atomic_load_explicit(&allocs.newest_level, memory_order_relaxed) != k)
         atomic_store_explicit(&allocs.newest_level, k, memory_order_relaxed);
+    after_write();
+    allocs_unlock();
+    return r;
+}
+
+/* Under the lock: the FIFO place of the tombstone of allocation
+ * (base, created_call) at level k, its first copy in *e, or -1. */
+static int64_t tomb_of_alloc(uintptr_t base, uint64_t created_call, unsigned k, alloc_entry_t *e)
+{
+    const alloc_table_t *t = k < ALLOC_LEVELS ? ALLOC_LOAD(allocs.dead.tables[k]) : NULL;
+    if (!t)
+        return -1;
+    ptrdiff_t i = table_find(t, base >> level_shift(k), base, 0);
+    if (i < 0)
+        return -1;
+    slot_load(&t->slots[i], e);
+    return e->created_call == created_call ? (int64_t)meta_place(e->meta) : -1;
+}
+
+int registry_unfree(const registry_free_t *freeing)
+{
+    uintptr_t span = freeing->span ? freeing->span : 1;
+    unsigned k = level_of(span);
+    alloc_entry_t e;
+    allocs_lock();
+    int64_t place = tomb_of_alloc(freeing->base, freeing->created_call, k, &e);
+    new_alloc_t n = {.base = freeing->base,
+                     .span = span,
+                     .size = span,
+                     .type = ZE_MEMORY_TYPE_UNKNOWN,
+                     .context = freeing->context,
+                     .created_call = freeing->created_call};
+    if (place >= 0) { /* all of it, as it was */
+        uint32_t creator = (uint32_t)(e.meta >> 32) & 0xffu;
+        n.size = (meta_flags(e.meta) & F_ZERO_SIZE) ? 0 : e.span;
+        n.type = (ze_memory_type_t)(uint32_t)e.meta;
+        n.context = (ze_context_handle_t)e.context;
+        n.device = (ze_device_handle_t)e.device;
+        n.created_by = creator ? ALLOC_LOAD(allocs.creators[creator - 1]) : NULL;
+        n.created_thread = (uint32_t)e.threads;
+    }
+    /* Live first, then the tombstone leaves: a lookup in between finds the
+     * live allocation, which lookups prefer. */
+    int r = add_alloc_locked(&n, k);
+    if (place >= 0 && allocs.fifo[place].span && allocs.fifo[place].base == freeing->base) {
+        write_begin();
+        drop_tombstone((uint32_t)place);
+        write_end();
+        shrink_dead();
+    }
     after_write();
     allocs_unlock();
     return r;

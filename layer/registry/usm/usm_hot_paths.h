@@ -1,5 +1,5 @@
 /*
- * usm_hot_paths.h: the usual allocation, beginning and end of a free in the
+ * usm_hot_paths.h: the usual allocation, lookup and burial of a free in the
  * USM allocation index, inline (registry_allocs.c says how the index works,
  * registry_alloc_frees.c how a free goes): the allocation hooks of
  * gen-wrappers' INLINED_HOOKS (intercept_memory.c) take them straight into
@@ -19,31 +19,6 @@
 #define USM_INLINE __attribute__((always_inline)) /* into the intercepts */
 #define USM_HIDDEN __attribute__((visibility("hidden")))
 
-/* ---- the frees under way (registry_alloc_frees.c) ---- */
-
-/*
- * Frees on their way to the driver, one per thread (a thread makes one call
- * at a time), by zeil's thread number. registry_begin_free fills its
- * thread's entry without the lock (no read-modify-write: the free's only
- * ones are its call number and registry_end_free's lock); registry_add_alloc
- * reads the entries under the lock when the new allocation overlaps a live
- * one: the driver may have given out memory whose free has not come back
- * yet. The entry is stable while the lock is held: its thread can only fill
- * it anew after its registry_end_free, which empties it under the lock.
- * Threads numbered INFLIGHT_THREADS or above leave no entry: their frees,
- * in that race, leave no tombstone (the new allocation takes the old one
- * for a missed free). Defined in registry_alloc_frees.c.
- */
-#define INFLIGHT_THREADS 1024u
-typedef struct inflight_free {           /* 32 bytes: its index is a shift */
-    _Alignas(32) _Atomic uintptr_t base; /* 0: none; stored last (release) */
-    _Atomic uint64_t created_call;       /* which allocation of that base */
-    _Atomic uint64_t call;
-} inflight_free_t;
-extern inflight_free_t inflight[INFLIGHT_THREADS] __attribute__((visibility("hidden")));
-/* Above every thread that filled its entry. */
-extern _Atomic uint32_t inflight_end __attribute__((visibility("hidden")));
-
 /* ---- the other cases, each of them under its own name (noinline) ---- */
 
 /* registry_add_alloc_fields, any case (registry_allocs.c). */
@@ -55,10 +30,10 @@ int add_alloc_finish(void) USM_HIDDEN;
 /* registry_begin_free, any case (registry_alloc_frees.c, as the rest). */
 int begin_free_any(const void *ptr, uint64_t call, uint32_t thread,
                    registry_free_t *freeing) USM_HIDDEN;
-/* Under the lock, its thread's entry emptied: registry_end_free, any case. */
-int end_free_locked(const registry_free_t *freeing, int driver_freed) USM_HIDDEN;
+/* Under the lock: registry_end_free, any case. */
+int end_free_locked(const registry_free_t *freeing) USM_HIDDEN;
 /* registry_end_free when the lock was taken. */
-int end_free_any(registry_free_t *freeing, int driver_freed) USM_HIDDEN;
+int end_free_any(registry_free_t *freeing) USM_HIDDEN;
 /* Under the lock, after the usual end of a free: what it ends with. */
 int end_free_finish(unsigned k) USM_HIDDEN;
 
@@ -173,10 +148,9 @@ static inline USM_INLINE ptrdiff_t live_probe_base(const alloc_table_t *t, unsig
     return -1;
 }
 
-/* The usual beginning inline, begin_free_any's way: no writer in the way,
- * the allocation at the level of the newest one, its thread's entry of the
- * frees under way ready. It calls nothing but tail calls (no registers to
- * save); anything else goes to begin_free_any before it writes the entry. */
+/* The usual lookup inline, begin_free_any's way: no writer in the way, the
+ * allocation at the level of the newest one. It calls nothing but tail
+ * calls (no registers to save); anything else goes to begin_free_any. */
 static inline USM_INLINE int usm_begin_free(const void *ptr, uint64_t call, uint32_t thread,
                                             registry_free_t *freeing)
 {
@@ -185,30 +159,23 @@ static inline USM_INLINE int usm_begin_free(const void *ptr, uint64_t call, uint
     unsigned level = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
     const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[level]);
     ptrdiff_t at;
-    /* inflight_end <= INFLIGHT_THREADS: below it, thread has its entry */
-    if ((s & 1) || !t || atomic_load_explicit(&inflight_end, memory_order_relaxed) <= thread ||
-        (at = live_probe_base(t, level, base)) < 0)
+    if ((s & 1) || !t || (at = live_probe_base(t, level, base)) < 0)
         return begin_free_any(ptr, call, thread, freeing);
     const alloc_slot_t *slot = &t->slots[at];
     uint64_t created_call = ALLOC_LOAD(slot->created_call);
     uintptr_t context = ALLOC_LOAD(slot->context), span = ALLOC_LOAD(slot->span);
     if (ALLOC_LOAD(allocs.seq) != s)
         return begin_free_any(ptr, call, thread, freeing);
-    inflight_free_t *f = &inflight[thread];
     *freeing = (registry_free_t){.base = base,
                                  .created_call = created_call,
                                  .call = call,
                                  .context = (ze_context_handle_t)context,
-                                 .inflight = &f->base,
                                  .thread = thread,
                                  .level = level,
                                  .table = t,
                                  .slot = (size_t)at,
                                  .seq = s,
                                  .span = span};
-    ALLOC_STORE(f->created_call, created_call);
-    ALLOC_STORE(f->call, call);
-    ALLOC_STORE(f->base, base); /* last: a reader that sees it sees the rest */
     return 1;
 }
 
@@ -232,8 +199,6 @@ static inline USM_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_slot_
     ALLOC_STORE(tomb->meta, meta_at_place(meta, place));
 }
 
-/* Its thread's entry holds this free (registry_begin_free filled it, and only
- * its thread writes it): under the lock, it leaves. */
 /* The slot of the tombstone of exactly [base, base + span), a range in one
  * block of the table's level, or -1: table_find and a look at the span in
  * one pass. That range has no second copy, and no other tombstone of the
@@ -251,23 +216,17 @@ static inline USM_INLINE ptrdiff_t tomb_of_range(const alloc_table_t *t, uintptr
     }
 }
 
-static inline USM_INLINE void inflight_done(const registry_free_t *freeing)
+/* The usual burial inline, end_free_usual's way: the lock free, no writer
+ * since the lookup (the slot holds the allocation as begin found it), one
+ * block of its level, the last of its run, a tombstone of this very range
+ * that no coarser one overlaps, the oldest FIFO place free. A free without
+ * a number takes it with the lock (freeing->call). It calls nothing but
+ * tail calls; anything else goes to end_free_locked before it changes
+ * anything. */
+static inline USM_INLINE int usm_end_free(registry_free_t *freeing)
 {
-    if (freeing->inflight)
-        ALLOC_STORE(*freeing->inflight, (uintptr_t)0);
-}
-
-/* The usual end inline, end_free_usual's way: the lock free, no writer since
- * the beginning (the slot holds the allocation as begin found it), one block
- * of its level, the last of its run, a tombstone of this very range that no
- * coarser one overlaps, the oldest FIFO place free. A free without a number
- * takes it with the lock (freeing->call). It calls nothing but tail calls;
- * anything else goes to end_free_locked before it changes anything. */
-static inline USM_INLINE int usm_end_free(registry_free_t *freeing, int driver_freed)
-{
-    if (!driver_freed || !allocs_try_lock(&freeing->call))
-        return end_free_any(freeing, driver_freed);
-    inflight_done(freeing);
+    if (!allocs_try_lock(&freeing->call))
+        return end_free_any(freeing);
     unsigned k = freeing->level;
     alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
     alloc_table_t *dead = ALLOC_LOAD(allocs.dead.tables[k]);
@@ -281,7 +240,7 @@ static inline USM_INLINE int usm_end_free(registry_free_t *freeing, int driver_f
         (ALLOC_LOAD(allocs.dead.levels) >> (k + 1)) ||
         ALLOC_LOAD(t->slots[(at + 1) & t->mask].span) ||
         (d = tomb_of_range(dead, base >> shift, base, span)) < 0)
-        return end_free_locked(freeing, 1);
+        return end_free_locked(freeing);
     const alloc_slot_t *s = &t->slots[at];
     alloc_slot_t *tomb = &dead->slots[d];
     write_begin_at(freeing->seq); /* the sequence, as checked */

@@ -45,26 +45,26 @@ int registry_add_alloc_fields(const void *base, size_t size, ze_memory_type_t ty
 int registry_find_alloc(const void *ptr, zeil_alloc_t *out);
 /* The same for zeil_lookup_pointer: straight into its answer. */
 int registry_lookup_info(const void *ptr, zeil_alloc_info_t *info);
-/* A free in two steps around the driver's call, both on the exact
- * allocation found before it (the driver may give the address to another
- * thread's new allocation as soon as it freed it):
- * registry_begin_free notes that the live allocation with this base is
- * being freed by call, on thread (1), or finds none (0); registry_end_free
- * then makes it a tombstone if the driver freed it (1, or 2 when the
- * tombstone could not be kept: out of memory) or forgets the note if the
- * driver refused (1). If a new allocation took the memory in between,
- * registry_add_alloc buried the old one already, in this free's name, and
- * registry_end_free leaves the new one alone. A thread has one free under
- * way at a time: thread is zeil's number of the calling thread. call 0: the
- * free takes its number when it needs one, at the latest with the index's
- * lock in registry_end_free (call_counter.h), into freeing->call. */
+/* A free in two steps, both before the driver's call, on the exact
+ * allocation found by the first: registry_begin_free finds the live
+ * allocation with this base, freed by call on thread (1), or none (0),
+ * without changing anything; once the free's checks passed,
+ * registry_end_free makes it a tombstone (1, or 2 when the tombstone could
+ * not be kept: out of memory), or finds it gone (0: a racing free of the
+ * same pointer buried it first, the program's double free). Buried before
+ * the driver frees it, the allocation is never live in zeil while the
+ * driver may give its address to another thread's new allocation; while
+ * the driver frees it, other threads see it freed (check_freed_range turns
+ * their uses into warnings while the driver still knows the address). If
+ * the driver refuses the free, registry_unfree makes it live again. thread
+ * is zeil's number of the calling thread. call 0: the free takes its number
+ * with the index's lock in registry_end_free (call_counter.h), into
+ * freeing->call. */
 typedef struct registry_free {
     uintptr_t base;
     uint64_t created_call;       /* which allocation of that base */
     uint64_t call;               /* the free's number (0: none yet) */
     ze_context_handle_t context; /* the allocation's */
-    _Atomic uintptr_t *inflight; /* its thread's entry of the frees under way (its
-                                    base), or null */
     uint32_t thread;
     /* Where registry_begin_free found it, so that registry_end_free need
      * not look again while it is still there. */
@@ -78,7 +78,15 @@ typedef struct registry_free {
     uintptr_t span;
 } registry_free_t;
 int registry_begin_free(const void *base, uint64_t call, uint32_t thread, registry_free_t *freeing);
-int registry_end_free(registry_free_t *freeing, int driver_freed);
+int registry_end_free(registry_free_t *freeing);
+/* After registry_end_free buried it (1 or 2) and the driver refused the
+ * free: the allocation is live again, as it was, from its tombstone (found
+ * by base and creating call), which leaves. When that tombstone is gone
+ * (never kept, or dropped since by newer ones), from what freeing holds:
+ * its range, context and creating call; its type (then unknown), device,
+ * creating call's name and thread (then null, 0) are lost. 0, or -1 when
+ * out of memory: the allocation is then unknown. */
+int registry_unfree(const registry_free_t *freeing);
 /* Both steps at once (no driver in between): 1, 2 or 0 as above. */
 int registry_free_alloc(const void *base, uint64_t call, uint32_t thread);
 /* Live allocations (and their bytes) for which keep says 1 (all when keep is
