@@ -190,6 +190,14 @@ static inline unsigned hazards_filter_slot(uintptr_t base)
 {
     return (unsigned)((base >> 6) ^ (base >> 18)) & (HAZARDS_FILTER - 1);
 }
+/* Whether hazards_free_before would answer at once (no history hashes
+ * near ptr, or the checks off): 1, or 0 when it must look. */
+static inline int hazards_free_unseen(const void *ptr)
+{
+    return !hazards_active() ||
+           !atomic_load_explicit(&hazards_histories_at[hazards_filter_slot((uintptr_t)ptr)],
+                                 memory_order_acquire);
+}
 static inline ze_result_t hazards_free_before(const zeil_call_t *call, const void *ptr)
 {
     if (!ptr || !atomic_load_explicit(&hazards_histories_at[hazards_filter_slot((uintptr_t)ptr)],

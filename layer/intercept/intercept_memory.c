@@ -36,33 +36,57 @@ ALLOCATES(zeMemAllocShared, ZE_MEMORY_TYPE_SHARED, a->hDevice)
 /* A free buries its allocation once its checks passed, before the driver
  * frees it: the driver may give the address to another thread's new
  * allocation as soon as it freed it, and zeil must not think it live then.
- * A live base in its own context needs no other check; anything else goes
- * to check_usm_free, and so does a free whose allocation another thread's
- * free of the same pointer buried first (the program's double free). If
- * the driver refuses the free, the allocation is live again. */
+ * The usual free, a live base in its own context that no hazard history
+ * may name, needs no other check: looked up and buried at once under the
+ * index's lock. Anything else goes free_checked's way. If the driver
+ * refuses the free, the allocation is live again. */
+static __attribute__((noinline)) ze_result_t free_checked(zeil_call_t *call,
+                                                          ze_context_handle_t context,
+                                                          const void *ptr,
+                                                          registry_free_t *freeing);
 ZEIL_PRE(zeMemFree)
 {
-    int usual = a->ptr &&
-                usm_begin_free(a->ptr, call->number, calls_thread_number_of(call), st->freeing) &&
-                (!a->hContext || st->freeing->context == a->hContext);
-    ze_result_t r = usual ? ZE_RESULT_SUCCESS : check_usm_free(call, a->hContext, a->ptr);
-    if (r == ZE_RESULT_SUCCESS && hazards_active()) {
-        r = hazards_free_before(call, a->ptr);
-        st->freeing->call = call->number; /* a finding may have numbered it */
+    if (a->ptr && hazards_free_unseen(a->ptr) &&
+        usm_free_usual(a->ptr, a->hContext, &call->number, calls_thread_number_of(call),
+                       st->freeing)) {
+        st->buried = 1;
+        return ZE_RESULT_SUCCESS;
     }
-    if (r != ZE_RESULT_SUCCESS || !usual)
-        return r;
-    int kept = usm_end_free(st->freeing);
-    call->number = st->freeing->call;
-    if (!kept)
-        return check_usm_free(call, a->hContext, a->ptr);
-    st->buried = 1;
-    if (kept == 2)
-        oom_dropped(OOM_OTHER, 1, call->name, "keeping the history of a freed USM allocation");
-    return ZE_RESULT_SUCCESS;
+    ze_result_t r = free_checked(call, a->hContext, a->ptr, st->freeing);
+    st->buried = r == ZE_RESULT_SUCCESS && st->freeing->base;
+    return r;
 }
 ZEIL_AFTER(zeMemFree)
 {
     if (st->buried && result != ZE_RESULT_SUCCESS && registry_unfree(st->freeing) != 0)
         oom_dropped_allocation(call->name, a->ptr, st->freeing->span);
+}
+
+/* The free's lookup, its checks (a live base in its own context needs
+ * none but the hazards'; anything else check_usm_free's), then its burial;
+ * a burial that finds the allocation gone (another thread's free of the
+ * same pointer buried it first: the program's double free) goes to
+ * check_usm_free too. freeing->base: the buried allocation's, or 0 when
+ * none was buried. */
+static ze_result_t free_checked(zeil_call_t *call, ze_context_handle_t context, const void *ptr,
+                                registry_free_t *freeing)
+{
+    int usual = ptr && registry_begin_free(ptr, call->number, calls_thread_number_of(call), freeing) &&
+                (!context || freeing->context == context);
+    ze_result_t r = usual ? ZE_RESULT_SUCCESS : check_usm_free(call, context, ptr);
+    if (r == ZE_RESULT_SUCCESS && hazards_active())
+        r = hazards_free_before(call, ptr);
+    int kept = 0;
+    if (r == ZE_RESULT_SUCCESS && usual) {
+        freeing->call = call->number; /* a finding may have numbered it */
+        kept = registry_end_free(freeing);
+        call->number = freeing->call;
+        if (!kept)
+            r = check_usm_free(call, context, ptr);
+        else if (kept == 2)
+            oom_dropped(OOM_OTHER, 1, call->name, "keeping the history of a freed USM allocation");
+    }
+    if (!kept)
+        freeing->base = 0;
+    return r;
 }

@@ -181,10 +181,15 @@ static inline USM_INLINE int usm_begin_free(const void *ptr, uint64_t call, uint
 
 /* The usual free's burial in place: the freed entry s becomes the tombstone
  * of the same range that already sits in slot tomb (its FIFO place moves to
- * the oldest one, place), writing only what can differ. Inside write_begin. */
+ * the oldest one, place), writing only what can differ: the free's call
+ * and thread. Inside write_begin. */
+typedef struct tomb_free {
+    uint64_t created_call, call;
+    uint32_t thread;
+} tomb_free_t;
 static inline USM_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_slot_t *s,
-                                           const registry_free_t *freeing, uint64_t meta,
-                                           uint32_t place, uintptr_t base, uintptr_t span)
+                                           tomb_free_t f, uint64_t meta, uint32_t place,
+                                           uintptr_t base, uintptr_t span)
 {
     allocs.fifo[meta_place(ALLOC_LOAD(tomb->meta))].span = 0;
     allocs.fifo[place].base = base;
@@ -192,10 +197,9 @@ static inline USM_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_slot_
     allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
     ALLOC_STORE(tomb->context, ALLOC_LOAD(s->context));
     ALLOC_STORE(tomb->device, ALLOC_LOAD(s->device));
-    ALLOC_STORE(tomb->created_call, freeing->created_call);
-    ALLOC_STORE(tomb->freed_call, freeing->call);
-    ALLOC_STORE(tomb->threads,
-                (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)freeing->thread << 32);
+    ALLOC_STORE(tomb->created_call, f.created_call);
+    ALLOC_STORE(tomb->freed_call, f.call);
+    ALLOC_STORE(tomb->threads, (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)f.thread << 32);
     ALLOC_STORE(tomb->meta, meta_at_place(meta, place));
 }
 
@@ -244,7 +248,8 @@ static inline USM_INLINE int usm_end_free(registry_free_t *freeing)
     const alloc_slot_t *s = &t->slots[at];
     alloc_slot_t *tomb = &dead->slots[d];
     write_begin_at(freeing->seq); /* the sequence, as checked */
-    tomb_rewrite(tomb, s, freeing, ALLOC_LOAD(s->meta), place, base, span);
+    tomb_rewrite(tomb, s, (tomb_free_t){freeing->created_call, freeing->call, freeing->thread},
+                 ALLOC_LOAD(s->meta), place, base, span);
     /* table_del_at of the last slot of its run */
     ALLOC_STORE(t->slots[at].span, (uintptr_t)0);
     if (!--t->used)
@@ -254,6 +259,60 @@ static inline USM_INLINE int usm_end_free(registry_free_t *freeing)
         return end_free_finish(k);
     allocs_unlock();
     return 1;
+}
+
+/* The usual free whole, lookup and burial at once under the lock (no
+ * seqlock reads, nothing to look at again): the lock free, the allocation
+ * live at the level of the newest one, in context (when given), and
+ * usm_end_free's conditions. 1 when buried, with what registry_unfree needs
+ * in *freeing (base, span, context, creating call: the rest is left unset);
+ * 0 with nothing changed otherwise (the
+ * lock given back: the free goes registry_begin_free's way). A free without
+ * a number takes it with the lock (*number), in either case. */
+static inline USM_INLINE int usm_free_usual(const void *ptr, ze_context_handle_t context,
+                                            uint64_t *number, uint32_t thread,
+                                            registry_free_t *freeing)
+{
+    if (!allocs_try_lock(number))
+        return 0;
+    uintptr_t base = (uintptr_t)ptr;
+    unsigned k = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
+    unsigned shift = level_shift(k);
+    alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
+    ptrdiff_t at, d;
+    if (!t || (at = table_find(t, base >> shift, base, 0)) < 0)
+        goto other;
+    alloc_slot_t *s = &t->slots[at];
+    uintptr_t span = ALLOC_LOAD(s->span), own = ALLOC_LOAD(s->context);
+    if ((context && (uintptr_t)context != own) || (base + span - 1) >> shift != base >> shift ||
+        ALLOC_LOAD(t->slots[(at + 1) & t->mask].span))
+        goto other;
+    alloc_table_t *dead = ALLOC_LOAD(allocs.dead.tables[k]);
+    uint32_t place = allocs.fifo_next;
+    if (!dead || allocs.fifo[place].span || (ALLOC_LOAD(allocs.dead.levels) >> (k + 1)) ||
+        (d = tomb_of_range(dead, base >> shift, base, span)) < 0)
+        goto other;
+    uint64_t created_call = ALLOC_LOAD(s->created_call);
+    freeing->base = base;
+    freeing->span = span;
+    freeing->context = (ze_context_handle_t)own;
+    freeing->created_call = created_call;
+    uint64_t seq = ALLOC_LOAD(allocs.seq);
+    write_begin_at(seq);
+    tomb_rewrite(&dead->slots[d], s, (tomb_free_t){created_call, *number, thread},
+                 ALLOC_LOAD(s->meta), place, base, span);
+    /* table_del_at of the last slot of its run */
+    ALLOC_STORE(s->span, (uintptr_t)0);
+    if (!--t->used)
+        ALLOC_STORE(allocs.live.levels, ALLOC_LOAD(allocs.live.levels) & ~(1u << k));
+    write_end_at(seq);
+    if (t->used < t->shrink_below || alloc_tables_retired.newest)
+        return end_free_finish(k);
+    allocs_unlock();
+    return 1;
+other:
+    allocs_unlock();
+    return 0;
 }
 
 #endif
