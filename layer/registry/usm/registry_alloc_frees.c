@@ -209,8 +209,9 @@ static inline int end_free_usual(const registry_free_t *freeing)
         alloc_slot_t *tomb = &dead->slots[d];
         write_begin();
         tomb_rewrite(tomb, s,
-                     (tomb_free_t){freeing->created_call, freeing->call, freeing->thread}, meta,
-                     place, base, span);
+                     (tomb_free_t){freeing->call, freeing->created_call, ALLOC_LOAD(s->context),
+                                   freeing->thread},
+                     meta, place, base, span);
         table_del_at(t, shift, freeing->slot);
         if (!t->used)
             ALLOC_STORE(allocs.live.levels, ALLOC_LOAD(allocs.live.levels) & ~(1u << k));

@@ -181,24 +181,26 @@ static inline USM_INLINE int usm_begin_free(const void *ptr, uint64_t call, uint
 
 /* The usual free's burial in place: the freed entry s becomes the tombstone
  * of the same range that already sits in slot tomb (its FIFO place moves to
- * the oldest one, place), writing only what can differ: the free's call
- * and thread. Inside write_begin. */
+ * the oldest one, place), writing only what can differ: the free's call and
+ * thread, and the allocation's context (f.context, as s holds it), creating
+ * call and meta. Inside write_begin. */
 typedef struct tomb_free {
-    uint64_t created_call, call;
+    uint64_t call, created_call;
+    uintptr_t context;
     uint32_t thread;
 } tomb_free_t;
 static inline USM_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_slot_t *s,
                                            tomb_free_t f, uint64_t meta, uint32_t place,
                                            uintptr_t base, uintptr_t span)
 {
+    ALLOC_STORE(tomb->freed_call, f.call);
     allocs.fifo[meta_place(ALLOC_LOAD(tomb->meta))].span = 0;
     allocs.fifo[place].base = base;
     allocs.fifo[place].span = span;
     allocs.fifo_next = (place + 1) % ZEIL_TOMBSTONES;
-    ALLOC_STORE(tomb->context, ALLOC_LOAD(s->context));
+    ALLOC_STORE(tomb->context, f.context);
     ALLOC_STORE(tomb->device, ALLOC_LOAD(s->device));
     ALLOC_STORE(tomb->created_call, f.created_call);
-    ALLOC_STORE(tomb->freed_call, f.call);
     ALLOC_STORE(tomb->threads, (ALLOC_LOAD(s->threads) & 0xffffffffu) | (uint64_t)f.thread << 32);
     ALLOC_STORE(tomb->meta, meta_at_place(meta, place));
 }
@@ -248,7 +250,9 @@ static inline USM_INLINE int usm_end_free(registry_free_t *freeing)
     const alloc_slot_t *s = &t->slots[at];
     alloc_slot_t *tomb = &dead->slots[d];
     write_begin_at(freeing->seq); /* the sequence, as checked */
-    tomb_rewrite(tomb, s, (tomb_free_t){freeing->created_call, freeing->call, freeing->thread},
+    tomb_rewrite(tomb, s,
+                 (tomb_free_t){freeing->call, freeing->created_call, ALLOC_LOAD(s->context),
+                               freeing->thread},
                  ALLOC_LOAD(s->meta), place, base, span);
     /* table_del_at of the last slot of its run */
     ALLOC_STORE(t->slots[at].span, (uintptr_t)0);
@@ -278,20 +282,36 @@ static inline USM_INLINE int usm_free_usual(const void *ptr, ze_context_handle_t
     uintptr_t base = (uintptr_t)ptr;
     unsigned k = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
     unsigned shift = level_shift(k);
+    uintptr_t block = base >> shift, span;
+    uint64_t meta;
     alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
-    ptrdiff_t at, d;
-    if (!t || (at = table_find(t, base >> shift, base, 0)) < 0)
+    if (!t)
         goto other;
+    /* table_find's probes, ending at the other case when a run ends */
+    size_t at = home_slot(t, block), d;
+    for (;; at = (at + 1) & t->mask) {
+        if (!(span = ALLOC_LOAD(t->slots[at].span)))
+            goto other;
+        if (ALLOC_LOAD(t->slots[at].base) == base &&
+            !(meta_flags(meta = ALLOC_LOAD(t->slots[at].meta)) & F_SECOND))
+            break;
+    }
     alloc_slot_t *s = &t->slots[at];
-    uintptr_t span = ALLOC_LOAD(s->span), own = ALLOC_LOAD(s->context);
-    if ((context && (uintptr_t)context != own) || (base + span - 1) >> shift != base >> shift ||
+    uintptr_t own = ALLOC_LOAD(s->context);
+    if ((context && (uintptr_t)context != own) || (base + span - 1) >> shift != block ||
         ALLOC_LOAD(t->slots[(at + 1) & t->mask].span))
         goto other;
     alloc_table_t *dead = ALLOC_LOAD(allocs.dead.tables[k]);
     uint32_t place = allocs.fifo_next;
-    if (!dead || allocs.fifo[place].span || (ALLOC_LOAD(allocs.dead.levels) >> (k + 1)) ||
-        (d = tomb_of_range(dead, base >> shift, base, span)) < 0)
+    if (!dead || allocs.fifo[place].span || (ALLOC_LOAD(allocs.dead.levels) >> (k + 1)))
         goto other;
+    for (d = home_slot(dead, block);; d = (d + 1) & dead->mask) { /* tomb_of_range's */
+        uintptr_t dspan = ALLOC_LOAD(dead->slots[d].span);
+        if (!dspan)
+            goto other;
+        if (dspan == span && ALLOC_LOAD(dead->slots[d].base) == base)
+            break;
+    }
     uint64_t created_call = ALLOC_LOAD(s->created_call);
     freeing->base = base;
     freeing->span = span;
@@ -299,8 +319,8 @@ static inline USM_INLINE int usm_free_usual(const void *ptr, ze_context_handle_t
     freeing->created_call = created_call;
     uint64_t seq = ALLOC_LOAD(allocs.seq);
     write_begin_at(seq);
-    tomb_rewrite(&dead->slots[d], s, (tomb_free_t){created_call, *number, thread},
-                 ALLOC_LOAD(s->meta), place, base, span);
+    tomb_rewrite(&dead->slots[d], s, (tomb_free_t){*number, created_call, own, thread}, meta,
+                 place, base, span);
     /* table_del_at of the last slot of its run */
     ALLOC_STORE(s->span, (uintptr_t)0);
     if (!--t->used)
