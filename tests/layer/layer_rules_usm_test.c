@@ -82,6 +82,33 @@ START_TEST(test_double_free_refused)
 }
 END_TEST
 
+/* A free the driver refuses (here an unknown free policy, which zeil leaves
+ * to the driver) leaves the allocation live: zeil buried it before the
+ * driver's call and makes it live again, as it was. */
+START_TEST(test_free_refused_by_driver_stays_live)
+{
+    zt_env_t env;
+    zt_open(&env);
+    uint64_t alloc_call = zeil_call_number() + 1;
+    void *ptr = zt_usm_alloc(&env, ZT_USM_HOST, 128, 0);
+    ze_memory_free_ext_desc_t desc = {ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC, NULL, 0x80};
+    size_t mark = zl_log_mark();
+    ze_result_t r = zeMemFreeExt(env.context, &desc, ptr);
+    ck_assert_int_ne(r, ZE_RESULT_SUCCESS);
+    zl_assert_no_error(mark);
+    zeil_alloc_info_t info;
+    ck_assert_int_eq(zeil_lookup_pointer((char *)ptr + 127, &info), 1);
+    ck_assert_ptr_eq(info.base, ptr);
+    ck_assert_uint_eq(info.size, 128);
+    ck_assert_uint_eq(info.created_call, alloc_call);
+    ck_assert_int_eq(type_of(env.context, ptr), ZE_MEMORY_TYPE_HOST);
+    ZT_OK(zeMemFree(env.context, ptr));
+    ck_assert_int_eq(zeil_lookup_pointer(ptr, &info), 2);
+    ck_assert_uint_eq(zeil_rule_count("ZEIL-E012"), 0);
+    zt_close(&env);
+}
+END_TEST
+
 START_TEST(test_free_in_other_context_refused)
 {
     zt_env_t env;
@@ -264,6 +291,7 @@ int main(void)
     tcase_add_test(tc, test_free_of_interior_pointer_refused);
     tcase_add_test(tc, test_double_free_refused);
     tcase_add_test(tc, test_free_in_other_context_refused);
+    tcase_add_test(tc, test_free_refused_by_driver_stays_live);
     tcase_add_test(tc, test_fill_past_allocation_refused);
     tcase_add_test(tc, test_copy_from_context_checked);
     tcase_add_test(tc, test_every_usm_parameter_checked);
