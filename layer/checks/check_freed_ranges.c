@@ -25,8 +25,7 @@
 #include "intercepts.h"
 #include "host_readable.h"
 
-/* The driver's answer for ptr in context: 1 when it is USM now. */
-static int driver_says_usm(const zeil_next_t *next, ze_context_handle_t context, const void *ptr)
+int driver_says_usm(const zeil_next_t *next, ze_context_handle_t context, const void *ptr)
 {
     if (!next || !context || !NEXT(ze_mem_dditable_t, pfnGetAllocProperties))
         return 0;

@@ -94,6 +94,24 @@ size_t check_region_span(const ze_copy_region_t *r, uint32_t pitch, uint32_t sli
     return (size_t)(r->depth - 1) * slice + (size_t)(r->height - 1) * pitch + r->width;
 }
 
+/* E012 of a free of ptr, freed already as a says. */
+static ze_result_t already_freed(const zeil_call_t *call, const void *ptr, const zeil_alloc_t *a)
+{
+    return diag_report(ZEIL_RULE_E012, call->name,
+                       "%p was already freed (allocated by %s at call #%llu, freed at call #%llu)",
+                       ptr, a->created_by, (unsigned long long)a->created_call,
+                       (unsigned long long)a->freed_call);
+}
+
+ze_result_t check_usm_free_raced(const zeil_call_t *call, ze_context_handle_t context,
+                                 const void *ptr)
+{
+    zeil_alloc_t a;
+    if (registry_find_alloc(ptr, &a) == 2 && a.base == ptr)
+        return already_freed(call, ptr, &a);
+    return check_usm_free(call, context, ptr); /* given out again since */
+}
+
 ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context, const void *ptr)
 {
     if (!ptr)
@@ -116,11 +134,7 @@ ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context,
             check_freed_range_reused(call, "ptr", ptr, &a, verdict);
             return ZE_RESULT_SUCCESS;
         }
-        return diag_report(ZEIL_RULE_E012, call->name,
-                           "%p was already freed (allocated by %s at call #%llu, freed at call "
-                           "#%llu)",
-                           ptr, a.created_by, (unsigned long long)a.created_call,
-                           (unsigned long long)a.freed_call);
+        return already_freed(call, ptr, &a);
     }
     if (found == 0 && oom_registry_incomplete()) {
         oom_unchecked(); /* zeil may have failed to register it */

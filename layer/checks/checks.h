@@ -265,10 +265,19 @@ ze_result_t check_usm_range_of(const zeil_call_t *call, const zeil_obj_t *list, 
 ze_result_t check_usm_range(const zeil_call_t *call, const zeil_obj_t *list, const char *arg,
                             const void *ptr, size_t size);
 ze_result_t check_usm_free(const zeil_call_t *call, ze_context_handle_t context, const void *ptr);
+/* check_usm_free for a free whose allocation another thread's free of the
+ * same pointer buried between its lookup and its burial: a double free
+ * (E012) for certain while that tombstone is the newest at ptr, even if
+ * the driver still knows the address (its free may not have reached it). */
+ze_result_t check_usm_free_raced(const zeil_call_t *call, ze_context_handle_t context,
+                                 const void *ptr);
 void check_kernel_argument(const zeil_call_t *call, const zeil_obj_t *kernel, uint32_t index,
                            size_t size, const void *value);
 
 /* check_freed_ranges.c */
+/* The driver's answer for ptr in context: 1 when it is USM now, 0 when not
+ * or when it cannot say. */
+int driver_says_usm(const zeil_next_t *next, ze_context_handle_t context, const void *ptr);
 /* What a pointer inside a freed USM range (and no live one) is now. */
 typedef enum freed_range_verdict {
     FREED_RANGE_DANGLING,      /* nothing the driver accepts: the "freed" finding holds */

@@ -44,6 +44,9 @@ static __attribute__((noinline)) ze_result_t free_checked(zeil_call_t *call,
                                                           ze_context_handle_t context,
                                                           const void *ptr,
                                                           registry_free_t *freeing);
+static __attribute__((noinline)) void free_refused(const zeil_call_t *call,
+                                                   const zeil_next_t *next,
+                                                   const registry_free_t *freeing);
 ZEIL_PRE(zeMemFree)
 {
     if (a->ptr && hazards_free_unseen(a->ptr) &&
@@ -58,15 +61,31 @@ ZEIL_PRE(zeMemFree)
 }
 ZEIL_AFTER(zeMemFree)
 {
-    if (st->buried && result != ZE_RESULT_SUCCESS && registry_unfree(st->freeing) != 0)
-        oom_dropped_allocation(call->name, a->ptr, st->freeing->span);
+    if (st->buried && result != ZE_RESULT_SUCCESS)
+        free_refused(call, next, st->freeing);
+}
+
+/* The driver refused a free zeil buried: the allocation is live again,
+ * unless the driver no longer knows it (another thread's free of the same
+ * pointer, the program's double free that found the address still USM and
+ * went on with W016, freed it in between). A driver that cannot say gets
+ * it live again. */
+static void free_refused(const zeil_call_t *call, const zeil_next_t *next,
+                         const registry_free_t *freeing)
+{
+    const void *ptr = (const void *)freeing->base;
+    if (NEXT(ze_mem_dditable_t, pfnGetAllocProperties) &&
+        !driver_says_usm(next, freeing->context, ptr))
+        return;
+    if (registry_unfree(freeing) != 0)
+        oom_dropped_allocation(call->name, ptr, freeing->span);
 }
 
 /* The free's lookup, its checks (a live base in its own context needs
  * none but the hazards'; anything else check_usm_free's), then its burial;
  * a burial that finds the allocation gone (another thread's free of the
  * same pointer buried it first: the program's double free) goes to
- * check_usm_free too. freeing->base: the buried allocation's, or 0 when
+ * check_usm_free_raced (E012). freeing->base: the buried allocation's, or 0 when
  * none was buried. */
 static ze_result_t free_checked(zeil_call_t *call, ze_context_handle_t context, const void *ptr,
                                 registry_free_t *freeing)
@@ -82,7 +101,7 @@ static ze_result_t free_checked(zeil_call_t *call, ze_context_handle_t context, 
         kept = registry_end_free(freeing);
         call->number = freeing->call;
         if (!kept)
-            r = check_usm_free(call, context, ptr);
+            r = check_usm_free_raced(call, context, ptr);
         else if (kept == 2)
             oom_dropped(OOM_OTHER, 1, call->name, "keeping the history of a freed USM allocation");
     }
