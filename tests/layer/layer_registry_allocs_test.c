@@ -389,6 +389,50 @@ START_TEST(numbers_taken_with_the_lock)
 }
 END_TEST
 
+/* The free hook's usual case (usm_hot_paths.h): memory given out again at
+ * the same address, freed without a number in its own context, is looked
+ * up and buried at once, the number taken with the lock; in another
+ * context, or when its level is not the newest one, nothing changes (the
+ * number is taken all the same) and the free goes the two steps' way. A
+ * refusal by the driver then makes it live again from what it noted. */
+START_TEST(usual_free_looks_up_and_buries_at_once)
+{
+    add(0xa100000, 100);
+    release(0xa100000);
+    add(0xa100000, 100);
+    uint64_t created = next_call - 1;
+    registry_free_t freeing;
+    uint64_t number = 0, before = calls_last_number();
+    ck_assert_int_eq(usm_free_usual((void *)0xa100000, (ze_context_handle_t)(uintptr_t)0xc1,
+                                    &number, 9, &freeing),
+                     0);
+    ck_assert_uint_eq(number, before + 1);
+    ck_assert(lock_is_free());
+    add(0xa200000, 4); /* the newest level now another (finer) */
+    ck_assert_int_eq(usm_free_usual((void *)0xa100000, CONTEXT, &number, 9, &freeing), 0);
+    ck_assert_uint_eq(expect(0xa100000 + 99, 1, 0xa100000, 100).created_call, created);
+    release(0xa200000);
+    add(0xa300000, 100); /* back to the level of 100 bytes */
+    number = 0;
+    ck_assert_int_eq(usm_free_usual((void *)0xa100000, CONTEXT, &number, 9, &freeing), 1);
+    ck_assert_uint_eq(number, before + 2);
+    ck_assert(lock_is_free());
+    zeil_alloc_t a = expect(0xa100000 + 99, 2, 0xa100000, 100);
+    ck_assert_uint_eq(a.created_call, created);
+    ck_assert_uint_eq(a.freed_call, number);
+    ck_assert_uint_eq(a.freed_thread, 9);
+    ck_assert_uint_eq(a.created_thread, 7);
+    ck_assert_ptr_eq(a.context, CONTEXT);
+    ck_assert_ptr_eq(a.device, DEVICE);
+    ck_assert_str_eq(a.created_by, "zeMemAllocDevice");
+    ck_assert_int_eq(registry_unfree(&freeing), 0);
+    a = expect(0xa100000, 1, 0xa100000, 100);
+    ck_assert_uint_eq(a.created_call, created);
+    ck_assert_ptr_eq(a.device, DEVICE);
+    ck_assert(lock_is_free());
+}
+END_TEST
+
 /* The creating call's name is kept as an index into a table of the names
  * seen: null stays null, and names past the table's room are not named. */
 START_TEST(creators)
@@ -819,6 +863,7 @@ int main(void)
     tcase_add_test(tc, missed_frees_while_growing);
     tcase_add_test(tc, free_ends_on_its_allocation_after_moves);
     tcase_add_test(tc, numbers_taken_with_the_lock);
+    tcase_add_test(tc, usual_free_looks_up_and_buries_at_once);
     tcase_add_test(tc, count_with_filter);
     tcase_add_test(tc, creators);
     tcase_add_test(tc, a_million);

@@ -5,9 +5,10 @@
  * gen-wrappers' INLINED_HOOKS (intercept_memory.c) take them straight into
  * their intercepts, with no call, and registry_add_alloc_fields,
  * registry_begin_free and registry_end_free are these for everyone else.
- * Each calls nothing but the hidden functions of its other cases, before it
- * changes anything. Besides usm_index.h, the one header of the folder that
- * others include.
+ * The free hook's usual case, usm_free_usual, looks up and buries at once
+ * under the lock; its other cases take the two steps. Each calls nothing
+ * but the hidden functions of its other cases, before it changes anything.
+ * Besides usm_index.h, the one header of the folder that others include.
  */
 #ifndef ZEIL_USM_HOT_PATHS_H
 #define ZEIL_USM_HOT_PATHS_H
