@@ -42,72 +42,50 @@
                                          0, os, of); \
     }
 
-#define RD_AT_INT(T, S) \
-    RD_AT_COMMON(T, S) \
-    T __zeil_atomic_add_##S(rd_u64 a, T v, int o) \
+/* The fetch-and-op of T named by suffix S: one atomic read-modify-write. */
+#define RD_AT_FETCH(T, S, OP) \
+    T __zeil_atomic_##OP##_##S(rd_u64 a, T v, int o) \
     { \
-        return __atomic_fetch_add(RD_AT_PTR(T, a), v, o); \
-    } \
-    T __zeil_atomic_sub_##S(rd_u64 a, T v, int o) \
-    { \
-        return __atomic_fetch_sub(RD_AT_PTR(T, a), v, o); \
-    } \
-    T __zeil_atomic_and_##S(rd_u64 a, T v, int o) \
-    { \
-        return __atomic_fetch_and(RD_AT_PTR(T, a), v, o); \
-    } \
-    T __zeil_atomic_or_##S(rd_u64 a, T v, int o) \
-    { \
-        return __atomic_fetch_or(RD_AT_PTR(T, a), v, o); \
-    } \
-    T __zeil_atomic_xor_##S(rd_u64 a, T v, int o) \
-    { \
-        return __atomic_fetch_xor(RD_AT_PTR(T, a), v, o); \
-    } \
-    T __zeil_atomic_min_##S(rd_u64 a, T v, int o) \
-    { \
-        return __atomic_fetch_min(RD_AT_PTR(T, a), v, o); \
-    } \
-    T __zeil_atomic_max_##S(rd_u64 a, T v, int o) \
-    { \
-        return __atomic_fetch_max(RD_AT_PTR(T, a), v, o); \
+        return __atomic_fetch_##OP(RD_AT_PTR(T, a), v, o); \
     }
 
-/* Floating point: add as an atomic fadd; min and max (fmin/fmax's rule for
- * NaN) by compare-exchange on the bits. */
-#define RD_AT_FLOAT(T, S, I) \
+#define RD_AT_INT(T, S) \
     RD_AT_COMMON(T, S) \
-    T __zeil_atomic_add_##S(rd_u64 a, T v, int o) \
-    { \
-        return __atomic_fetch_add(RD_AT_PTR(T, a), v, o); \
-    } \
-    T __zeil_atomic_sub_##S(rd_u64 a, T v, int o) \
-    { \
-        return __atomic_fetch_sub(RD_AT_PTR(T, a), v, o); \
-    } \
-    T __zeil_atomic_min_##S(rd_u64 a, T v, int o) \
-    { \
-        T old = __zeil_atomic_load_##S(a, 0); \
-        while (!(old <= v || v != v) && \
-               !__atomic_compare_exchange(RD_AT_PTR(T, a), &old, &v, 1, o, 0)) \
-            ; \
-        return old; \
-    } \
-    T __zeil_atomic_max_##S(rd_u64 a, T v, int o) \
+    RD_AT_FETCH(T, S, add) \
+    RD_AT_FETCH(T, S, sub) \
+    RD_AT_FETCH(T, S, and) \
+    RD_AT_FETCH(T, S, or) \
+    RD_AT_FETCH(T, S, xor) \
+    RD_AT_FETCH(T, S, min) \
+    RD_AT_FETCH(T, S, max)
+
+/* Floating-point min (KEEP <=) or max (KEEP >=) by compare-exchange on the
+ * value, fmin/fmax's rule for NaN: the old value stays when it already
+ * KEEPs against v, or v is NaN. */
+#define RD_AT_FLOAT_EXTREME(T, S, OP, KEEP) \
+    T __zeil_atomic_##OP##_##S(rd_u64 a, T v, int o) \
     { \
         T old = __zeil_atomic_load_##S(a, 0); \
-        while (!(old >= v || v != v) && \
+        while (!(old KEEP v || v != v) && \
                !__atomic_compare_exchange(RD_AT_PTR(T, a), &old, &v, 1, o, 0)) \
             ; \
         return old; \
     }
+
+/* Floating point: add and sub as atomic fadd and fsub, min and max as above. */
+#define RD_AT_FLOAT(T, S) \
+    RD_AT_COMMON(T, S) \
+    RD_AT_FETCH(T, S, add) \
+    RD_AT_FETCH(T, S, sub) \
+    RD_AT_FLOAT_EXTREME(T, S, min, <=) \
+    RD_AT_FLOAT_EXTREME(T, S, max, >=)
 
 RD_AT_INT(int, i32)
 RD_AT_INT(unsigned int, u32)
 RD_AT_INT(long, i64)
 RD_AT_INT(unsigned long, u64)
-RD_AT_FLOAT(float, f32, int)
-RD_AT_FLOAT(double, f64, long)
+RD_AT_FLOAT(float, f32)
+RD_AT_FLOAT(double, f64)
 
 void __zeil_atomic_fence(int o)
 {
