@@ -44,8 +44,7 @@ static __attribute__((noinline)) ze_result_t free_checked(zeil_call_t *call,
                                                           ze_context_handle_t context,
                                                           const void *ptr,
                                                           registry_free_t *freeing);
-static __attribute__((noinline)) void free_refused(const zeil_call_t *call,
-                                                   const zeil_next_t *next,
+static __attribute__((noinline)) void free_refused(const zeil_call_t *call, const zeil_next_t *next,
                                                    const registry_free_t *freeing);
 ZEIL_PRE(zeMemFree)
 {
@@ -90,7 +89,8 @@ static void free_refused(const zeil_call_t *call, const zeil_next_t *next,
 static ze_result_t free_checked(zeil_call_t *call, ze_context_handle_t context, const void *ptr,
                                 registry_free_t *freeing)
 {
-    int usual = ptr && registry_begin_free(ptr, call->number, calls_thread_number_of(call), freeing) &&
+    int usual = ptr &&
+                registry_begin_free(ptr, call->number, calls_thread_number_of(call), freeing) &&
                 (!context || freeing->context == context);
     ze_result_t r = usual ? ZE_RESULT_SUCCESS : check_usm_free(call, context, ptr);
     if (r == ZE_RESULT_SUCCESS && hazards_active())

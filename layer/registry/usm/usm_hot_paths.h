@@ -190,9 +190,9 @@ typedef struct tomb_free {
     uintptr_t context;
     uint32_t thread;
 } tomb_free_t;
-static inline USM_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_slot_t *s,
-                                           tomb_free_t f, uint64_t meta, uint32_t place,
-                                           uintptr_t base, uintptr_t span)
+static inline USM_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_slot_t *s, tomb_free_t f,
+                                           uint64_t meta, uint32_t place, uintptr_t base,
+                                           uintptr_t span)
 {
     ALLOC_STORE(tomb->freed_call, f.call);
     allocs.fifo[meta_place(ALLOC_LOAD(tomb->meta))].span = 0;
@@ -320,8 +320,8 @@ static inline USM_INLINE int usm_free_usual(const void *ptr, ze_context_handle_t
     freeing->created_call = created_call;
     uint64_t seq = ALLOC_LOAD(allocs.seq);
     write_begin_at(seq);
-    tomb_rewrite(&dead->slots[d], s, (tomb_free_t){*number, created_call, own, thread}, meta,
-                 place, base, span);
+    tomb_rewrite(&dead->slots[d], s, (tomb_free_t){*number, created_call, own, thread}, meta, place,
+                 base, span);
     /* table_del_at of the last slot of its run */
     ALLOC_STORE(s->span, (uintptr_t)0);
     if (!--t->used)
