@@ -160,7 +160,8 @@ static __attribute__((noinline)) int end_free_other(const registry_free_t *freei
     alloc_entry_t e;
     ptrdiff_t at = freeing_slot(freeing, &k, &e);
     /* Not live any more: a racing free of the same pointer (the program's
-     * double free) buried it first. */
+     * double free) buried it first, or a new allocation at its base took
+     * it for one whose free zeil missed. */
     if (at < 0)
         return 0;
     /* The tombstone names this free. */
@@ -180,9 +181,10 @@ static __attribute__((noinline)) int end_free_other(const registry_free_t *freei
     return kept ? 1 : 2;
 }
 
-/* Under the lock: the usual burial, as end_free_other would make it, when the allocation is still where begin
- * found it, in one block of its level, and its tombstone has room. 1 when
- * done; 0 with nothing changed otherwise. */
+/* Under the lock: the usual burial, as end_free_other would make it, when
+ * the allocation is still where the lookup found it, in one block of its
+ * level, and its tombstone has room. 1 when done; 0 with nothing changed
+ * otherwise. */
 static inline int end_free_usual(const registry_free_t *freeing)
 {
     unsigned k = freeing->level;
