@@ -67,7 +67,7 @@ static inline uint64_t calls_last_number(void)
 /* The lock if it is free, and a number in *number when it is 0: 1 when
  * taken, 0 (nothing taken) when another thread holds it. Free, the word is
  * the last number. */
-static inline int call_counter_try_lock(uint64_t *number)
+static inline __attribute__((always_inline)) int call_counter_try_lock(uint64_t *number)
 {
     uint64_t v = atomic_load_explicit(&calls_counter.word, memory_order_relaxed);
     uint64_t add = CALL_COUNTER_LOCK + (*number ? 0 : 1);

@@ -37,8 +37,8 @@ ALLOCATES(zeMemAllocShared, ZE_MEMORY_TYPE_SHARED, a->hDevice)
  * frees it: the driver may give the address to another thread's new
  * allocation as soon as it freed it, and zeil must not think it live then.
  * The usual free, a live base in its own context that no hazard history
- * may name, needs no other check: looked up and buried at once under the
- * index's lock. Anything else goes free_checked's way. If the driver
+ * may name, needs no other check: looked up and buried at once
+ * (usm_free_usual). Anything else goes free_checked's way. If the driver
  * refuses the free, the allocation is live again. */
 static __attribute__((noinline)) ze_result_t free_checked(zeil_call_t *call,
                                                           ze_context_handle_t context,

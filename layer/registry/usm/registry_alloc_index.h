@@ -54,7 +54,7 @@ static inline void allocs_unlock(void)
 
 /* The lock if it is free, and a number in *call when it is 0: 1 when
  * taken, 0 (nothing taken) otherwise. */
-static inline int allocs_try_lock(uint64_t *call)
+static inline __attribute__((always_inline)) int allocs_try_lock(uint64_t *call)
 {
     return call_counter_try_lock(call);
 }

@@ -6,7 +6,8 @@
  * their intercepts, with no call, and registry_add_alloc_fields,
  * registry_begin_free and registry_end_free are these for everyone else.
  * The free hook's usual case, usm_free_usual, looks up and buries at once
- * under the lock; its other cases take the two steps. Each calls nothing
+ * (the lookup's reads checked under the lock); its other cases take the
+ * two steps. Each calls nothing
  * but the hidden functions of its other cases, before it changes anything.
  * Besides usm_index.h, the one header of the folder that others include.
  */
@@ -266,45 +267,47 @@ static inline USM_INLINE int usm_end_free(registry_free_t *freeing)
     return 1;
 }
 
-/* The usual free whole, lookup and burial at once under the lock (no
- * seqlock reads, nothing to look at again): the lock free, the allocation
- * live at the level of the newest one, in context (when given), and
- * usm_end_free's conditions. 1 when buried, with what registry_unfree needs
- * in *freeing (base, span, context, creating call: the rest is left unset);
- * 0 with nothing changed otherwise (the
- * lock given back: the free goes registry_begin_free's way). A free without
- * a number takes it with the lock (*number), in either case. */
+/* The usual free whole, lookup and burial at once: the allocation live at
+ * the level of the newest one, in context (when given), the last of its run
+ * in one block of its level, found with seqlock reads before the lock (so
+ * that the lock's read-modify-write does not hold up the chain of loads),
+ * no writer since, and usm_end_free's other conditions. 1 when buried, with
+ * what registry_unfree needs in *freeing (base, span, context, creating
+ * call: the rest is left unset); 0 with nothing changed otherwise (the free
+ * goes registry_begin_free's way). A free without a number that took the
+ * lock takes its number with it (*number). */
 static inline USM_INLINE int usm_free_usual(const void *ptr, ze_context_handle_t context,
                                             uint64_t *number, uint32_t thread,
                                             registry_free_t *freeing)
 {
-    if (!allocs_try_lock(number))
-        return 0;
     uintptr_t base = (uintptr_t)ptr;
+    uint64_t seq = ALLOC_LOAD(allocs.seq);
     unsigned k = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
     unsigned shift = level_shift(k);
     uintptr_t block = base >> shift, span;
     uint64_t meta;
     alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
-    if (!t)
-        goto other;
-    /* table_find's probes, ending at the other case when a run ends */
+    if ((seq & 1) || !t)
+        return 0;
+    /* live_probe_base's probes, one pass at most (a writer may be at work) */
     size_t at = home_slot(t, block), d;
-    for (;; at = (at + 1) & t->mask) {
-        if (!(span = ALLOC_LOAD(t->slots[at].span)))
-            goto other;
+    for (size_t n = 0;; n++, at = (at + 1) & t->mask) {
+        if (n > t->mask || !(span = ALLOC_LOAD(t->slots[at].span)))
+            return 0;
         if (ALLOC_LOAD(t->slots[at].base) == base &&
             !(meta_flags(meta = ALLOC_LOAD(t->slots[at].meta)) & F_SECOND))
             break;
     }
     alloc_slot_t *s = &t->slots[at];
     uintptr_t own = ALLOC_LOAD(s->context);
-    if ((context && (uintptr_t)context != own) || (base + span - 1) >> shift != block ||
-        ALLOC_LOAD(t->slots[(at + 1) & t->mask].span))
-        goto other;
     alloc_table_t *dead = ALLOC_LOAD(allocs.dead.tables[k]);
+    if ((context && (uintptr_t)context != own) || (base + span - 1) >> shift != block ||
+        ALLOC_LOAD(t->slots[(at + 1) & t->mask].span) || !dead ||
+        (ALLOC_LOAD(allocs.dead.levels) >> (k + 1)) || !allocs_try_lock(number))
+        return 0;
+    /* Under the lock: what was read holds while the sequence has not moved. */
     uint32_t place = allocs.fifo_next;
-    if (!dead || allocs.fifo[place].span || (ALLOC_LOAD(allocs.dead.levels) >> (k + 1)))
+    if (ALLOC_LOAD(allocs.seq) != seq || allocs.fifo[place].span)
         goto other;
     for (d = home_slot(dead, block);; d = (d + 1) & dead->mask) { /* tomb_of_range's */
         uintptr_t dspan = ALLOC_LOAD(dead->slots[d].span);
@@ -318,7 +321,6 @@ static inline USM_INLINE int usm_free_usual(const void *ptr, ze_context_handle_t
     freeing->span = span;
     freeing->context = (ze_context_handle_t)own;
     freeing->created_call = created_call;
-    uint64_t seq = ALLOC_LOAD(allocs.seq);
     write_begin_at(seq);
     tomb_rewrite(&dead->slots[d], s, (tomb_free_t){*number, created_call, own, thread}, meta, place,
                  base, span);
