@@ -3,8 +3,9 @@
  * allocation index that lives in its top bit.
  *
  * Every numbered call takes the next number with one atomic add; numbers
- * are unique and increase in time (calls.h). An allocation and a free also
- * take the index's lock (registry_allocs.c) after the driver answered, and
+ * are unique and increase in time (calls.h). An allocation (after the
+ * driver answered) and a free (before its driver call: it buries its
+ * allocation first) also take the index's lock (registry_allocs.c), and
  * each read-modify-write costs about as much as the rest of zeil's work on
  * them (scripts/bench: two of them were 10 ns of an allocation and free).
  * So the lock is the counter's top bit, and an allocation or a free that has
