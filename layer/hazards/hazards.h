@@ -200,8 +200,7 @@ static inline int hazards_free_unseen(const void *ptr)
 }
 static inline ze_result_t hazards_free_before(const zeil_call_t *call, const void *ptr)
 {
-    if (!ptr || !atomic_load_explicit(&hazards_histories_at[hazards_filter_slot((uintptr_t)ptr)],
-                                      memory_order_acquire))
+    if (!ptr || hazards_free_unseen(ptr))
         return ZE_RESULT_SUCCESS;
     return hazards_free_checked(call, ptr);
 }

@@ -6,9 +6,10 @@
  * the index and its tombstones work), before the driver may give the
  * address to another thread. The usual burial, an allocation still where
  * its lookup found it whose range already has a tombstone (memory given out
- * again at the same address), rewrites that tombstone in place. The usual
- * lookup and burial are inline in usm_hot_paths.h (the allocation hooks
- * take them into their intercepts); their other cases are here. A free the
+ * again at the same address), rewrites that tombstone in place. The free
+ * hook's usual case, lookup and burial at once, is inline in
+ * usm_hot_paths.h (usm_free_usual); registry_begin_free and
+ * registry_end_free, here, serve every other. A free the
  * driver refuses makes its allocation live again (registry_unfree,
  * registry_allocs.c).
  */
@@ -109,12 +110,11 @@ static inline ptrdiff_t live_with_base_at_newest_level(uintptr_t base, registry_
     return at;
 }
 
-/* registry_begin_free, any case. */
-__attribute__((noinline)) int begin_free_any(const void *ptr, uint64_t call, uint32_t thread,
-                                             registry_free_t *freeing)
+/* registry_begin_free: the live allocation of this base, at the newest
+ * allocation's level first. */
+static int begin_free_any(const void *ptr, uint64_t call, uint32_t thread, registry_free_t *freeing)
 {
     uintptr_t base = (uintptr_t)ptr;
-    freeing->seq = 1; /* none: registry_end_free looks at the slot again */
     ptrdiff_t at = live_with_base_at_newest_level(base, freeing);
     if (at < 0 && (at = live_with_base_read(base, freeing)) < 0)
         return 0;
@@ -243,8 +243,8 @@ static inline int end_free_usual(const registry_free_t *freeing)
     return 1;
 }
 
-/* Under the lock: registry_end_free, any case. */
-__attribute__((noinline)) int end_free_locked(const registry_free_t *freeing)
+/* Under the lock: the burial, the usual way or the other. */
+static int end_free_locked(const registry_free_t *freeing)
 {
     int r = end_free_usual(freeing) ? 1 : end_free_other(freeing);
     after_write();
@@ -252,8 +252,9 @@ __attribute__((noinline)) int end_free_locked(const registry_free_t *freeing)
     return r;
 }
 
-/* registry_end_free when the lock was taken. */
-__attribute__((noinline)) int end_free_any(registry_free_t *freeing)
+/* registry_end_free: the lock, and the free's number with it when it has
+ * none yet. */
+static int end_free_any(registry_free_t *freeing)
 {
     allocs_lock();
     if (!freeing->call)
@@ -273,12 +274,12 @@ __attribute__((noinline)) int end_free_finish(unsigned k)
 /* usm_hot_paths.h's, for every caller but the allocation hooks. */
 int registry_begin_free(const void *ptr, uint64_t call, uint32_t thread, registry_free_t *freeing)
 {
-    return usm_begin_free(ptr, call, thread, freeing);
+    return begin_free_any(ptr, call, thread, freeing);
 }
 
 int registry_end_free(registry_free_t *freeing)
 {
-    return usm_end_free(freeing);
+    return end_free_any(freeing);
 }
 
 int registry_free_alloc(const void *ptr, uint64_t call, uint32_t thread)

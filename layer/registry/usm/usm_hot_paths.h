@@ -29,14 +29,8 @@ int add_alloc_any(const void *ptr, size_t size, ze_memory_type_t type, ze_contex
                   uint32_t created_thread) USM_HIDDEN;
 /* Under the lock, after the usual allocation: what every write ends with. */
 int add_alloc_finish(void) USM_HIDDEN;
-/* registry_begin_free, any case (registry_alloc_frees.c, as the rest). */
-int begin_free_any(const void *ptr, uint64_t call, uint32_t thread,
-                   registry_free_t *freeing) USM_HIDDEN;
-/* Under the lock: registry_end_free, any case. */
-int end_free_locked(const registry_free_t *freeing) USM_HIDDEN;
-/* registry_end_free when the lock was taken. */
-int end_free_any(registry_free_t *freeing) USM_HIDDEN;
-/* Under the lock, after the usual end of a free: what it ends with. */
+/* Under the lock, after the usual free: what it ends with
+ * (registry_alloc_frees.c). */
 int end_free_finish(unsigned k) USM_HIDDEN;
 
 /* ---- allocations ---- */
@@ -150,37 +144,6 @@ static inline USM_INLINE ptrdiff_t live_probe_base(const alloc_table_t *t, unsig
     return -1;
 }
 
-/* The usual lookup inline, begin_free_any's way: no writer in the way, the
- * allocation at the level of the newest one. It calls nothing but tail
- * calls (no registers to save); anything else goes to begin_free_any. */
-static inline USM_INLINE int usm_begin_free(const void *ptr, uint64_t call, uint32_t thread,
-                                            registry_free_t *freeing)
-{
-    uintptr_t base = (uintptr_t)ptr;
-    uint64_t s = ALLOC_LOAD(allocs.seq);
-    unsigned level = atomic_load_explicit(&allocs.newest_level, memory_order_relaxed);
-    const alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[level]);
-    ptrdiff_t at;
-    if ((s & 1) || !t || (at = live_probe_base(t, level, base)) < 0)
-        return begin_free_any(ptr, call, thread, freeing);
-    const alloc_slot_t *slot = &t->slots[at];
-    uint64_t created_call = ALLOC_LOAD(slot->created_call);
-    uintptr_t context = ALLOC_LOAD(slot->context), span = ALLOC_LOAD(slot->span);
-    if (ALLOC_LOAD(allocs.seq) != s)
-        return begin_free_any(ptr, call, thread, freeing);
-    *freeing = (registry_free_t){.base = base,
-                                 .created_call = created_call,
-                                 .call = call,
-                                 .context = (ze_context_handle_t)context,
-                                 .thread = thread,
-                                 .level = level,
-                                 .table = t,
-                                 .slot = (size_t)at,
-                                 .seq = s,
-                                 .span = span};
-    return 1;
-}
-
 /* The usual free's burial in place: the freed entry s becomes the tombstone
  * of the same range that already sits in slot tomb (its FIFO place moves to
  * the oldest one, place), writing only what can differ: the free's call and
@@ -207,71 +170,11 @@ static inline USM_INLINE void tomb_rewrite(alloc_slot_t *tomb, const alloc_slot_
     ALLOC_STORE(tomb->meta, meta_at_place(meta, place));
 }
 
-/* The slot of the tombstone of exactly [base, base + span), a range in one
- * block of the table's level, or -1: table_find and a look at the span in
- * one pass. That range has no second copy, and no other tombstone of the
- * level overlaps it (the newer would have dropped the older), so the first
- * entry with its base and span is its own. */
-static inline USM_INLINE ptrdiff_t tomb_of_range(const alloc_table_t *t, uintptr_t block,
-                                                 uintptr_t base, uintptr_t span)
-{
-    for (size_t i = home_slot(t, block);; i = (i + 1) & t->mask) {
-        uintptr_t s = ALLOC_LOAD(t->slots[i].span);
-        if (!s)
-            return -1; /* tables are never full: a run ends */
-        if (s == span && ALLOC_LOAD(t->slots[i].base) == base)
-            return (ptrdiff_t)i;
-    }
-}
-
-/* The usual burial inline, end_free_usual's way: the lock free, no writer
- * since the lookup (the slot holds the allocation as begin found it), one
- * block of its level, the last of its run, a tombstone of this very range
- * that no coarser one overlaps, the oldest FIFO place free. A free without
- * a number takes it with the lock (freeing->call). It calls nothing but
- * tail calls; anything else goes to end_free_locked before it changes
- * anything. */
-static inline USM_INLINE int usm_end_free(registry_free_t *freeing)
-{
-    if (!allocs_try_lock(&freeing->call))
-        return end_free_any(freeing);
-    unsigned k = freeing->level;
-    alloc_table_t *t = ALLOC_LOAD(allocs.live.tables[k]);
-    alloc_table_t *dead = ALLOC_LOAD(allocs.dead.tables[k]);
-    uintptr_t base = freeing->base, span = freeing->span;
-    size_t at = freeing->slot;
-    unsigned shift = level_shift(k);
-    uint32_t place = allocs.fifo_next;
-    ptrdiff_t d;
-    if (ALLOC_LOAD(allocs.seq) != freeing->seq || t != freeing->table || !dead ||
-        (base + span - 1) >> shift != base >> shift || allocs.fifo[place].span ||
-        (ALLOC_LOAD(allocs.dead.levels) >> (k + 1)) ||
-        ALLOC_LOAD(t->slots[(at + 1) & t->mask].span) ||
-        (d = tomb_of_range(dead, base >> shift, base, span)) < 0)
-        return end_free_locked(freeing);
-    const alloc_slot_t *s = &t->slots[at];
-    alloc_slot_t *tomb = &dead->slots[d];
-    write_begin_at(freeing->seq); /* the sequence, as checked */
-    tomb_rewrite(tomb, s,
-                 (tomb_free_t){freeing->call, freeing->created_call, ALLOC_LOAD(s->context),
-                               freeing->thread},
-                 ALLOC_LOAD(s->meta), place, base, span);
-    /* table_del_at of the last slot of its run */
-    ALLOC_STORE(t->slots[at].span, (uintptr_t)0);
-    if (!--t->used)
-        ALLOC_STORE(allocs.live.levels, ALLOC_LOAD(allocs.live.levels) & ~(1u << k));
-    write_end_at(freeing->seq);
-    if (t->used < t->shrink_below || alloc_tables_retired.newest)
-        return end_free_finish(k);
-    allocs_unlock();
-    return 1;
-}
-
 /* The usual free whole, lookup and burial at once: the allocation live at
  * the level of the newest one, in context (when given), the last of its run
  * in one block of its level, found with seqlock reads before the lock (so
  * that the lock's read-modify-write does not hold up the chain of loads),
- * no writer since, and usm_end_free's other conditions. 1 when buried, with
+ * no writer since, and end_free_usual's other conditions. 1 when buried, with
  * what registry_unfree needs in *freeing (base, span, context, creating
  * call: the rest is left unset); 0 with nothing changed otherwise (the free
  * goes registry_begin_free's way). A free without a number that took the
@@ -309,7 +212,11 @@ static inline USM_INLINE int usm_free_usual(const void *ptr, ze_context_handle_t
     uint32_t place = allocs.fifo_next;
     if (ALLOC_LOAD(allocs.seq) != seq || allocs.fifo[place].span)
         goto other;
-    for (d = home_slot(dead, block);; d = (d + 1) & dead->mask) { /* tomb_of_range's */
+    for (d = home_slot(dead, block);; d = (d + 1) & dead->mask) {
+        /* the tombstone of exactly this range: that range has no second
+         * copy, and no other tombstone of the level overlaps it (the newer
+         * dropped the older), so the first entry with its base and span is
+         * its own; tables are never full, so a run ends */
         uintptr_t dspan = ALLOC_LOAD(dead->slots[d].span);
         if (!dspan)
             goto other;

@@ -71,11 +71,7 @@ typedef struct registry_free {
     uint32_t level;
     const void *table;
     size_t slot;
-    /* The index's write sequence when begin found it (odd: none), and the
-     * allocation's span: while the sequence has not moved, nothing in the
-     * index changed, and registry_end_free need not look at the slot again. */
-    uint64_t seq;
-    uintptr_t span;
+    uintptr_t span; /* the allocation's */
 } registry_free_t;
 int registry_begin_free(const void *base, uint64_t call, uint32_t thread, registry_free_t *freeing);
 int registry_end_free(registry_free_t *freeing);
