@@ -16,10 +16,10 @@
  * checked against the other timelines (its hold's word but mine, the list's
  * own slot's bit), then its block's one entry moves to epoch and call under
  * the block's seqlock (hz_access.c). */
-static inline __attribute__((always_inline)) void hz_memo_again(hz_timeline_t *t,
-                                                                hz_memo_hold_t *m, uint32_t i,
-                                                                uint64_t mine, uint64_t epoch,
-                                                                uint64_t call, hz_findings_t *out)
+static inline __attribute__((always_inline)) void hz_memo_again(hz_timeline_t *t, hz_memo_hold_t *m,
+                                                                uint32_t i, uint64_t mine,
+                                                                uint64_t epoch, uint64_t call,
+                                                                hz_findings_t *out)
 {
     hz_block_t *b = m->block;
     const uint32_t seq = m->seq;
