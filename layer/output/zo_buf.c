@@ -16,7 +16,7 @@ int zo_buf_ok(const zo_buf_t *b)
     return !b->overflow;
 }
 
-void zo_buf_mem(zo_buf_t *b, const char *s, size_t n)
+void zo_buf_mem_cut(zo_buf_t *b, const char *s, size_t n)
 {
     size_t room = b->cap - b->len;
     if (n > room) {
@@ -27,33 +27,79 @@ void zo_buf_mem(zo_buf_t *b, const char *s, size_t n)
     b->len += n;
 }
 
-void zo_buf_str(zo_buf_t *b, const char *s)
+static const char two_digits[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+/* The decimal digits of v, written backwards to end at end; returns where
+ * they begin. Two digits per division. */
+static char *digits_ending_at(char *end, uint64_t v)
 {
-    zo_buf_mem(b, s, strlen(s));
+    while (v >= 100) {
+        unsigned pair = (unsigned)(v % 100);
+        v /= 100;
+        end -= 2;
+        memcpy(end, two_digits + 2 * pair, 2);
+    }
+    if (v >= 10) {
+        end -= 2;
+        memcpy(end, two_digits + 2 * v, 2);
+    } else {
+        *--end = (char)('0' + v);
+    }
+    return end;
 }
 
-void zo_buf_char(zo_buf_t *b, char c)
+/* How many decimal digits v has: from its bit length, then one compare. */
+static size_t decimal_length(uint64_t v)
 {
-    zo_buf_mem(b, &c, 1);
+    static const uint64_t powers[20] = {1u,
+                                        10u,
+                                        100u,
+                                        1000u,
+                                        10000u,
+                                        100000u,
+                                        1000000u,
+                                        10000000u,
+                                        100000000u,
+                                        1000000000u,
+                                        10000000000u,
+                                        100000000000u,
+                                        1000000000000u,
+                                        10000000000000u,
+                                        100000000000000u,
+                                        1000000000000000u,
+                                        10000000000000000u,
+                                        100000000000000000u,
+                                        1000000000000000000u,
+                                        10000000000000000000u};
+    uint64_t odd = v | 1; /* as many digits as v (powers of ten are even), and not 0 */
+    unsigned bits = 64u - (unsigned)__builtin_clzll(odd);
+    unsigned t = (bits * 1233u) >> 12; /* about bits * log10(2) */
+    return t + (odd >= powers[t]);
 }
 
-static size_t u64_digits(uint64_t v, char out[20])
+void zo_buf_u64_digits(zo_buf_t *b, uint64_t v)
 {
-    char tmp[20];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (size_t i = 0; i < n; i++)
-        out[i] = tmp[n - 1 - i];
-    return n;
+    size_t n = decimal_length(v);
+    if (__builtin_expect(n > b->cap - b->len, 0)) {
+        char d[20];
+        zo_buf_mem_cut(b, digits_ending_at(d + sizeof d, v), n);
+        return;
+    }
+    digits_ending_at(b->data + b->len + n, v);
+    b->len += n;
 }
 
-void zo_buf_u64(zo_buf_t *b, uint64_t v)
+void zo_buf_us(zo_buf_t *b, uint64_t ns)
 {
-    char d[20];
-    zo_buf_mem(b, d, u64_digits(v, d));
+    uint64_t whole = ns / 1000;
+    unsigned rest = (unsigned)(ns - whole * 1000);
+    zo_buf_u64_digits(b, whole);
+    char decimals[4] = {'.', (char)('0' + rest / 100)};
+    memcpy(decimals + 2, two_digits + 2 * (rest % 100), 2);
+    zo_buf_mem(b, decimals, sizeof decimals);
 }
 
 void zo_buf_padded(zo_buf_t *b, const char *s, int width)
@@ -91,19 +137,20 @@ void zo_buf_fixed(zo_buf_t *b, uint64_t value, uint64_t unit, int decimals)
     /* Round to the last printed decimal without overflowing near UINT64_MAX. */
     uint64_t whole = value / unit;
     uint64_t rest = value % unit;
-    uint64_t frac = (uint64_t)(((unsigned __int128)rest * scale + unit / 2) / unit);
+    uint64_t frac = unit <= UINT64_MAX / (scale + 1)
+                        ? (rest * scale + unit / 2) / unit
+                        : (uint64_t)(((unsigned __int128)rest * scale + unit / 2) / unit);
     if (frac >= scale) {
         whole++;
         frac -= scale;
     }
     zo_buf_u64(b, whole);
     if (decimals > 0) {
-        char d[20];
-        size_t n = u64_digits(frac, d);
+        size_t n = decimal_length(frac);
         zo_buf_char(b, '.');
         for (size_t i = n; i < (size_t)decimals; i++)
             zo_buf_char(b, '0');
-        zo_buf_mem(b, d, n);
+        zo_buf_u64(b, frac);
     }
 }
 

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct zo_buf {
     char *data;
@@ -25,10 +26,40 @@ typedef struct zo_buf {
 
 void zo_buf_init(zo_buf_t *b, char *data, size_t cap);
 int zo_buf_ok(const zo_buf_t *b);
-void zo_buf_mem(zo_buf_t *b, const char *s, size_t n);
-void zo_buf_str(zo_buf_t *b, const char *s);
-void zo_buf_char(zo_buf_t *b, char c);
-void zo_buf_u64(zo_buf_t *b, uint64_t v);
+void zo_buf_mem_cut(zo_buf_t *b, const char *s, size_t n);
+/* Inline: the trace writer appends a few pieces per event, most of constant
+ * size (literals then cost a few stores and their strlen folds away). */
+static inline void zo_buf_mem(zo_buf_t *b, const char *s, size_t n)
+{
+    if (__builtin_expect(n > b->cap - b->len, 0)) {
+        zo_buf_mem_cut(b, s, n);
+        return;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+static inline void zo_buf_str(zo_buf_t *b, const char *s)
+{
+    zo_buf_mem(b, s, strlen(s));
+}
+/* A string literal (its size known at compile time; "" rejects a pointer). */
+#define zo_buf_lit(b, literal) zo_buf_mem((b), "" literal, sizeof(literal) - 1)
+static inline void zo_buf_char(zo_buf_t *b, char c)
+{
+    if (__builtin_expect(b->len < b->cap, 1))
+        b->data[b->len++] = c;
+    else
+        b->overflow = 1;
+}
+void zo_buf_u64_digits(zo_buf_t *b, uint64_t v);
+/* v in decimal; a digit inline (process ids, counts, group sizes). */
+static inline void zo_buf_u64(zo_buf_t *b, uint64_t v)
+{
+    if (v < 10)
+        zo_buf_char(b, (char)('0' + v));
+    else
+        zo_buf_u64_digits(b, v);
+}
 /* text, then v in decimal: a JSON key and its number, a label and its count. */
 static inline void zo_buf_str_u64(zo_buf_t *b, const char *text, uint64_t v)
 {
@@ -41,6 +72,9 @@ void zo_buf_hex(zo_buf_t *b, uint64_t v); /* 0x1f */
 /* ns as a decimal number of larger units: zo_buf_fixed(b, 1234567, 1000, 3)
  * writes "1234.567" (ns in microseconds with 3 decimals). */
 void zo_buf_fixed(zo_buf_t *b, uint64_t value, uint64_t unit, int decimals);
+/* zo_buf_fixed(b, ns, 1000, 3), the trace's times, without its divisions
+ * by variables. */
+void zo_buf_us(zo_buf_t *b, uint64_t ns);
 /* A JSON string literal with quotes; s may be null (writes null). Control
  * characters, quotes, backslashes and bytes that are not valid UTF-8 are
  * escaped; at most ZO_MAX_FOREIGN_STRING bytes of s are used. */

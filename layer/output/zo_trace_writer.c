@@ -3,6 +3,7 @@
 #include "zo_now.h"
 #include "zo_file.h"
 #include "zo_hash.h"
+#include "zo_launch_text.h"
 #include "zo_ring.h"
 #include "zo_trace_flows.h"
 #include "zo_trace_format.h"
@@ -190,7 +191,7 @@ static void write_span(const zo_entry_t *e, uint64_t start, uint64_t end, zo_spa
     }
     event_begin();
     zo_format_device_span(&chunk, &clock_base, e, t->tid, start, end, timing, waits_on,
-                          num_waits_on);
+                          num_waits_on, zo_launch_text_of(e));
     event_end();
     /* From the host append (its API span starts at the record's host time). */
     if (e->thread && e->seq)
@@ -379,7 +380,19 @@ static void write_submission(const zo_entry_t *e)
 
 static void write_entry(const zo_entry_t *e);
 
-/* A launch's entry as the two it stands for (zo_trace_launch). */
+/* call: the call's name as JSON, or null to escape e->call. */
+static void write_api_span(const zo_entry_t *e, const zo_text_piece_t *call)
+{
+    name_host_thread(e->thread);
+    event_begin();
+    zo_format_api_span(&chunk, &clock_base, e,
+                       e->seq && e->seq == last_submission_seq[e->thread % MAX_NAMED_THREADS],
+                       call);
+    event_end();
+}
+
+/* A launch's entry as the two it stands for (zo_trace_launch); their text
+ * of its description and call comes from zo_launch_text_of. */
 static void write_launch(const zo_entry_t *e)
 {
     const zo_launch_shared_t *s = e->shared;
@@ -392,6 +405,7 @@ static void write_launch(const zo_entry_t *e)
         .list = e->list,
         .stream_id = s->stream_id,
         .call = e->call,
+        .shared = s,
         .name = s->kernel,
         .primitive = s->primitive,
         .impl = s->impl,
@@ -408,7 +422,8 @@ static void write_launch(const zo_entry_t *e)
         .end_ns = e->end_ns,
         .call = e->call,
     };
-    write_entry(&api);
+    const zo_launch_text_t *text = zo_launch_text_of(&submission);
+    write_api_span(&api, text ? &text->call : 0);
 }
 
 static void write_entry(const zo_entry_t *e)
@@ -418,11 +433,7 @@ static void write_entry(const zo_entry_t *e)
         write_launch(e);
         break;
     case ZO_ENTRY_API_CALL:
-        name_host_thread(e->thread);
-        event_begin();
-        zo_format_api_span(&chunk, &clock_base, e,
-                           e->seq && e->seq == last_submission_seq[e->thread % MAX_NAMED_THREADS]);
-        event_end();
+        write_api_span(e, 0);
         break;
     case ZO_ENTRY_SUBMISSION:
         last_submission_seq[e->thread % MAX_NAMED_THREADS] = e->seq;
