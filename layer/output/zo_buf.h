@@ -66,6 +66,35 @@ static inline void zo_buf_str_u64(zo_buf_t *b, const char *text, uint64_t v)
     zo_buf_str(b, text);
     zo_buf_u64(b, v);
 }
+/* Appending an event at once: zo_buf_room gives where n more bytes may be
+ * written unchecked (null when fewer are left), the zo_put_* write there and
+ * return the end, zo_buf_commit takes the bytes up to it. */
+static inline char *zo_buf_room(zo_buf_t *b, size_t n)
+{
+    return b->cap - b->len >= n ? b->data + b->len : 0;
+}
+static inline void zo_buf_commit(zo_buf_t *b, char *end)
+{
+    b->len = (size_t)(end - b->data);
+}
+static inline char *zo_put_mem(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+#define zo_put_lit(p, literal) zo_put_mem((p), "" literal, sizeof(literal) - 1)
+#define ZO_U64_MAX_CHARS 20
+#define ZO_US_MAX_CHARS 21
+char *zo_put_digits(char *p, uint64_t v);
+/* v in decimal, at most ZO_U64_MAX_CHARS; a digit inline. */
+static inline char *zo_put_u64(char *p, uint64_t v)
+{
+    if (v >= 10)
+        return zo_put_digits(p, v);
+    *p = (char)('0' + v);
+    return p + 1;
+}
+char *zo_put_us(char *p, uint64_t ns); /* zo_buf_us's text, at most ZO_US_MAX_CHARS */
 /* Right-aligned (width > 0) or left-aligned (width < 0) in |width| columns. */
 void zo_buf_padded(zo_buf_t *b, const char *s, int width);
 void zo_buf_hex(zo_buf_t *b, uint64_t v); /* 0x1f */

@@ -4,7 +4,7 @@
 
 #include <stdatomic.h>
 
-#define TEXT_SLOTS 1024u              /* power of two; filled to 3/4 at most */
+#define TEXT_SLOTS 1024u               /* power of two; filled to 3/4 at most */
 #define TEXT_STORE_BYTES (256u * 1024) /* a launch's text is typically ~300 bytes */
 
 typedef struct text_slot {

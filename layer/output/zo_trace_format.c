@@ -14,6 +14,18 @@ static void begin_event(zo_buf_t *b, char ph, int pid, uint64_t tid)
     zo_buf_u64(b, tid);
 }
 
+/* begin_event at a cursor (room for EVENT_HEAD_BYTES). */
+#define EVENT_HEAD_BYTES (9 + 1 + 8 + ZO_U64_MAX_CHARS + 7 + ZO_U64_MAX_CHARS)
+static char *put_event_head(char *p, char ph, int pid, uint64_t tid)
+{
+    p = zo_put_lit(p, ",\n{\"ph\":\"");
+    *p++ = ph;
+    p = zo_put_lit(p, "\",\"pid\":");
+    p = zo_put_u64(p, (uint64_t)pid);
+    p = zo_put_lit(p, ",\"tid\":");
+    return zo_put_u64(p, tid);
+}
+
 /* ,"ts":T,"dur":D: a span's times in microseconds. */
 static void field_ts_dur(zo_buf_t *b, uint64_t ts_ns, uint64_t dur_ns)
 {
@@ -126,9 +138,41 @@ void zo_format_stream_bound(zo_buf_t *b, const zo_trace_clock_t *c, uint32_t tid
     zo_buf_char(b, '}');
 }
 
+/* The API span's bytes besides its call's name, at most. */
+#define API_SPAN_BYTES \
+    (EVENT_HEAD_BYTES + 40 + 2 * (7 + ZO_US_MAX_CHARS) + 16 + ZO_U64_MAX_CHARS + 2)
+
+/* zo_format_api_span at a cursor, with the call's name as JSON. */
+static char *put_api_span(char *p, const zo_trace_clock_t *c, const zo_entry_t *e, int submission,
+                          const zo_text_piece_t *call)
+{
+    p = put_event_head(p, 'X', ZO_PID_HOST, e->thread);
+    if (submission)
+        p = zo_put_lit(p, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
+    else
+        p = zo_put_lit(p, ",\"cat\":\"api\",\"name\":");
+    p = zo_put_mem(p, call->data, call->len);
+    p = zo_put_lit(p, ",\"ts\":");
+    p = zo_put_us(p, since_base(c, e->start_ns));
+    p = zo_put_lit(p, ",\"dur\":");
+    p = zo_put_us(p, e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0);
+    if (e->seq) {
+        p = zo_put_lit(p, ",\"args\":{\"seq\":");
+        p = zo_put_u64(p, e->seq);
+        *p++ = '}';
+    }
+    *p++ = '}';
+    return p;
+}
+
 void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e, int submission,
                         const zo_text_piece_t *call)
 {
+    char *p = call ? zo_buf_room(b, API_SPAN_BYTES + call->len) : 0;
+    if (p) {
+        zo_buf_commit(b, put_api_span(p, c, e, submission, call));
+        return;
+    }
     begin_event(b, 'X', ZO_PID_HOST, e->thread);
     if (submission)
         zo_buf_lit(b, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
@@ -289,11 +333,74 @@ static void what_ran(zo_buf_t *b, const zo_entry_t *e, const zo_launch_text_t *t
     }
 }
 
+/* A launch's device span besides its text and waits_on, at most. */
+#define DEVICE_SPAN_BYTES 512
+#define U32_MAX_CHARS 10
+
+static char *put_u32x3(char *p, const uint32_t v[3])
+{
+    p = zo_put_u64(p, v[0]);
+    *p++ = ',';
+    p = zo_put_u64(p, v[1]);
+    *p++ = ',';
+    return zo_put_u64(p, v[2]);
+}
+
+/* zo_format_device_span of a launch at a cursor, with its text. */
+static char *put_launch_span(char *p, const zo_trace_clock_t *c, const zo_entry_t *e, uint32_t tid,
+                             uint64_t start_ns, uint64_t end_ns, zo_span_timing_t timing,
+                             const uint64_t *waits_on, uint32_t num_waits_on,
+                             const zo_launch_text_t *text)
+{
+    p = put_event_head(p, 'X', ZO_PID_DEVICE, tid);
+    p = zo_put_lit(p, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
+    p = zo_put_mem(p, text->name[timing].data, text->name[timing].len);
+    p = zo_put_lit(p, ",\"ts\":");
+    p = zo_put_us(p, since_base(c, start_ns));
+    p = zo_put_lit(p, ",\"dur\":");
+    p = zo_put_us(p, end_ns > start_ns ? end_ns - start_ns : 0);
+    p = zo_put_lit(p, ",\"args\":{\"seq\":");
+    p = zo_put_u64(p, e->seq);
+    p = zo_put_mem(p, text->fields.data, text->fields.len);
+    p = zo_put_lit(p, ",\"group_count\":[");
+    p = put_u32x3(p, e->group_count);
+    p = zo_put_mem(p, text->group_size.data, text->group_size.len);
+    p = zo_put_lit(p, ",\"thread\":");
+    p = zo_put_u64(p, e->thread);
+    p = zo_put_lit(p, ",\"wait_events\":");
+    p = zo_put_u64(p, e->num_waits);
+    if (e->waits_cut)
+        p = zo_put_lit(p, ",\"wait_events_cut\":true");
+    if (num_waits_on) {
+        p = zo_put_lit(p, ",\"waits_on\":[");
+        for (uint32_t i = 0; i < num_waits_on; i++) {
+            if (i)
+                *p++ = ',';
+            p = zo_put_u64(p, waits_on[i]);
+        }
+        *p++ = ']';
+    }
+    p = zo_put_lit(p, ",\"host_ts\":");
+    p = zo_put_us(p, since_base(c, e->start_ns));
+    if (timing == ZO_TIMING_DEVICE)
+        return zo_put_lit(p, ",\"timing\":\"device\"}}");
+    return zo_put_lit(p, ",\"timing\":\"nominal: submission order, 10 us each\"}}");
+}
+
 void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
                            uint32_t tid, uint64_t start_ns, uint64_t end_ns,
                            zo_span_timing_t timing, const uint64_t *waits_on, uint32_t num_waits_on,
                            const zo_launch_text_t *text)
 {
+    char *p = text ? zo_buf_room(b, DEVICE_SPAN_BYTES + text->name[timing].len + text->fields.len +
+                                        text->group_size.len +
+                                        (size_t)num_waits_on * (ZO_U64_MAX_CHARS + 1))
+                   : 0;
+    if (p) {
+        zo_buf_commit(b, put_launch_span(p, c, e, tid, start_ns, end_ns, timing, waits_on,
+                                         num_waits_on, text));
+        return;
+    }
     begin_event(b, 'X', ZO_PID_DEVICE, tid);
     zo_buf_lit(b, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
     if (text)
@@ -327,20 +434,30 @@ void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entr
         zo_buf_lit(b, ",\"timing\":\"nominal: submission order, 10 us each\"}}");
 }
 
-void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, const char *name,
+#define FLOW_BYTES (EVENT_HEAD_BYTES + 64 + ZO_U64_MAX_CHARS + 6 + ZO_US_MAX_CHARS + 10)
+
+void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, zo_arrow_t arrow,
                     uint64_t flow_id, int pid, uint32_t tid, uint64_t ns)
 {
-    begin_event(b, phase, pid, tid);
-    zo_buf_lit(b, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":\"");
-    zo_buf_str(b, name);
-    zo_buf_lit(b, "\",\"id\":");
-    zo_buf_u64(b, flow_id);
+    char scratch[FLOW_BYTES]; /* when b lacks the room: then cut there */
+    char *start = zo_buf_room(b, FLOW_BYTES);
+    char *p = put_event_head(start ? start : scratch, phase, pid, tid);
+    if (arrow == ZO_ARROW_SUBMIT)
+        p = zo_put_lit(p, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":\"submit\",\"id\":");
+    else
+        p = zo_put_lit(p, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":\"event\",\"id\":");
+    p = zo_put_u64(p, flow_id);
     /* At the span's start: DevTools binds by equal ts; "bp":"e" makes
      * Perfetto bind the end to the enclosing slice rather than the next. */
-    field_ts(b, since_base(c, ns));
+    p = zo_put_lit(p, ",\"ts\":");
+    p = zo_put_us(p, since_base(c, ns));
     if (phase == 'f')
-        zo_buf_lit(b, ",\"bp\":\"e\"");
-    zo_buf_char(b, '}');
+        p = zo_put_lit(p, ",\"bp\":\"e\"");
+    *p++ = '}';
+    if (start)
+        zo_buf_commit(b, p);
+    else
+        zo_buf_mem(b, scratch, (size_t)(p - scratch));
 }
 
 void zo_format_trace_end(zo_buf_t *b, const char *reason, int signo, uint64_t dropped)

@@ -98,9 +98,14 @@ void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entr
 /* Makes the text of launch e (a submission's entry: record_kind launch) in
  * store and points text's pieces at it; -1 when store is too small. */
 int zo_format_launch_text(zo_buf_t *store, const zo_entry_t *e, zo_launch_text_t *text);
+/* The two kinds of arrow: "submit" (host to device) and "event". */
+typedef enum zo_arrow {
+    ZO_ARROW_SUBMIT,
+    ZO_ARROW_EVENT,
+} zo_arrow_t;
 /* One end of a flow arrow ("s" or "f") at ns on (pid, tid), cat
- * "submission"; name "submit" (host to device) or "event". */
-void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, const char *name,
+ * "submission", named by its kind. */
+void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, zo_arrow_t arrow,
                     uint64_t flow_id, int pid, uint32_t tid, uint64_t ns);
 /* Last event: why the trace ended and how many records were dropped. */
 void zo_format_trace_end(zo_buf_t *b, const char *reason, int signo, uint64_t dropped);

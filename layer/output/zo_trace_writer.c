@@ -167,12 +167,12 @@ static void name_host_thread(uint32_t thread)
 /* ---- device spans ---- */
 
 /* Both ends of one arrow, at the start of the spans they join. */
-static void write_arrow(const char *name, uint64_t flow_id, int from_pid, uint32_t from_tid,
+static void write_arrow(zo_arrow_t arrow, uint64_t flow_id, int from_pid, uint32_t from_tid,
                         uint64_t from_ns, uint32_t to_tid, uint64_t to_ns)
 {
     event_begin();
-    zo_format_flow(&chunk, &clock_base, 's', name, flow_id, from_pid, from_tid, from_ns);
-    zo_format_flow(&chunk, &clock_base, 'f', name, flow_id, ZO_PID_DEVICE, to_tid, to_ns);
+    zo_format_flow(&chunk, &clock_base, 's', arrow, flow_id, from_pid, from_tid, from_ns);
+    zo_format_flow(&chunk, &clock_base, 'f', arrow, flow_id, ZO_PID_DEVICE, to_tid, to_ns);
     event_end();
 }
 
@@ -195,13 +195,13 @@ static void write_span(const zo_entry_t *e, uint64_t start, uint64_t end, zo_spa
     event_end();
     /* From the host append (its API span starts at the record's host time). */
     if (e->thread && e->seq)
-        write_arrow("submit", ZO_FLOW_HOST(e->seq), ZO_PID_HOST, e->thread, e->start_ns, t->tid,
-                    start);
+        write_arrow(ZO_ARROW_SUBMIT, ZO_FLOW_HOST(e->seq), ZO_PID_HOST, e->thread, e->start_ns,
+                    t->tid, start);
     if (e->signal_event) {
         zo_flow_span_t mine = {t->tid, start, end}, waiter;
         uint64_t flow_id;
         if (zo_flows_span_written(e->signal_event, e->seq, &mine, &waiter, &flow_id))
-            write_arrow("event", flow_id, ZO_PID_DEVICE, t->tid, start, waiter.tid,
+            write_arrow(ZO_ARROW_EVENT, flow_id, ZO_PID_DEVICE, t->tid, start, waiter.tid,
                         waiter.start_ns);
         signaller_written = 1;
     }
@@ -211,8 +211,8 @@ static void write_span(const zo_entry_t *e, uint64_t start, uint64_t end, zo_spa
         zo_flow_span_t signaller;
         uint64_t flow_id = ZO_FLOW_EVENT(e->seq, i);
         if (zo_flows_span_of(e->waits[i], from[i], &signaller))
-            write_arrow("event", flow_id, ZO_PID_DEVICE, signaller.tid, signaller.start_ns, t->tid,
-                        start);
+            write_arrow(ZO_ARROW_EVENT, flow_id, ZO_PID_DEVICE, signaller.tid, signaller.start_ns,
+                        t->tid, start);
         else
             zo_flows_note_waiter(e->waits[i], from[i], &(zo_flow_span_t){t->tid, start, end},
                                  flow_id);
