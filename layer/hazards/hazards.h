@@ -79,8 +79,10 @@ typedef struct hazards_append {
 } hazards_append_t;
 
 /* A cached plain launch (intercept_launch.c's fast path: no events), after
- * the driver took it: hazards_appended with an unnumbered call. */
-void hazards_plain_launched(const char *call_name, zeil_obj_t *list, const zeil_obj_t *kernel);
+ * the driver took it: hazards_appended with an unnumbered call, made by a
+ * thread whose attribution (records_current_attribution) is attribution. */
+void hazards_plain_launched(const char *call_name, zeil_obj_t *list, const zeil_obj_t *kernel,
+                            const zeil_attribution_t *attribution);
 
 /* After the driver accepted an append (immediate lists: applied now; regular
  * lists: recorded, applied by each execution). Races are reported, never

@@ -17,6 +17,7 @@
  * the newer one is ordered after it too).
  */
 #include "hz_state.h"
+#include "hz_launch_again.h"
 
 #include "diag.h"
 
@@ -342,14 +343,23 @@ static hz_block_t *sole_block(const hz_access_t *a, uint32_t slot)
                : NULL;
 }
 
-/* The memo's access i checked and kept by memo_who, its block (and the
- * sequence the list leaves it at) kept for the next launch. */
-static __attribute__((noinline)) void memo_keep(hz_timeline_t *t, uint32_t i, uint64_t epoch,
-                                                hz_findings_t *out)
+/* The memo's access i checked and kept by memo_who, its hold (the block and
+ * the sequence the list leaves it at) found for the next launch. */
+void hz_access_memo_keep(hz_timeline_t *t, uint32_t i, uint64_t epoch, hz_findings_t *out)
 {
-    check_and_keep(t->slot, epoch, &t->clock, &t->memo_who, &t->memo[i], out);
-    hz_block_t *b = t->memo_block[i] = sole_block(&t->memo[i], t->slot);
-    t->memo_seq[i] = b ? b->seq : 0;
+    const hz_access_t *a = &t->memo[i];
+    check_and_keep(t->slot, epoch, &t->clock, &t->memo_who, a, out);
+    hz_memo_hold_t *m = &t->memo_hold[i];
+    hz_block_t *b = m->block = sole_block(a, t->slot);
+    m->seq = b ? b->seq : 0;
+    /* b: a->history is its history (sole_block) */
+    m->others = b ? (a->guess ? &a->history->exact_slots : &a->history->slots) : NULL;
+}
+
+void hz_access_memo_others(hz_timeline_t *t, uint32_t i, uint64_t others, hz_findings_t *out)
+{
+    const hz_access_t *a = &t->memo[i];
+    check_others_found(a->history, a->gen, others, &t->clock, &t->memo_who, a, out);
 }
 
 void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op, hz_findings_t *out)
@@ -357,14 +367,14 @@ void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
     if (op->accesses == t->memo) {
         if (t->memo_ready && who_same(&t->memo_who, &op->who)) {
             t->memo_who.call = op->who.call;
-            hz_access_launch_again(t, epoch, out);
+            hz_memo_launch_again(t, epoch, out);
             return;
         }
         /* before the blocks are found: a history forgotten after moves it */
         uint64_t forgotten = hz_histories_forgotten_now();
         t->memo_who = op->who;
         for (uint32_t i = 0; i < op->naccess && i < HZ_OP_ACCESSES; i++)
-            memo_keep(t, i, epoch, out);
+            hz_access_memo_keep(t, i, epoch, out);
         t->memo_forgotten = forgotten;
         t->memo_ready = 1;
         return;
@@ -373,34 +383,22 @@ void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
         check_and_keep(t->slot, epoch, &t->clock, &op->who, &op->access[i], out);
 }
 
+/* The general way of hz_launch_again.h's loop, once a history was forgotten
+ * since the holds were found: each history is asked whether it is still its
+ * access's. */
 void hz_access_launch_again(hz_timeline_t *t, uint64_t epoch, hz_findings_t *out)
 {
-    /* Locals: the blocks' stores would have every field of t read again. */
-    const uint32_t slot = t->slot, count = t->memo_count;
-    const uint64_t call = t->memo_who.call;
-    /* No history forgotten since the blocks were found: each is still its
-     * access's (else each history is asked). */
     const uint64_t forgotten = hz_histories_forgotten_now();
-    const int kept = forgotten == t->memo_forgotten;
-    for (uint32_t i = 0; i < count; i++) {
+    for (uint32_t i = 0; i < t->memo_count; i++) {
         const hz_access_t *a = &t->memo[i];
-        hz_block_t *b = t->memo_block[i];
-        /* b: a->history was a's live history when b was found */
         const hz_history_t *h = a->history;
-        uint32_t seq;
-        if (!b || (seq = b->seq) != t->memo_seq[i] ||
-            (!kept && (HZ_LOAD(h->base) != a->base || HZ_LOAD(h->gen) != a->gen))) {
-            memo_keep(t, i, epoch, out);
+        hz_memo_hold_t *m = &t->memo_hold[i];
+        if (!m->block || m->block->seq != m->seq || HZ_LOAD(h->base) != a->base ||
+            HZ_LOAD(h->gen) != a->gen) {
+            hz_access_memo_keep(t, i, epoch, out);
             continue;
         }
-        const uint64_t others = to_scan(h, 1ull << slot, a);
-        if (__builtin_expect(others != 0, 0))
-            check_others_found(h, a->gen, others, &t->clock, &t->memo_who, a, out);
-        SEQ_STORE(b->seq, seq + 1);
-        SEQ_STORE(b->mark[0].epoch, epoch);
-        SEQ_STORE(b->mark[0].call, call);
-        __atomic_store_n(&b->seq, seq + 2, __ATOMIC_RELEASE);
-        t->memo_seq[i] = seq + 2;
+        hz_memo_again(t, m, i, 1ull << t->slot, epoch, t->memo_who.call, out);
     }
     t->memo_forgotten = forgotten;
 }

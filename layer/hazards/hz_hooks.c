@@ -4,6 +4,7 @@
  * the lock is given back.
  */
 #include "hz_state.h"
+#include "hz_launch_again.h"
 
 #include "diag.h"
 #include "out_of_memory.h"
@@ -188,15 +189,17 @@ static inline __attribute__((always_inline)) hz_timeline_t *lock_free_timeline(z
                : NULL;
 }
 
-/* Whether this launch is the list's memo again: no declarations pending,
- * the same kernel with the same arguments (version), by the same who as the
- * launch that kept memo_who and memo_block (then its call number is set).
- * A ready memo is an in-order immediate list's with its slot (only
- * hz_access_check_launch readies it), kept with the guesses on; its kernel
- * and version tell the kernel (a version is never reused) and its list is
- * the list's. */
-static inline __attribute__((always_inline)) int launch_again(hz_timeline_t *t,
-                                                              const zeil_call_t *call,
+/* Whether this launch (by the call named name, numbered number) is the
+ * list's memo again: no declarations pending, the same kernel with the same
+ * arguments (version), by the same who as the launch that kept memo_who and
+ * memo_hold (then its call number is set). attr is the calling thread's
+ * attribution. A ready memo is an in-order immediate list's with its slot
+ * (only hz_access_check_launch readies it), kept with the guesses on; its
+ * kernel and version tell the kernel (a version is never reused) and its
+ * list is the list's. */
+static inline __attribute__((always_inline)) int launch_again(hz_timeline_t *t, const char *name,
+                                                              uint64_t number,
+                                                              const zeil_attribution_t *attr,
                                                               const zeil_obj_t *list,
                                                               const zeil_obj_t *kernel)
 {
@@ -206,31 +209,32 @@ static inline __attribute__((always_inline)) int launch_again(hz_timeline_t *t,
     const hz_kernel_t *k = __atomic_load_n((hz_kernel_t *const *)&kernel->hazard, __ATOMIC_ACQUIRE);
     if (t->memo_kernel != k || t->memo_version != HZ_LOAD(k->version))
         return 0;
-    const zeil_attribution_t *attr = records_current_attribution();
     const hz_who_t *w = &t->memo_who;
-    if ((attr && attr->primitive) || w->is_primitive || w->call_name != call->name ||
+    if ((attr && attr->primitive) || w->is_primitive || w->call_name != name ||
         w->what != kernel->name ||
         w->stream_id !=
             atomic_load_explicit(&((zeil_obj_t *)list)->stream_id, memory_order_relaxed))
         return 0;
-    t->memo_who.call = call->number;
+    t->memo_who.call = number;
     return 1;
 }
 
 /* The usual launch of a loop (launch_again on a list the checks may judge
  * without a lock), applied (1), or 0. */
-static inline __attribute__((always_inline)) int plain_launch_again(const zeil_call_t *call,
+static inline __attribute__((always_inline)) int plain_launch_again(const char *name,
+                                                                    uint64_t number,
+                                                                    const zeil_attribution_t *attr,
                                                                     zeil_obj_t *list,
                                                                     const zeil_obj_t *kernel)
 {
     hz_timeline_t *t = lock_free_timeline(list);
-    if (!t || !launch_again(t, call, list, kernel))
+    if (!t || !launch_again(t, name, number, attr, list, kernel))
         return 0;
     hz_findings_t findings;
     findings.count = 0; /* the texts are written only when found */
     hz_apply_launch_again(t, &findings);
     if (__builtin_expect(findings.count, 0))
-        hz_findings_say(&findings, call->name);
+        hz_findings_say(&findings, name);
     return 1;
 }
 
@@ -259,13 +263,13 @@ static __attribute__((noinline)) int plain_launch(const zeil_call_t *call, zeil_
     return 1;
 }
 
-void hazards_plain_launched(const char *call_name, zeil_obj_t *list, const zeil_obj_t *kernel)
+void hazards_plain_launched(const char *call_name, zeil_obj_t *list, const zeil_obj_t *kernel,
+                            const zeil_attribution_t *attribution)
 {
+    if (list->kind != ZEIL_KIND_COMMAND_LIST ||
+        plain_launch_again(call_name, 0, attribution, list, kernel))
+        return;
     const zeil_call_t call = {.name = call_name};
-    if (list->kind != ZEIL_KIND_COMMAND_LIST)
-        return;
-    if (plain_launch_again(&call, list, kernel))
-        return;
     if (!plain_launch(&call, list, kernel))
         hazards_appended(&(hazards_append_t){
             .call = &call, .list = list, .kind = HAZARDS_LAUNCH, .kernel = kernel});
@@ -277,7 +281,9 @@ void hazards_appended(const hazards_append_t *a)
     if (!list || list->kind != ZEIL_KIND_COMMAND_LIST)
         return;
     if (a->kind == HAZARDS_LAUNCH && !a->signal && !(a->waits && a->num_waits) && !a->kernels &&
-        (plain_launch_again(a->call, list, a->kernel) || plain_launch(a->call, list, a->kernel)))
+        (plain_launch_again(a->call->name, a->call->number, records_current_attribution(), list,
+                            a->kernel) ||
+         plain_launch(a->call, list, a->kernel)))
         return;
     hz_op_t op;
     op.kind = a->kind == HAZARDS_BARRIER  ? HZ_OP_BARRIER

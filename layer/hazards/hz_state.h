@@ -87,6 +87,16 @@ typedef struct hz_wait {
     uint32_t host_signals; /* the event's host signals then: one more ends the wait */
 } hz_wait_t;
 
+/* Where a memo's access is kept: block, the sole holder of the access (null:
+ * none, it is checked and kept anew), at the sequence the list left it;
+ * others, the word of its history that tells which other timelines to read
+ * (exact_slots for a guess, slots else). */
+typedef struct hz_memo_hold {
+    struct hz_block *block;
+    const uint64_t *others;
+    uint32_t seq;
+} hz_memo_hold_t;
+
 typedef struct hz_timeline {
     uint32_t slot; /* HZ_NO_SLOT until it first executes */
     int in_order, synchronous, is_regular;
@@ -103,14 +113,13 @@ typedef struct hz_timeline {
      * list's appends only */
     const void *memo_kernel;
     uint32_t memo_version, memo_count;
-    /* memo_who and memo_block describe memo: a launch of it kept them (an
+    /* memo_who and memo_hold describe memo: a launch of it kept them (an
      * in-order list's; cleared when memo is replaced) */
     uint32_t memo_ready;
     uint64_t memo_forgotten; /* hz_histories_forgotten when they were found */
     hz_access_t memo[HZ_OP_ACCESSES];
-    hz_who_t memo_who;                           /* of the last launch of memo */
-    struct hz_block *memo_block[HZ_OP_ACCESSES]; /* sole holder of memo[i], or null */
-    uint32_t memo_seq[HZ_OP_ACCESSES];           /* its sequence as left */
+    hz_who_t memo_who;                        /* of the last launch of memo */
+    hz_memo_hold_t memo_hold[HZ_OP_ACCESSES]; /* where memo[i] is kept */
     /* regular lists: the ops recorded, applied by each execution */
     hz_op_t *program;
     size_t count, capacity;
@@ -319,7 +328,7 @@ void hz_access_check_op(uint32_t slot, uint64_t epoch, const hz_vector_clock_t *
                         const hz_op_t *op, hz_findings_t *out);
 /* The same for a launch on an in-order immediate list, its clock the
  * timeline's; a launch of the list's memo (op->accesses is t->memo) keeps
- * memo_who and memo_block for the next (hz_access_launch_again). */
+ * memo_who and memo_hold for the next (hz_launch_again.h). */
 void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
                             hz_findings_t *out);
 /* The memo's accesses again, by memo_who (its call number set), at epoch on
@@ -327,6 +336,13 @@ void hz_access_check_launch(hz_timeline_t *t, uint64_t epoch, const hz_op_t *op,
  * left as it was is checked against the other timelines and moves only its
  * entry's epoch and call; any other is checked and kept anew. */
 void hz_access_launch_again(hz_timeline_t *t, uint64_t epoch, hz_findings_t *out);
+/* Memo access i checked and kept anew by memo_who, its hold found again. */
+void hz_access_memo_keep(hz_timeline_t *t, uint32_t i, uint64_t epoch, hz_findings_t *out)
+    __attribute__((noinline));
+/* Memo access i against the other timelines in others (its hold's word
+ * without the list's own slot): the oldest it races with is reported. */
+void hz_access_memo_others(hz_timeline_t *t, uint32_t i, uint64_t others, hz_findings_t *out)
+    __attribute__((noinline));
 
 /* hz_apply of work (accesses only: no waits, signal or reset) on an in-order
  * timeline with its slot, at epoch (hz_next_epoch): its clock is the
@@ -341,17 +357,6 @@ static inline void hz_apply_work_in_order(hz_timeline_t *t, const hz_op_t *op, u
         hz_access_check_launch(t, epoch, op, out);
     if (HZ_LOAD(t->synchronous))
         hz_host_learns(&t->clock);
-}
-/* hz_apply_work_in_order of the list's memo again (hz_access_launch_again;
- * an asynchronous list: the host learns nothing from it). */
-static inline __attribute__((always_inline)) void hz_apply_launch_again(hz_timeline_t *t,
-                                                                        hz_findings_t *out)
-{
-    const uint64_t epoch = hz_next_epoch(t);
-    if (t->host_version != hz_host_version_now())
-        t->host_version = hz_join_host(&t->clock);
-    t->clock.at[t->slot] = epoch;
-    hz_access_launch_again(t, epoch, out);
 }
 /* 0 when nothing in flight uses [base, ...), else fills text. */
 int hz_access_in_flight(uintptr_t base, char *text, size_t size);

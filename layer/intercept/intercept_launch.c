@@ -121,7 +121,7 @@ static __attribute__((noinline)) ze_result_t launch_heard(
     ze_result_t r = forward(hCommandList, hKernel, groups, NULL, 0, phWaitEvents);
     if (r != ZE_RESULT_SUCCESS)
         return r;
-    hazards_plain_launched(name, cached->list, cached->kernel);
+    hazards_plain_launched(name, cached->list, cached->kernel, t->attribution);
     return records_add_plain_launch(t, cached, groups, name);
 }
 

@@ -1,5 +1,6 @@
 /*
- * The launch a loop repeats (layer/hazards/hz_access.c, hz_access_launch_again):
+ * The launch a loop repeats (layer/hazards/hz_launch_again.h, and
+ * hz_access_launch_again once a free made a history forgotten):
  * with ZEIL_CHECKS=hazards, a list's launches of the same kernel with the
  * same arguments move their accesses' epochs without building anything. Those
  * launches must still be seen by the other list's appends and see them: a
@@ -107,6 +108,53 @@ START_TEST(repeated_launch_after_an_unordered_fill_is_a_warning)
 }
 END_TEST
 
+/* Another allocation's history forgotten (it is freed) while the loop runs:
+ * the loop's next launch cannot trust the histories it found before and
+ * asks each again (hz_access_launch_again), and still sees B's unordered
+ * fill of its argument. */
+START_TEST(repeated_launch_after_a_free_still_sees_an_unordered_fill)
+{
+    ze_event_handle_t launched = t.f.event[3], other_filled = t.f.event[0], filled = t.f.event[1];
+    size_t mark = zl_log_mark();
+    launch(t.a, &s, REPEATS);
+    ZT_OK(zeCommandListAppendSignalEvent(t.a, launched));
+    ZT_OK(zeEventHostSynchronize(launched, hz_forever));
+    void *other = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
+    hz_fill(t.b, other, other_filled, 0, NULL);
+    ZT_OK(zeEventHostSynchronize(other_filled, hz_forever));
+    ZT_OK(zeMemFree(t.f.env.context, other));
+    zl_assert_silent(mark);
+    hz_fill(t.b, s.stamp, filled, 0, NULL);
+    launch(t.a, &s, 1);
+    zl_assert_one_finding(mark, "ZEIL-W091", "zeCommandListAppendLaunchKernel",
+                          "kernel 'stamp' on list", "may read or write",
+                          "written by zeCommandListAppendMemoryFill", NULL);
+    ZT_OK(zeEventHostSynchronize(filled, hz_forever));
+}
+END_TEST
+
+/* The same loop with that free, and B's fill ordered after the loop's
+ * launches (an event A signals): silent, before and after the free. */
+START_TEST(repeated_launches_around_a_free_ordered_fill_is_silent)
+{
+    ze_event_handle_t launched = t.f.event[3], other_filled = t.f.event[0], filled = t.f.event[1],
+                      done = t.f.event[4];
+    size_t mark = zl_log_mark();
+    launch(t.a, &s, REPEATS);
+    void *other = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
+    hz_fill(t.b, other, other_filled, 0, NULL);
+    ZT_OK(zeEventHostSynchronize(other_filled, hz_forever));
+    ZT_OK(zeMemFree(t.f.env.context, other));
+    launch(t.a, &s, REPEATS);
+    ZT_OK(zeCommandListAppendSignalEvent(t.a, launched));
+    hz_fill(t.b, s.stamp, filled, 1, &launched);
+    ZT_OK(zeCommandListAppendBarrier(t.b, done, 0, NULL));
+    ZT_OK(zeEventHostSynchronize(done, hz_forever));
+    launch(t.a, &s, REPEATS);
+    zl_assert_silent(mark);
+}
+END_TEST
+
 /* A launch of the same kernel with declared accesses (zeil_declare_accesses:
  * it writes x) between the loop's launches: B's copy from x, ordered after
  * that launch only, races with none of the later launches, which do not
@@ -164,8 +212,10 @@ int main(void)
     tcase_add_test(silent, guesses_are_on);
     tcase_add_test(silent, declared_launch_between_repeated_launches_keeps_its_own_access);
     tcase_add_test(silent, repeated_launches_known_done_are_silent);
+    tcase_add_test(silent, repeated_launches_around_a_free_ordered_fill_is_silent);
     TCase *misuse = stamped_case(suite, "misuses");
     tcase_add_test(misuse, fill_racing_repeated_launches_is_a_warning);
     tcase_add_test(misuse, repeated_launch_after_an_unordered_fill_is_a_warning);
+    tcase_add_test(misuse, repeated_launch_after_a_free_still_sees_an_unordered_fill);
     return zt_run_suite(suite);
 }
