@@ -105,15 +105,18 @@ void zo_buf_u64_digits(zo_buf_t *b, uint64_t v)
     zo_buf_mem_cut(b, d, (size_t)(zo_put_digits(d, v) - d));
 }
 
-char *zo_put_us(char *p, uint64_t ns)
+static char *put_thousandths(char *p, unsigned rest)
 {
-    uint64_t whole = ns / 1000;
-    unsigned rest = (unsigned)(ns - whole * 1000);
-    p = zo_put_digits(p, whole);
     p[0] = '.';
     p[1] = (char)('0' + rest / 100);
     memcpy(p + 2, two_digits + 2 * (rest % 100), 2);
     return p + 4;
+}
+
+char *zo_put_us(char *p, uint64_t ns)
+{
+    uint64_t whole = ns / 1000;
+    return put_thousandths(zo_put_digits(p, whole), (unsigned)(ns - whole * 1000));
 }
 
 void zo_buf_us(zo_buf_t *b, uint64_t ns)

@@ -14,6 +14,17 @@ static void begin_event(zo_buf_t *b, char ph, int pid, uint64_t tid)
     zo_buf_u64(b, tid);
 }
 
+static uint64_t since_base(const zo_trace_clock_t *c, uint64_t ns)
+{
+    return ns > c->base_ns ? ns - c->base_ns : 0;
+}
+
+/* A time since the base at a cursor. */
+static char *put_time(char *p, const zo_trace_clock_t *c, uint64_t ns)
+{
+    return zo_put_us(p, since_base(c, ns));
+}
+
 /* begin_event at a cursor (room for EVENT_HEAD_BYTES). */
 #define EVENT_HEAD_BYTES (9 + 1 + 8 + ZO_U64_MAX_CHARS + 7 + ZO_U64_MAX_CHARS)
 static char *put_event_head(char *p, char ph, int pid, uint64_t tid)
@@ -39,11 +50,6 @@ static void field_ts(zo_buf_t *b, uint64_t ns)
 {
     zo_buf_lit(b, ",\"ts\":");
     zo_buf_us(b, ns);
-}
-
-static uint64_t since_base(const zo_trace_clock_t *c, uint64_t ns)
-{
-    return ns > c->base_ns ? ns - c->base_ns : 0;
 }
 
 static void metadata_name(zo_buf_t *b, int pid, uint64_t tid, const char *what)
@@ -143,8 +149,8 @@ void zo_format_stream_bound(zo_buf_t *b, const zo_trace_clock_t *c, uint32_t tid
     (EVENT_HEAD_BYTES + 40 + 2 * (7 + ZO_US_MAX_CHARS) + 16 + ZO_U64_MAX_CHARS + 2)
 
 /* zo_format_api_span at a cursor, with the call's name as JSON. */
-static char *put_api_span(char *p, const zo_trace_clock_t *c, const zo_entry_t *e, int submission,
-                          const zo_text_piece_t *call)
+static char *put_api_span(char *p, const zo_trace_clock_t *c, const zo_entry_t *e, uint64_t number,
+                          int submission, const zo_text_piece_t *call)
 {
     p = put_event_head(p, 'X', ZO_PID_HOST, e->thread);
     if (submission)
@@ -153,24 +159,24 @@ static char *put_api_span(char *p, const zo_trace_clock_t *c, const zo_entry_t *
         p = zo_put_lit(p, ",\"cat\":\"api\",\"name\":");
     p = zo_put_mem(p, call->data, call->len);
     p = zo_put_lit(p, ",\"ts\":");
-    p = zo_put_us(p, since_base(c, e->start_ns));
+    p = put_time(p, c, e->start_ns);
     p = zo_put_lit(p, ",\"dur\":");
     p = zo_put_us(p, e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0);
-    if (e->seq) {
+    if (number) {
         p = zo_put_lit(p, ",\"args\":{\"seq\":");
-        p = zo_put_u64(p, e->seq);
+        p = zo_put_u64(p, number);
         *p++ = '}';
     }
     *p++ = '}';
     return p;
 }
 
-void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e, int submission,
-                        const zo_text_piece_t *call)
+void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
+                        uint64_t number, int submission, const zo_text_piece_t *call)
 {
     char *p = call ? zo_buf_room(b, API_SPAN_BYTES + call->len) : 0;
     if (p) {
-        zo_buf_commit(b, put_api_span(p, c, e, submission, call));
+        zo_buf_commit(b, put_api_span(p, c, e, number, submission, call));
         return;
     }
     begin_event(b, 'X', ZO_PID_HOST, e->thread);
@@ -184,9 +190,9 @@ void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t
         zo_buf_json_str(b, e->call ? e->call : "");
     field_ts_dur(b, since_base(c, e->start_ns),
                  e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0);
-    if (e->seq) {
+    if (number) {
         zo_buf_lit(b, ",\"args\":{\"seq\":");
-        zo_buf_u64(b, e->seq);
+        zo_buf_u64(b, number);
         zo_buf_char(b, '}');
     }
     zo_buf_char(b, '}');
@@ -356,7 +362,7 @@ static char *put_launch_span(char *p, const zo_trace_clock_t *c, const zo_entry_
     p = zo_put_lit(p, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
     p = zo_put_mem(p, text->name[timing].data, text->name[timing].len);
     p = zo_put_lit(p, ",\"ts\":");
-    p = zo_put_us(p, since_base(c, start_ns));
+    p = put_time(p, c, start_ns);
     p = zo_put_lit(p, ",\"dur\":");
     p = zo_put_us(p, end_ns > start_ns ? end_ns - start_ns : 0);
     p = zo_put_lit(p, ",\"args\":{\"seq\":");
@@ -381,7 +387,7 @@ static char *put_launch_span(char *p, const zo_trace_clock_t *c, const zo_entry_
         *p++ = ']';
     }
     p = zo_put_lit(p, ",\"host_ts\":");
-    p = zo_put_us(p, since_base(c, e->start_ns));
+    p = put_time(p, c, e->start_ns);
     if (timing == ZO_TIMING_DEVICE)
         return zo_put_lit(p, ",\"timing\":\"device\"}}");
     return zo_put_lit(p, ",\"timing\":\"nominal: submission order, 10 us each\"}}");
@@ -450,7 +456,7 @@ void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, zo_arrow
     /* At the span's start: DevTools binds by equal ts; "bp":"e" makes
      * Perfetto bind the end to the enclosing slice rather than the next. */
     p = zo_put_lit(p, ",\"ts\":");
-    p = zo_put_us(p, since_base(c, ns));
+    p = put_time(p, c, ns);
     if (phase == 'f')
         p = zo_put_lit(p, ",\"bp\":\"e\"");
     *p++ = '}';

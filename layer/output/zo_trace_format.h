@@ -84,10 +84,11 @@ void zo_format_device_track_order(zo_buf_t *b, uint32_t tid, uint64_t sort_key);
 /* An instant on a stream's track when it was bound ("stream bound"): DevTools
  * lists tracks in the order of their first event, so streams come first. */
 void zo_format_stream_bound(zo_buf_t *b, const zo_trace_clock_t *c, uint32_t tid, uint64_t ns);
-/* submission: the call appended a submission (cat "submission"). call: its
- * name as JSON (zo_launch_text_t), or null to escape e->call here. */
-void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e, int submission,
-                        const zo_text_piece_t *call);
+/* e's thread, times and call; number: the call's number (0: none, no
+ * args); submission: the call appended a submission (cat "submission").
+ * call: its name as JSON (zo_launch_text_t), or null to escape e->call. */
+void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
+                        uint64_t number, int submission, const zo_text_piece_t *call);
 /* waits_on: the call numbers of the submissions it waits for (known ones).
  * text: a launch's text made by zo_format_launch_text from e's description
  * and call, or null to format e's strings here. */

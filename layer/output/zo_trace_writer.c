@@ -137,9 +137,18 @@ static track_t *track_sorted(uint64_t stream_id, uint64_t list, uint64_t sort_ke
     return overflow;
 }
 
+/* The last track asked for: a launch asks for its own three times. */
+static track_t *last_track;
+
 static track_t *track_of(uint64_t stream_id, uint64_t list)
 {
-    return track_sorted(stream_id, list, 0);
+    track_t *t = last_track;
+    if (t && t->stream_id == stream_id && t->list == list)
+        return t;
+    t = track_sorted(stream_id, list, 0);
+    if (t != &tracks[MAX_TRACKS - 1]) /* the overflow track has no key */
+        last_track = t;
+    return t;
 }
 
 static void name_track(track_t *t)
@@ -380,13 +389,14 @@ static void write_submission(const zo_entry_t *e)
 
 static void write_entry(const zo_entry_t *e);
 
-/* call: the call's name as JSON, or null to escape e->call. */
-static void write_api_span(const zo_entry_t *e, const zo_text_piece_t *call)
+/* The API span of e, call number `number`; call: the call's name as JSON,
+ * or null to escape e->call. */
+static void write_api_span(const zo_entry_t *e, uint64_t number, const zo_text_piece_t *call)
 {
     name_host_thread(e->thread);
     event_begin();
-    zo_format_api_span(&chunk, &clock_base, e,
-                       e->seq && e->seq == last_submission_seq[e->thread % MAX_NAMED_THREADS],
+    zo_format_api_span(&chunk, &clock_base, e, number,
+                       number && number == last_submission_seq[e->thread % MAX_NAMED_THREADS],
                        call);
     event_end();
 }
@@ -414,16 +424,9 @@ static void write_launch(const zo_entry_t *e)
     memcpy(submission.group_count, e->group_count, sizeof submission.group_count);
     memcpy(submission.group_size, s->group_size, sizeof submission.group_size);
     write_entry(&submission);
-    zo_entry_t api = {
-        .kind = ZO_ENTRY_API_CALL,
-        .thread = e->thread,
-        .seq = e->call_number,
-        .start_ns = e->start_ns,
-        .end_ns = e->end_ns,
-        .call = e->call,
-    };
+    /* Its API span: the entry's thread, times and call, and its number. */
     const zo_launch_text_t *text = zo_launch_text_of(&submission);
-    write_api_span(&api, text ? &text->call : 0);
+    write_api_span(e, e->call_number, text ? &text->call : 0);
 }
 
 static void write_entry(const zo_entry_t *e)
@@ -433,7 +436,7 @@ static void write_entry(const zo_entry_t *e)
         write_launch(e);
         break;
     case ZO_ENTRY_API_CALL:
-        write_api_span(e, 0);
+        write_api_span(e, e->seq, 0);
         break;
     case ZO_ENTRY_SUBMISSION:
         last_submission_seq[e->thread % MAX_NAMED_THREADS] = e->seq;

@@ -61,8 +61,8 @@ static void device_span_both_ways(char *out, size_t cap, const zo_entry_t *e, ui
 
 START_TEST(launch_span_is_the_expected_text)
 {
-    static const zo_launch_shared_t s = {
-        "conv_fwd", "libdnnl", 0x10, "convolution", "jit:gemm", "src f32 4x3x8x8", {64, 5, 1}, 0};
+    static const zo_launch_shared_t s = {"conv_fwd", "libdnnl",         0x10,       "convolution",
+                                         "jit:gemm", "src f32 4x3x8x8", {64, 5, 1}, 0};
     zo_entry_t e = launch_entry(&s);
     const uint64_t waits_on[2] = {17, UINT64_C(99999999999)};
     const uint64_t start = BASE_NS + 7654999, end = start + 1001;
@@ -81,10 +81,10 @@ START_TEST(launch_span_is_the_expected_text)
     ck_assert_str_eq(got, want);
 
     device_span_both_ways(got, sizeof got, &e, start, start + 10000, ZO_TIMING_NOMINAL, 0, 0);
-    ck_assert_ptr_nonnull(strstr(got, "\"name\":\"convolution (jit:gemm) [nominal]\",\"ts\":7654.999,"
-                                      "\"dur\":10.000,"));
-    ck_assert_ptr_nonnull(
-        strstr(got, "\"timing\":\"nominal: submission order, 10 us each\"}}"));
+    ck_assert_ptr_nonnull(strstr(got,
+                                 "\"name\":\"convolution (jit:gemm) [nominal]\",\"ts\":7654.999,"
+                                 "\"dur\":10.000,"));
+    ck_assert_ptr_nonnull(strstr(got, "\"timing\":\"nominal: submission order, 10 us each\"}}"));
 }
 END_TEST
 
@@ -111,7 +111,8 @@ START_TEST(launch_text_escapes_as_each_span_would)
     }
     zo_entry_t e = launch_entry(&cases[0]);
     device_span_both_ways(got, sizeof got, &e, BASE_NS, BASE_NS, ZO_TIMING_DEVICE, 0, 0);
-    ck_assert_ptr_nonnull(strstr(got, "\"kernel\":\"gemm \\\"q\\\"\\\\\\u000a\\u0001\xc3\xa9\\ufffd\""));
+    ck_assert_ptr_nonnull(
+        strstr(got, "\"kernel\":\"gemm \\\"q\\\"\\\\\\u000a\\u0001\xc3\xa9\\ufffd\""));
 }
 END_TEST
 
@@ -119,12 +120,14 @@ START_TEST(api_span_and_arrows_are_the_expected_text)
 {
     char out[1024], want[1024];
     zo_buf_t b;
-    zo_entry_t e = {.thread = 12, .seq = 77, .start_ns = BASE_NS + 1, .end_ns = BASE_NS + 123456789,
+    zo_entry_t e = {.thread = 12,
+                    .start_ns = BASE_NS + 1,
+                    .end_ns = BASE_NS + 123456789,
                     .call = "zeCommandListAppendLaunchKernel"};
     zo_text_piece_t call = {"\"zeCommandListAppendLaunchKernel\"", 33};
     for (int cached = 0; cached < 2; cached++) {
         zo_buf_init(&b, out, sizeof out - 1);
-        zo_format_api_span(&b, &clock_base, &e, 1, cached ? &call : 0);
+        zo_format_api_span(&b, &clock_base, &e, 77, 1, cached ? &call : 0);
         out[b.len] = 0;
         ck_assert_str_eq(out, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":12,\"cat\":\"submission\","
                               "\"name\":\"zeCommandListAppendLaunchKernel\",\"ts\":0.001,"
@@ -179,8 +182,7 @@ START_TEST(numbers_are_printf_s)
         zo_buf_fixed(&b, values[i], 1000, 3);
         got[b.len] = 0;
         snprintf(want, sizeof want, "%" PRIu64 " %" PRIu64 ".%03" PRIu64 " %" PRIu64 ".%03" PRIu64,
-                 values[i], values[i] / 1000, values[i] % 1000, values[i] / 1000,
-                 values[i] % 1000);
+                 values[i], values[i] / 1000, values[i] % 1000, values[i] / 1000, values[i] % 1000);
         ck_assert_str_eq(got, want);
         /* Cut where the buffer ends, as before. */
         zo_buf_init(&b, got, 3);
