@@ -2,6 +2,7 @@
 #include "zo_trace_writer.h"
 #include "zo_now.h"
 #include "zo_file.h"
+#include "zo_call_text.h"
 #include "zo_hash.h"
 #include "zo_launch_text.h"
 #include "zo_ring.h"
@@ -436,7 +437,7 @@ static void write_entry(const zo_entry_t *e)
         write_launch(e);
         break;
     case ZO_ENTRY_API_CALL:
-        write_api_span(e, e->seq, 0);
+        write_api_span(e, e->seq, zo_call_text_of(e->call));
         break;
     case ZO_ENTRY_SUBMISSION:
         last_submission_seq[e->thread % MAX_NAMED_THREADS] = e->seq;
