@@ -4,7 +4,7 @@
 
 #include <stdatomic.h>
 
-#define CALL_SLOTS 512u             /* power of two; filled to 3/4 at most */
+#define CALL_SLOTS 512u               /* power of two; filled to 3/4 at most */
 #define CALL_STORE_BYTES (32u * 1024) /* a name is some 30 bytes */
 
 typedef struct call_slot {
