@@ -16,7 +16,7 @@ int zo_buf_ok(const zo_buf_t *b)
     return !b->overflow;
 }
 
-void zo_buf_mem(zo_buf_t *b, const char *s, size_t n)
+void zo_buf_mem_cut(zo_buf_t *b, const char *s, size_t n)
 {
     size_t room = b->cap - b->len;
     if (n > room) {
@@ -25,35 +25,6 @@ void zo_buf_mem(zo_buf_t *b, const char *s, size_t n)
     }
     memcpy(b->data + b->len, s, n);
     b->len += n;
-}
-
-void zo_buf_str(zo_buf_t *b, const char *s)
-{
-    zo_buf_mem(b, s, strlen(s));
-}
-
-void zo_buf_char(zo_buf_t *b, char c)
-{
-    zo_buf_mem(b, &c, 1);
-}
-
-static size_t u64_digits(uint64_t v, char out[20])
-{
-    char tmp[20];
-    size_t n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    for (size_t i = 0; i < n; i++)
-        out[i] = tmp[n - 1 - i];
-    return n;
-}
-
-void zo_buf_u64(zo_buf_t *b, uint64_t v)
-{
-    char d[20];
-    zo_buf_mem(b, d, u64_digits(v, d));
 }
 
 void zo_buf_padded(zo_buf_t *b, const char *s, int width)
@@ -67,44 +38,6 @@ void zo_buf_padded(zo_buf_t *b, const char *s, int width)
         zo_buf_char(b, ' ');
     if (width >= 0)
         zo_buf_mem(b, s, n);
-}
-
-void zo_buf_hex(zo_buf_t *b, uint64_t v)
-{
-    static const char digits[] = "0123456789abcdef";
-    char tmp[16];
-    size_t n = 0;
-    do {
-        tmp[n++] = digits[v & 15];
-        v >>= 4;
-    } while (v);
-    zo_buf_mem(b, "0x", 2);
-    while (n)
-        zo_buf_char(b, tmp[--n]);
-}
-
-void zo_buf_fixed(zo_buf_t *b, uint64_t value, uint64_t unit, int decimals)
-{
-    uint64_t scale = 1;
-    for (int i = 0; i < decimals; i++)
-        scale *= 10;
-    /* Round to the last printed decimal without overflowing near UINT64_MAX. */
-    uint64_t whole = value / unit;
-    uint64_t rest = value % unit;
-    uint64_t frac = (uint64_t)(((unsigned __int128)rest * scale + unit / 2) / unit);
-    if (frac >= scale) {
-        whole++;
-        frac -= scale;
-    }
-    zo_buf_u64(b, whole);
-    if (decimals > 0) {
-        char d[20];
-        size_t n = u64_digits(frac, d);
-        zo_buf_char(b, '.');
-        for (size_t i = n; i < (size_t)decimals; i++)
-            zo_buf_char(b, '0');
-        zo_buf_mem(b, d, n);
-    }
 }
 
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when s does not

@@ -52,7 +52,9 @@ typedef struct zo_entry {
     uint64_t list;
     const char *call;
     /* ZO_ENTRY_LAUNCH: what the other fields of its submission come from,
-     * and its API call's number (seq is the submission's). */
+     * and its API call's number (seq is the submission's). A submission the
+     * writer makes of a launch keeps it (its text: zo_launch_text.h); one
+     * from zo_trace_submission has none. */
     const zo_launch_shared_t *shared;
     uint64_t call_number;
     /* Second line: the rest of a launch, and of a submission. */

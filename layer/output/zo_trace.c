@@ -85,6 +85,7 @@ void zo_trace_submission(const zeil_record_t *r)
     e->primitive = r->primitive;
     e->impl = r->impl;
     e->memory_args = r->memory_args;
+    e->shared = 0; /* no launch text: the slot may hold a launch's pointer */
     end_entry(ring);
 }
 

@@ -4,20 +4,14 @@
 #include <string.h>
 #include <zeil/zeil.h>
 
-static void begin_event(zo_buf_t *b, const char *ph, int pid, uint64_t tid)
+static void begin_event(zo_buf_t *b, char ph, int pid, uint64_t tid)
 {
-    zo_buf_str(b, ",\n{\"ph\":\"");
-    zo_buf_str(b, ph);
-    zo_buf_str_u64(b, "\",\"pid\":", (uint64_t)pid);
-    zo_buf_str_u64(b, ",\"tid\":", tid);
-}
-
-static void field_ts(zo_buf_t *b, const char *key, uint64_t ns)
-{
-    zo_buf_str(b, ",\"");
-    zo_buf_str(b, key);
-    zo_buf_str(b, "\":");
-    zo_buf_fixed(b, ns, 1000, 3);
+    zo_buf_lit(b, ",\n{\"ph\":\"");
+    zo_buf_char(b, ph);
+    zo_buf_lit(b, "\",\"pid\":");
+    zo_buf_u64(b, (uint64_t)pid);
+    zo_buf_lit(b, ",\"tid\":");
+    zo_buf_u64(b, tid);
 }
 
 static uint64_t since_base(const zo_trace_clock_t *c, uint64_t ns)
@@ -25,9 +19,42 @@ static uint64_t since_base(const zo_trace_clock_t *c, uint64_t ns)
     return ns > c->base_ns ? ns - c->base_ns : 0;
 }
 
+/* A time since the base at a cursor. */
+static char *put_time(char *p, const zo_trace_clock_t *c, uint64_t ns)
+{
+    return zo_put_us(p, since_base(c, ns));
+}
+
+/* begin_event at a cursor (room for EVENT_HEAD_BYTES). */
+#define EVENT_HEAD_BYTES (9 + 1 + 8 + ZO_U64_MAX_CHARS + 7 + ZO_U64_MAX_CHARS)
+static char *put_event_head(char *p, char ph, int pid, uint64_t tid)
+{
+    p = zo_put_lit(p, ",\n{\"ph\":\"");
+    *p++ = ph;
+    p = zo_put_lit(p, "\",\"pid\":");
+    p = zo_put_u64(p, (uint64_t)pid);
+    p = zo_put_lit(p, ",\"tid\":");
+    return zo_put_u64(p, tid);
+}
+
+/* ,"ts":T,"dur":D: a span's times in microseconds. */
+static void field_ts_dur(zo_buf_t *b, uint64_t ts_ns, uint64_t dur_ns)
+{
+    zo_buf_lit(b, ",\"ts\":");
+    zo_buf_us(b, ts_ns);
+    zo_buf_lit(b, ",\"dur\":");
+    zo_buf_us(b, dur_ns);
+}
+
+static void field_ts(zo_buf_t *b, uint64_t ns)
+{
+    zo_buf_lit(b, ",\"ts\":");
+    zo_buf_us(b, ns);
+}
+
 static void metadata_name(zo_buf_t *b, int pid, uint64_t tid, const char *what)
 {
-    begin_event(b, "M", pid, tid);
+    begin_event(b, 'M', pid, tid);
     zo_buf_str(b, ",\"name\":\"");
     zo_buf_str(b, what);
     zo_buf_str(b, "\",\"args\":{\"name\":");
@@ -39,15 +66,15 @@ void zo_format_trace_header(zo_buf_t *b)
                   "\"args\":{\"name\":\"host\"}}");
     metadata_name(b, ZO_PID_DEVICE, 0, "process_name");
     zo_buf_str(b, "\"device\"}}");
-    begin_event(b, "M", ZO_PID_HOST, 0);
+    begin_event(b, 'M', ZO_PID_HOST, 0);
     zo_buf_str(b, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":1}}");
-    begin_event(b, "M", ZO_PID_DEVICE, 0);
+    begin_event(b, 'M', ZO_PID_DEVICE, 0);
     zo_buf_str(b, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":2}}");
 }
 
 void zo_format_process_info(zo_buf_t *b, uint64_t pid, int rank, uint64_t realtime_ns)
 {
-    begin_event(b, "M", ZO_PID_HOST, 0);
+    begin_event(b, 'M', ZO_PID_HOST, 0);
     zo_buf_str_u64(b, ",\"name\":\"zeil_process\",\"args\":{\"pid\":", pid);
     zo_buf_str(b, ",\"rank\":");
     if (rank >= 0)
@@ -104,29 +131,68 @@ void zo_format_device_track_name(zo_buf_t *b, uint32_t tid, uint64_t stream_id, 
 
 void zo_format_device_track_order(zo_buf_t *b, uint32_t tid, uint64_t sort_key)
 {
-    begin_event(b, "M", ZO_PID_DEVICE, tid);
+    begin_event(b, 'M', ZO_PID_DEVICE, tid);
     zo_buf_str_u64(b, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":", sort_key);
     zo_buf_str(b, "}}");
 }
 
 void zo_format_stream_bound(zo_buf_t *b, const zo_trace_clock_t *c, uint32_t tid, uint64_t ns)
 {
-    begin_event(b, "I", ZO_PID_DEVICE, tid); /* "I": the form DevTools reads */
+    begin_event(b, 'I', ZO_PID_DEVICE, tid); /* "I": the form DevTools reads */
     zo_buf_str(b, ",\"s\":\"t\",\"cat\":\"stream\",\"name\":\"stream bound\"");
-    field_ts(b, "ts", since_base(c, ns));
+    field_ts(b, since_base(c, ns));
     zo_buf_char(b, '}');
 }
 
-void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e, int submission)
+/* The API span's bytes besides its call's name, at most. */
+#define API_SPAN_BYTES \
+    (EVENT_HEAD_BYTES + 40 + 2 * (7 + ZO_US_MAX_CHARS) + 16 + ZO_U64_MAX_CHARS + 2)
+
+/* zo_format_api_span at a cursor, with the call's name as JSON. */
+static char *put_api_span(char *p, const zo_trace_clock_t *c, const zo_entry_t *e, uint64_t number,
+                          int submission, const zo_text_piece_t *call)
 {
-    begin_event(b, "X", ZO_PID_HOST, e->thread);
-    zo_buf_str(b, submission ? ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":"
-                             : ",\"cat\":\"api\",\"name\":");
-    zo_buf_json_str(b, e->call ? e->call : "");
-    field_ts(b, "ts", since_base(c, e->start_ns));
-    field_ts(b, "dur", e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0);
-    if (e->seq) {
-        zo_buf_str_u64(b, ",\"args\":{\"seq\":", e->seq);
+    p = put_event_head(p, 'X', ZO_PID_HOST, e->thread);
+    if (submission)
+        p = zo_put_lit(p, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
+    else
+        p = zo_put_lit(p, ",\"cat\":\"api\",\"name\":");
+    p = zo_put_mem(p, call->data, call->len);
+    p = zo_put_lit(p, ",\"ts\":");
+    p = put_time(p, c, e->start_ns);
+    p = zo_put_lit(p, ",\"dur\":");
+    p = zo_put_us(p, e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0);
+    if (number) {
+        p = zo_put_lit(p, ",\"args\":{\"seq\":");
+        p = zo_put_u64(p, number);
+        *p++ = '}';
+    }
+    *p++ = '}';
+    return p;
+}
+
+void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
+                        uint64_t number, int submission, const zo_text_piece_t *call)
+{
+    char *p = call ? zo_buf_room(b, API_SPAN_BYTES + call->len) : 0;
+    if (p) {
+        zo_buf_commit(b, put_api_span(p, c, e, number, submission, call));
+        return;
+    }
+    begin_event(b, 'X', ZO_PID_HOST, e->thread);
+    if (submission)
+        zo_buf_lit(b, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
+    else
+        zo_buf_lit(b, ",\"cat\":\"api\",\"name\":");
+    if (call)
+        zo_buf_mem(b, call->data, call->len);
+    else
+        zo_buf_json_str(b, e->call ? e->call : "");
+    field_ts_dur(b, since_base(c, e->start_ns),
+                 e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0);
+    if (number) {
+        zo_buf_lit(b, ",\"args\":{\"seq\":");
+        zo_buf_u64(b, number);
         zo_buf_char(b, '}');
     }
     zo_buf_char(b, '}');
@@ -158,7 +224,7 @@ static void span_name(zo_buf_t *b, const zo_entry_t *e, zo_span_timing_t timing)
     if (e->record_kind == ZEIL_RECORD_LAUNCH && e->primitive && e->primitive[0]) {
         zo_buf_mem(&t, e->primitive, strnlen(e->primitive, ZO_MAX_FOREIGN_STRING));
         if (e->impl && e->impl[0]) {
-            zo_buf_str(&t, " (");
+            zo_buf_lit(&t, " (");
             zo_buf_mem(&t, e->impl, strnlen(e->impl, ZO_MAX_FOREIGN_STRING));
             zo_buf_char(&t, ')');
         }
@@ -172,60 +238,193 @@ static void span_name(zo_buf_t *b, const zo_entry_t *e, zo_span_timing_t timing)
         zo_buf_str(&t, record_kind_name(e->record_kind));
     }
     if (timing == ZO_TIMING_NOMINAL)
-        zo_buf_str(&t, " [nominal]");
+        zo_buf_lit(&t, " [nominal]");
     text[t.len] = 0;
     zo_buf_json_str(b, text);
 }
 
-static void field_u32x3(zo_buf_t *b, const char *key, const uint32_t v[3])
+static void u32x3(zo_buf_t *b, const uint32_t v[3])
 {
-    zo_buf_str(b, ",\"");
-    zo_buf_str(b, key);
-    zo_buf_str(b, "\":[");
-    for (int i = 0; i < 3; i++) {
-        if (i)
-            zo_buf_char(b, ',');
-        zo_buf_u64(b, v[i]);
+    zo_buf_u64(b, v[0]);
+    zo_buf_char(b, ',');
+    zo_buf_u64(b, v[1]);
+    zo_buf_char(b, ',');
+    zo_buf_u64(b, v[2]);
+}
+
+/* ,"kind":"launch","call":..,"kernel":..,"primitive":..,"impl":..[,"memory":..] */
+static void launch_fields(zo_buf_t *b, const zo_entry_t *e)
+{
+    zo_buf_lit(b, ",\"kind\":\"launch\",\"call\":");
+    zo_buf_json_str(b, e->call ? e->call : "");
+    zo_buf_lit(b, ",\"kernel\":");
+    zo_buf_json_str(b, e->name && e->name[0] ? e->name : 0);
+    zo_buf_lit(b, ",\"primitive\":");
+    zo_buf_json_str(b, e->primitive && e->primitive[0] ? e->primitive : 0);
+    zo_buf_lit(b, ",\"impl\":");
+    zo_buf_json_str(b, e->impl && e->impl[0] ? e->impl : 0);
+    if (e->memory_args && e->memory_args[0]) {
+        zo_buf_lit(b, ",\"memory\":");
+        zo_buf_json_str(b, e->memory_args);
     }
+}
+
+/* ],"group_size":[x,y,z] (after the group count's numbers) */
+static void launch_group_size(zo_buf_t *b, const zo_entry_t *e)
+{
+    zo_buf_lit(b, "],\"group_size\":[");
+    u32x3(b, e->group_size);
     zo_buf_char(b, ']');
+}
+
+/* A piece of store: what f writes there. */
+static void piece(zo_buf_t *store, zo_text_piece_t *p, void (*f)(zo_buf_t *, const zo_entry_t *),
+                  const zo_entry_t *e)
+{
+    size_t from = store->len;
+    f(store, e);
+    p->data = store->data + from;
+    p->len = store->len - from;
+}
+
+static void name_device(zo_buf_t *b, const zo_entry_t *e)
+{
+    span_name(b, e, ZO_TIMING_DEVICE);
+}
+
+static void name_nominal(zo_buf_t *b, const zo_entry_t *e)
+{
+    span_name(b, e, ZO_TIMING_NOMINAL);
+}
+
+static void call_name(zo_buf_t *b, const zo_entry_t *e)
+{
+    zo_buf_json_str(b, e->call ? e->call : "");
+}
+
+int zo_format_launch_text(zo_buf_t *store, const zo_entry_t *e, zo_launch_text_t *text)
+{
+    piece(store, &text->name[ZO_TIMING_DEVICE], name_device, e);
+    piece(store, &text->name[ZO_TIMING_NOMINAL], name_nominal, e);
+    piece(store, &text->call, call_name, e);
+    piece(store, &text->fields, launch_fields, e);
+    piece(store, &text->group_size, launch_group_size, e);
+    return zo_buf_ok(store) ? 0 : -1;
+}
+
+/* From "kind" to the group size, or the bytes: what the submission was. */
+static void what_ran(zo_buf_t *b, const zo_entry_t *e, const zo_launch_text_t *text)
+{
+    if (text) {
+        zo_buf_mem(b, text->fields.data, text->fields.len);
+        zo_buf_lit(b, ",\"group_count\":[");
+        u32x3(b, e->group_count);
+        zo_buf_mem(b, text->group_size.data, text->group_size.len);
+        return;
+    }
+    if (e->record_kind == ZEIL_RECORD_LAUNCH) {
+        launch_fields(b, e);
+        zo_buf_lit(b, ",\"group_count\":[");
+        u32x3(b, e->group_count);
+        launch_group_size(b, e);
+        return;
+    }
+    zo_buf_lit(b, ",\"kind\":\"");
+    zo_buf_str(b, record_kind_name(e->record_kind));
+    zo_buf_lit(b, "\",\"call\":");
+    zo_buf_json_str(b, e->call ? e->call : "");
+    if (e->record_kind == ZEIL_RECORD_COPY || e->record_kind == ZEIL_RECORD_FILL) {
+        zo_buf_lit(b, ",\"bytes\":");
+        zo_buf_u64(b, e->bytes);
+    }
+}
+
+/* A launch's device span besides its text and waits_on, at most. */
+#define DEVICE_SPAN_BYTES 512
+#define U32_MAX_CHARS 10
+
+static char *put_u32x3(char *p, const uint32_t v[3])
+{
+    p = zo_put_u64(p, v[0]);
+    *p++ = ',';
+    p = zo_put_u64(p, v[1]);
+    *p++ = ',';
+    return zo_put_u64(p, v[2]);
+}
+
+/* zo_format_device_span of a launch at a cursor, with its text. */
+static char *put_launch_span(char *p, const zo_trace_clock_t *c, const zo_entry_t *e, uint32_t tid,
+                             uint64_t start_ns, uint64_t end_ns, zo_span_timing_t timing,
+                             const uint64_t *waits_on, uint32_t num_waits_on,
+                             const zo_launch_text_t *text)
+{
+    p = put_event_head(p, 'X', ZO_PID_DEVICE, tid);
+    p = zo_put_lit(p, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
+    p = zo_put_mem(p, text->name[timing].data, text->name[timing].len);
+    p = zo_put_lit(p, ",\"ts\":");
+    p = put_time(p, c, start_ns);
+    p = zo_put_lit(p, ",\"dur\":");
+    p = zo_put_us(p, end_ns > start_ns ? end_ns - start_ns : 0);
+    p = zo_put_lit(p, ",\"args\":{\"seq\":");
+    p = zo_put_u64(p, e->seq);
+    p = zo_put_mem(p, text->fields.data, text->fields.len);
+    p = zo_put_lit(p, ",\"group_count\":[");
+    p = put_u32x3(p, e->group_count);
+    p = zo_put_mem(p, text->group_size.data, text->group_size.len);
+    p = zo_put_lit(p, ",\"thread\":");
+    p = zo_put_u64(p, e->thread);
+    p = zo_put_lit(p, ",\"wait_events\":");
+    p = zo_put_u64(p, e->num_waits);
+    if (e->waits_cut)
+        p = zo_put_lit(p, ",\"wait_events_cut\":true");
+    if (num_waits_on) {
+        p = zo_put_lit(p, ",\"waits_on\":[");
+        for (uint32_t i = 0; i < num_waits_on; i++) {
+            if (i)
+                *p++ = ',';
+            p = zo_put_u64(p, waits_on[i]);
+        }
+        *p++ = ']';
+    }
+    p = zo_put_lit(p, ",\"host_ts\":");
+    p = put_time(p, c, e->start_ns);
+    if (timing == ZO_TIMING_DEVICE)
+        return zo_put_lit(p, ",\"timing\":\"device\"}}");
+    return zo_put_lit(p, ",\"timing\":\"nominal: submission order, 10 us each\"}}");
 }
 
 void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
                            uint32_t tid, uint64_t start_ns, uint64_t end_ns,
-                           zo_span_timing_t timing, const uint64_t *waits_on, uint32_t num_waits_on)
+                           zo_span_timing_t timing, const uint64_t *waits_on, uint32_t num_waits_on,
+                           const zo_launch_text_t *text)
 {
-    begin_event(b, "X", ZO_PID_DEVICE, tid);
-    zo_buf_str(b, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
-    span_name(b, e, timing);
-    field_ts(b, "ts", since_base(c, start_ns));
-    field_ts(b, "dur", end_ns > start_ns ? end_ns - start_ns : 0);
-    zo_buf_str_u64(b, ",\"args\":{\"seq\":", e->seq);
-    zo_buf_str(b, ",\"kind\":\"");
-    zo_buf_str(b, record_kind_name(e->record_kind));
-    zo_buf_str(b, "\",\"call\":");
-    zo_buf_json_str(b, e->call ? e->call : "");
-    if (e->record_kind == ZEIL_RECORD_LAUNCH) {
-        zo_buf_str(b, ",\"kernel\":");
-        zo_buf_json_str(b, e->name && e->name[0] ? e->name : 0);
-        zo_buf_str(b, ",\"primitive\":");
-        zo_buf_json_str(b, e->primitive && e->primitive[0] ? e->primitive : 0);
-        zo_buf_str(b, ",\"impl\":");
-        zo_buf_json_str(b, e->impl && e->impl[0] ? e->impl : 0);
-        if (e->memory_args && e->memory_args[0]) {
-            zo_buf_str(b, ",\"memory\":");
-            zo_buf_json_str(b, e->memory_args);
-        }
-        field_u32x3(b, "group_count", e->group_count);
-        field_u32x3(b, "group_size", e->group_size);
-    } else if (e->record_kind == ZEIL_RECORD_COPY || e->record_kind == ZEIL_RECORD_FILL) {
-        zo_buf_str_u64(b, ",\"bytes\":", e->bytes);
+    char *p = text ? zo_buf_room(b, DEVICE_SPAN_BYTES + text->name[timing].len + text->fields.len +
+                                        text->group_size.len +
+                                        (size_t)num_waits_on * (ZO_U64_MAX_CHARS + 1))
+                   : 0;
+    if (p) {
+        zo_buf_commit(b, put_launch_span(p, c, e, tid, start_ns, end_ns, timing, waits_on,
+                                         num_waits_on, text));
+        return;
     }
-    zo_buf_str_u64(b, ",\"thread\":", e->thread);
-    zo_buf_str_u64(b, ",\"wait_events\":", e->num_waits);
+    begin_event(b, 'X', ZO_PID_DEVICE, tid);
+    zo_buf_lit(b, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
+    if (text)
+        zo_buf_mem(b, text->name[timing].data, text->name[timing].len);
+    else
+        span_name(b, e, timing);
+    field_ts_dur(b, since_base(c, start_ns), end_ns > start_ns ? end_ns - start_ns : 0);
+    zo_buf_lit(b, ",\"args\":{\"seq\":");
+    zo_buf_u64(b, e->seq);
+    what_ran(b, e, text);
+    zo_buf_lit(b, ",\"thread\":");
+    zo_buf_u64(b, e->thread);
+    zo_buf_lit(b, ",\"wait_events\":");
+    zo_buf_u64(b, e->num_waits);
     if (e->waits_cut)
-        zo_buf_str(b, ",\"wait_events_cut\":true");
+        zo_buf_lit(b, ",\"wait_events_cut\":true");
     if (num_waits_on) {
-        zo_buf_str(b, ",\"waits_on\":[");
+        zo_buf_lit(b, ",\"waits_on\":[");
         for (uint32_t i = 0; i < num_waits_on; i++) {
             if (i)
                 zo_buf_char(b, ',');
@@ -233,33 +432,43 @@ void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entr
         }
         zo_buf_char(b, ']');
     }
-    zo_buf_str(b, ",\"host_ts\":");
-    zo_buf_fixed(b, since_base(c, e->start_ns), 1000, 3);
+    zo_buf_lit(b, ",\"host_ts\":");
+    zo_buf_us(b, since_base(c, e->start_ns));
     if (timing == ZO_TIMING_DEVICE)
-        zo_buf_str(b, ",\"timing\":\"device\"}}");
+        zo_buf_lit(b, ",\"timing\":\"device\"}}");
     else
-        zo_buf_str(b, ",\"timing\":\"nominal: submission order, 10 us each\"}}");
+        zo_buf_lit(b, ",\"timing\":\"nominal: submission order, 10 us each\"}}");
 }
 
-void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, const char *name,
+#define FLOW_BYTES (EVENT_HEAD_BYTES + 64 + ZO_U64_MAX_CHARS + 6 + ZO_US_MAX_CHARS + 10)
+
+void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, zo_arrow_t arrow,
                     uint64_t flow_id, int pid, uint32_t tid, uint64_t ns)
 {
-    char ph[2] = {phase, 0};
-    begin_event(b, ph, pid, tid);
-    zo_buf_str(b, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":\"");
-    zo_buf_str(b, name);
-    zo_buf_str_u64(b, "\",\"id\":", flow_id);
+    char scratch[FLOW_BYTES]; /* when b lacks the room: then cut there */
+    char *start = zo_buf_room(b, FLOW_BYTES);
+    char *p = put_event_head(start ? start : scratch, phase, pid, tid);
+    if (arrow == ZO_ARROW_SUBMIT)
+        p = zo_put_lit(p, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":\"submit\",\"id\":");
+    else
+        p = zo_put_lit(p, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":\"event\",\"id\":");
+    p = zo_put_u64(p, flow_id);
     /* At the span's start: DevTools binds by equal ts; "bp":"e" makes
      * Perfetto bind the end to the enclosing slice rather than the next. */
-    field_ts(b, "ts", since_base(c, ns));
+    p = zo_put_lit(p, ",\"ts\":");
+    p = put_time(p, c, ns);
     if (phase == 'f')
-        zo_buf_str(b, ",\"bp\":\"e\"");
-    zo_buf_char(b, '}');
+        p = zo_put_lit(p, ",\"bp\":\"e\"");
+    *p++ = '}';
+    if (start)
+        zo_buf_commit(b, p);
+    else
+        zo_buf_mem(b, scratch, (size_t)(p - scratch));
 }
 
 void zo_format_trace_end(zo_buf_t *b, const char *reason, int signo, uint64_t dropped)
 {
-    begin_event(b, "M", ZO_PID_HOST, 0);
+    begin_event(b, 'M', ZO_PID_HOST, 0);
     zo_buf_str(b, ",\"name\":\"zeil_trace_end\",\"args\":{\"reason\":\"");
     zo_buf_str(b, reason);
     zo_buf_str_u64(b, "\",\"signal\":", (uint64_t)(signo > 0 ? signo : 0));

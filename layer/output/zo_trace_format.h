@@ -48,6 +48,23 @@ typedef enum zo_span_timing {
 /* Nominal duration of a submission without device times. */
 #define ZO_NOMINAL_DURATION_NS 10000u
 
+/* Text a span copies as it is, already JSON. */
+typedef struct zo_text_piece {
+    const char *data;
+    size_t len;
+} zo_text_piece_t;
+
+/* What a launch's spans say that depends only on its description and call
+ * (its kernel, attribution, arguments, group size): JSON made once per
+ * description (zo_launch_text.c keeps it) and copied into each span, the
+ * same bytes the span would escape and format itself. */
+typedef struct zo_launch_text {
+    zo_text_piece_t name[2];    /* the device span's name, by zo_span_timing_t */
+    zo_text_piece_t call;       /* the call's name: the API span's */
+    zo_text_piece_t fields;     /* ,"kind":"launch","call":.. up to "impl" or "memory" */
+    zo_text_piece_t group_size; /* ],"group_size":[x,y,z] (closes "group_count") */
+} zo_launch_text_t;
+
 typedef struct zo_trace_clock {
     uint64_t base_ns; /* CLOCK_MONOTONIC at zo_init: ts 0 */
 } zo_trace_clock_t;
@@ -67,17 +84,29 @@ void zo_format_device_track_order(zo_buf_t *b, uint32_t tid, uint64_t sort_key);
 /* An instant on a stream's track when it was bound ("stream bound"): DevTools
  * lists tracks in the order of their first event, so streams come first. */
 void zo_format_stream_bound(zo_buf_t *b, const zo_trace_clock_t *c, uint32_t tid, uint64_t ns);
-/* submission: the call appended a submission (cat "submission"). */
+/* e's thread, times and call; number: the call's number (0: none, no
+ * args); submission: the call appended a submission (cat "submission").
+ * call: its name as JSON (zo_launch_text_t), or null to escape e->call. */
 void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
-                        int submission);
-/* waits_on: the call numbers of the submissions it waits for (known ones). */
+                        uint64_t number, int submission, const zo_text_piece_t *call);
+/* waits_on: the call numbers of the submissions it waits for (known ones).
+ * text: a launch's text made by zo_format_launch_text from e's description
+ * and call, or null to format e's strings here. */
 void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
                            uint32_t tid, uint64_t start_ns, uint64_t end_ns,
-                           zo_span_timing_t timing, const uint64_t *waits_on,
-                           uint32_t num_waits_on);
+                           zo_span_timing_t timing, const uint64_t *waits_on, uint32_t num_waits_on,
+                           const zo_launch_text_t *text);
+/* Makes the text of launch e (a submission's entry: record_kind launch) in
+ * store and points text's pieces at it; -1 when store is too small. */
+int zo_format_launch_text(zo_buf_t *store, const zo_entry_t *e, zo_launch_text_t *text);
+/* The two kinds of arrow: "submit" (host to device) and "event". */
+typedef enum zo_arrow {
+    ZO_ARROW_SUBMIT,
+    ZO_ARROW_EVENT,
+} zo_arrow_t;
 /* One end of a flow arrow ("s" or "f") at ns on (pid, tid), cat
- * "submission"; name "submit" (host to device) or "event". */
-void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, const char *name,
+ * "submission", named by its kind. */
+void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, zo_arrow_t arrow,
                     uint64_t flow_id, int pid, uint32_t tid, uint64_t ns);
 /* Last event: why the trace ended and how many records were dropped. */
 void zo_format_trace_end(zo_buf_t *b, const char *reason, int signo, uint64_t dropped);

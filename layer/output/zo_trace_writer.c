@@ -2,7 +2,9 @@
 #include "zo_trace_writer.h"
 #include "zo_now.h"
 #include "zo_file.h"
+#include "zo_call_text.h"
 #include "zo_hash.h"
+#include "zo_launch_text.h"
 #include "zo_ring.h"
 #include "zo_trace_flows.h"
 #include "zo_trace_format.h"
@@ -136,9 +138,18 @@ static track_t *track_sorted(uint64_t stream_id, uint64_t list, uint64_t sort_ke
     return overflow;
 }
 
+/* The last track asked for: a launch asks for its own three times. */
+static track_t *last_track;
+
 static track_t *track_of(uint64_t stream_id, uint64_t list)
 {
-    return track_sorted(stream_id, list, 0);
+    track_t *t = last_track;
+    if (t && t->stream_id == stream_id && t->list == list)
+        return t;
+    t = track_sorted(stream_id, list, 0);
+    if (t != &tracks[MAX_TRACKS - 1]) /* the overflow track has no key */
+        last_track = t;
+    return t;
 }
 
 static void name_track(track_t *t)
@@ -166,12 +177,12 @@ static void name_host_thread(uint32_t thread)
 /* ---- device spans ---- */
 
 /* Both ends of one arrow, at the start of the spans they join. */
-static void write_arrow(const char *name, uint64_t flow_id, int from_pid, uint32_t from_tid,
+static void write_arrow(zo_arrow_t arrow, uint64_t flow_id, int from_pid, uint32_t from_tid,
                         uint64_t from_ns, uint32_t to_tid, uint64_t to_ns)
 {
     event_begin();
-    zo_format_flow(&chunk, &clock_base, 's', name, flow_id, from_pid, from_tid, from_ns);
-    zo_format_flow(&chunk, &clock_base, 'f', name, flow_id, ZO_PID_DEVICE, to_tid, to_ns);
+    zo_format_flow(&chunk, &clock_base, 's', arrow, flow_id, from_pid, from_tid, from_ns);
+    zo_format_flow(&chunk, &clock_base, 'f', arrow, flow_id, ZO_PID_DEVICE, to_tid, to_ns);
     event_end();
 }
 
@@ -190,17 +201,17 @@ static void write_span(const zo_entry_t *e, uint64_t start, uint64_t end, zo_spa
     }
     event_begin();
     zo_format_device_span(&chunk, &clock_base, e, t->tid, start, end, timing, waits_on,
-                          num_waits_on);
+                          num_waits_on, zo_launch_text_of(e));
     event_end();
     /* From the host append (its API span starts at the record's host time). */
     if (e->thread && e->seq)
-        write_arrow("submit", ZO_FLOW_HOST(e->seq), ZO_PID_HOST, e->thread, e->start_ns, t->tid,
-                    start);
+        write_arrow(ZO_ARROW_SUBMIT, ZO_FLOW_HOST(e->seq), ZO_PID_HOST, e->thread, e->start_ns,
+                    t->tid, start);
     if (e->signal_event) {
         zo_flow_span_t mine = {t->tid, start, end}, waiter;
         uint64_t flow_id;
         if (zo_flows_span_written(e->signal_event, e->seq, &mine, &waiter, &flow_id))
-            write_arrow("event", flow_id, ZO_PID_DEVICE, t->tid, start, waiter.tid,
+            write_arrow(ZO_ARROW_EVENT, flow_id, ZO_PID_DEVICE, t->tid, start, waiter.tid,
                         waiter.start_ns);
         signaller_written = 1;
     }
@@ -210,8 +221,8 @@ static void write_span(const zo_entry_t *e, uint64_t start, uint64_t end, zo_spa
         zo_flow_span_t signaller;
         uint64_t flow_id = ZO_FLOW_EVENT(e->seq, i);
         if (zo_flows_span_of(e->waits[i], from[i], &signaller))
-            write_arrow("event", flow_id, ZO_PID_DEVICE, signaller.tid, signaller.start_ns, t->tid,
-                        start);
+            write_arrow(ZO_ARROW_EVENT, flow_id, ZO_PID_DEVICE, signaller.tid, signaller.start_ns,
+                        t->tid, start);
         else
             zo_flows_note_waiter(e->waits[i], from[i], &(zo_flow_span_t){t->tid, start, end},
                                  flow_id);
@@ -379,7 +390,20 @@ static void write_submission(const zo_entry_t *e)
 
 static void write_entry(const zo_entry_t *e);
 
-/* A launch's entry as the two it stands for (zo_trace_launch). */
+/* The API span of e, call number `number`; call: the call's name as JSON,
+ * or null to escape e->call. */
+static void write_api_span(const zo_entry_t *e, uint64_t number, const zo_text_piece_t *call)
+{
+    name_host_thread(e->thread);
+    event_begin();
+    zo_format_api_span(&chunk, &clock_base, e, number,
+                       number && number == last_submission_seq[e->thread % MAX_NAMED_THREADS],
+                       call);
+    event_end();
+}
+
+/* A launch's entry as the two it stands for (zo_trace_launch); their text
+ * of its description and call comes from zo_launch_text_of. */
 static void write_launch(const zo_entry_t *e)
 {
     const zo_launch_shared_t *s = e->shared;
@@ -392,6 +416,7 @@ static void write_launch(const zo_entry_t *e)
         .list = e->list,
         .stream_id = s->stream_id,
         .call = e->call,
+        .shared = s,
         .name = s->kernel,
         .primitive = s->primitive,
         .impl = s->impl,
@@ -400,15 +425,9 @@ static void write_launch(const zo_entry_t *e)
     memcpy(submission.group_count, e->group_count, sizeof submission.group_count);
     memcpy(submission.group_size, s->group_size, sizeof submission.group_size);
     write_entry(&submission);
-    zo_entry_t api = {
-        .kind = ZO_ENTRY_API_CALL,
-        .thread = e->thread,
-        .seq = e->call_number,
-        .start_ns = e->start_ns,
-        .end_ns = e->end_ns,
-        .call = e->call,
-    };
-    write_entry(&api);
+    /* Its API span: the entry's thread, times and call, and its number. */
+    const zo_launch_text_t *text = zo_launch_text_of(&submission);
+    write_api_span(e, e->call_number, text ? &text->call : 0);
 }
 
 static void write_entry(const zo_entry_t *e)
@@ -418,11 +437,7 @@ static void write_entry(const zo_entry_t *e)
         write_launch(e);
         break;
     case ZO_ENTRY_API_CALL:
-        name_host_thread(e->thread);
-        event_begin();
-        zo_format_api_span(&chunk, &clock_base, e,
-                           e->seq && e->seq == last_submission_seq[e->thread % MAX_NAMED_THREADS]);
-        event_end();
+        write_api_span(e, e->seq, zo_call_text_of(e->call));
         break;
     case ZO_ENTRY_SUBMISSION:
         last_submission_seq[e->thread % MAX_NAMED_THREADS] = e->seq;
