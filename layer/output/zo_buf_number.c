@@ -59,15 +59,24 @@ char *zo_put_digits(char *p, uint64_t v)
     return put_four(put_four(p, low / 10000), low % 10000);
 }
 
-void zo_buf_u64_digits(zo_buf_t *b, uint64_t v)
+/* put's text of v (at most max bytes, max <= ZO_US_MAX_CHARS) appended to
+ * b: in place when b has the room, else cut to what is left. */
+static inline __attribute__((always_inline)) void buf_put(zo_buf_t *b, size_t max,
+                                                          char *(*put)(char *, uint64_t),
+                                                          uint64_t v)
 {
-    char *p = zo_buf_room(b, ZO_U64_MAX_CHARS);
+    char *p = zo_buf_room(b, max);
     if (__builtin_expect(p != 0, 1)) {
-        zo_buf_commit(b, zo_put_digits(p, v));
+        zo_buf_commit(b, put(p, v));
         return;
     }
-    char d[ZO_U64_MAX_CHARS];
-    zo_buf_mem_cut(b, d, (size_t)(zo_put_digits(d, v) - d));
+    char d[ZO_US_MAX_CHARS];
+    zo_buf_mem_cut(b, d, (size_t)(put(d, v) - d));
+}
+
+void zo_buf_u64_digits(zo_buf_t *b, uint64_t v)
+{
+    buf_put(b, ZO_U64_MAX_CHARS, zo_put_digits, v);
 }
 
 static char *put_thousandths(char *p, unsigned rest)
@@ -85,13 +94,7 @@ char *zo_put_us(char *p, uint64_t ns)
 
 void zo_buf_us(zo_buf_t *b, uint64_t ns)
 {
-    char *p = zo_buf_room(b, ZO_US_MAX_CHARS);
-    if (__builtin_expect(p != 0, 1)) {
-        zo_buf_commit(b, zo_put_us(p, ns));
-        return;
-    }
-    char d[ZO_US_MAX_CHARS];
-    zo_buf_mem_cut(b, d, (size_t)(zo_put_us(d, ns) - d));
+    buf_put(b, ZO_US_MAX_CHARS, zo_put_us, ns);
 }
 
 void zo_buf_hex(zo_buf_t *b, uint64_t v)

@@ -94,6 +94,31 @@ START_TEST(full_buffer_overflows_without_writing_past_it)
 }
 END_TEST
 
+/* A number that finds less room than its widest text is cut where the
+ * buffer ends, as any text: its first digits, nothing past the end. */
+START_TEST(numbers_without_room_are_cut_at_the_end)
+{
+    char out[12] = "-----------";
+    zo_buf_t b;
+    zo_buf_init(&b, out, 6);
+    zo_buf_u64(&b, 12345678901234ull);
+    ck_assert(!zo_buf_ok(&b));
+    ck_assert_uint_eq(b.len, 6);
+    ck_assert_int_eq(memcmp(out, "123456-----", 12), 0);
+    memcpy(out, "-----------", sizeof out);
+    zo_buf_init(&b, out, 5);
+    zo_buf_us(&b, 987654321ull); /* 987654.321 */
+    ck_assert(!zo_buf_ok(&b));
+    ck_assert_uint_eq(b.len, 5);
+    ck_assert_int_eq(memcmp(out, "98765------", 12), 0);
+    memcpy(out, "-----------", sizeof out);
+    zo_buf_init(&b, out, 11);
+    zo_buf_us(&b, 987654321ull);
+    ck_assert(zo_buf_ok(&b));
+    ck_assert_int_eq(memcmp(out, "987654.321-", 12), 0);
+}
+END_TEST
+
 /* ---- report and summary ---- */
 
 static const zeil_kernel_stats_t known_kernels[] = {
@@ -413,6 +438,7 @@ static Suite *format_suite(void)
     tcase_add_test(t, numbers_format_exactly);
     tcase_add_test(t, result_names_come_from_the_headers);
     tcase_add_test(t, full_buffer_overflows_without_writing_past_it);
+    tcase_add_test(t, numbers_without_room_are_cut_at_the_end);
     suite_add_tcase(s, t);
     t = tcase_create("report");
     tcase_add_test(t, report_text_is_exact);
