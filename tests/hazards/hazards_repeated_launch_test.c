@@ -108,6 +108,16 @@ START_TEST(repeated_launch_after_an_unordered_fill_is_a_warning)
 }
 END_TEST
 
+/* An allocation of its own filled by B (so it has a history), known done
+ * through the event filled, then freed: one history forgotten. */
+static void forget_a_history(ze_event_handle_t filled)
+{
+    void *other = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
+    hz_fill(t.b, other, filled, 0, NULL);
+    ZT_OK(zeEventHostSynchronize(filled, hz_forever));
+    ZT_OK(zeMemFree(t.f.env.context, other));
+}
+
 /* Another allocation's history forgotten (it is freed) while the loop runs:
  * the loop's next launch cannot trust the histories it found before and
  * asks each again (hz_access_launch_again), and still sees B's unordered
@@ -115,16 +125,12 @@ END_TEST
  * fill is done: the program races to Level Zero's order, not in fact.) */
 START_TEST(repeated_launch_after_a_free_still_sees_an_unordered_fill)
 {
-    ze_event_handle_t launched = t.f.event[3], other_filled = t.f.event[0], filled = t.f.event[1],
-                      again = t.f.event[4];
+    ze_event_handle_t launched = t.f.event[3], filled = t.f.event[1], again = t.f.event[4];
     size_t mark = zl_log_mark();
     launch(t.a, &s, REPEATS);
     ZT_OK(zeCommandListAppendSignalEvent(t.a, launched));
     ZT_OK(zeEventHostSynchronize(launched, hz_forever));
-    void *other = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
-    hz_fill(t.b, other, other_filled, 0, NULL);
-    ZT_OK(zeEventHostSynchronize(other_filled, hz_forever));
-    ZT_OK(zeMemFree(t.f.env.context, other));
+    forget_a_history(t.f.event[0]);
     zl_assert_silent(mark);
     hz_fill(t.b, s.stamp, filled, 0, NULL);
     ZT_OK(zeCommandListAppendWaitOnEvents(t.a, 1, &again));
@@ -141,14 +147,10 @@ END_TEST
  * launches (an event A signals): silent, before and after the free. */
 START_TEST(repeated_launches_around_a_free_ordered_fill_is_silent)
 {
-    ze_event_handle_t launched = t.f.event[3], other_filled = t.f.event[0], filled = t.f.event[1],
-                      done = t.f.event[4];
+    ze_event_handle_t launched = t.f.event[3], filled = t.f.event[1], done = t.f.event[4];
     size_t mark = zl_log_mark();
     launch(t.a, &s, REPEATS);
-    void *other = zt_usm_alloc(&t.f.env, ZT_USM_DEVICE, HZ_BYTES, 64);
-    hz_fill(t.b, other, other_filled, 0, NULL);
-    ZT_OK(zeEventHostSynchronize(other_filled, hz_forever));
-    ZT_OK(zeMemFree(t.f.env.context, other));
+    forget_a_history(t.f.event[0]);
     launch(t.a, &s, REPEATS);
     ZT_OK(zeCommandListAppendSignalEvent(t.a, launched));
     hz_fill(t.b, s.stamp, filled, 1, &launched);

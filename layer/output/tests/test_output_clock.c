@@ -5,6 +5,8 @@
  */
 #include "zeil_output.h"
 
+#include "zo_test_util.h"
+
 #include <check.h>
 #include <stdlib.h>
 #include <time.h>
@@ -68,9 +70,5 @@ int main(void)
     tcase_add_test(t, counter_clock_agrees_with_monotonic);
     tcase_add_test(t, without_the_counter_it_is_clock_gettime);
     suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return zo_test_run_suite(s);
 }

@@ -263,9 +263,5 @@ static Suite *files_suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(files_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return zo_test_run_suite(files_suite());
 }

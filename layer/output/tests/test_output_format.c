@@ -454,9 +454,5 @@ static Suite *format_suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(format_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return zo_test_run_suite(format_suite());
 }

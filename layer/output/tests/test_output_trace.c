@@ -539,9 +539,5 @@ static Suite *trace_suite(void)
 int main(void)
 {
     zo_test_set_counters(0, 0, 0, 0, 0, 0, 0);
-    SRunner *r = srunner_create(trace_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return zo_test_run_suite(trace_suite());
 }

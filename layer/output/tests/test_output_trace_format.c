@@ -6,6 +6,8 @@
 #include "zo_buf.h"
 #include "zo_trace_format.h"
 
+#include "zo_test_util.h"
+
 #include <check.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -204,9 +206,5 @@ int main(void)
     tcase_add_test(t, api_span_and_arrows_are_the_expected_text);
     tcase_add_test(t, numbers_are_printf_s);
     suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return zo_test_run_suite(s);
 }

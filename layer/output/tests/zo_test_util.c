@@ -98,3 +98,12 @@ zeil_record_t zo_test_launch(uint64_t seq, uintptr_t list, uint64_t stream_id, c
     r.host_ns = host_ns;
     return r;
 }
+
+int zo_test_run_suite(Suite *suite)
+{
+    SRunner *r = srunner_create(suite);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? 1 : 0;
+}

@@ -3,8 +3,13 @@
 #ifndef ZO_TEST_UTIL_H
 #define ZO_TEST_UTIL_H
 
+#include <check.h>
 #include <stddef.h>
 #include <zeil/zeil.h>
+
+/* Runs the suite (its runner freed after) and returns main's exit status:
+ * 0 when every test passed. */
+int zo_test_run_suite(Suite *suite);
 
 /* A fresh directory for this test's files (removed by nobody: /tmp). */
 const char *zo_test_dir(void);
