@@ -37,13 +37,29 @@ static char *put_event_head(char *p, char ph, int pid, uint64_t tid)
     return zo_put_u64(p, tid);
 }
 
-/* ,"ts":T,"dur":D: a span's times in microseconds. */
-static void field_ts_dur(zo_buf_t *b, uint64_t ts_ns, uint64_t dur_ns)
+/* An event is written at a cursor into room reserved once (event_room);
+ * when the buffer has less room, into the scratch, whose bytes then go in
+ * cut where the buffer ends, as any text (event_done). Pieces a span does
+ * not have kept (zo_launch_text.c) are made in made_store first. Both are
+ * static: the trace is formatted under the writer's drain lock, one event
+ * at a time (a fatal signal's drain on the same thread drops the event it
+ * cut short: zo_trace_writer.c). */
+#define EVENT_MAX_BYTES (16 * 1024)
+static char scratch[EVENT_MAX_BYTES];
+static char made_store[EVENT_MAX_BYTES];
+
+static char *event_room(zo_buf_t *b, size_t n)
 {
-    zo_buf_lit(b, ",\"ts\":");
-    zo_buf_us(b, ts_ns);
-    zo_buf_lit(b, ",\"dur\":");
-    zo_buf_us(b, dur_ns);
+    char *p = zo_buf_room(b, n);
+    return p ? p : scratch;
+}
+
+static void event_done(zo_buf_t *b, char *start, char *end)
+{
+    if (start == scratch)
+        zo_buf_mem(b, scratch, (size_t)(end - scratch));
+    else
+        zo_buf_commit(b, end);
 }
 
 static void field_ts(zo_buf_t *b, uint64_t ns)
@@ -174,28 +190,17 @@ static char *put_api_span(char *p, const zo_trace_clock_t *c, const zo_entry_t *
 void zo_format_api_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entry_t *e,
                         uint64_t number, int submission, const zo_text_piece_t *call)
 {
-    char *p = call ? zo_buf_room(b, API_SPAN_BYTES + call->len) : 0;
-    if (p) {
-        zo_buf_commit(b, put_api_span(p, c, e, number, submission, call));
-        return;
+    zo_text_piece_t made;
+    if (!call) {
+        zo_buf_t store;
+        zo_buf_init(&store, made_store, sizeof made_store);
+        zo_buf_json_str(&store, e->call ? e->call : "");
+        made.data = made_store;
+        made.len = store.len;
+        call = &made;
     }
-    begin_event(b, 'X', ZO_PID_HOST, e->thread);
-    if (submission)
-        zo_buf_lit(b, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
-    else
-        zo_buf_lit(b, ",\"cat\":\"api\",\"name\":");
-    if (call)
-        zo_buf_mem(b, call->data, call->len);
-    else
-        zo_buf_json_str(b, e->call ? e->call : "");
-    field_ts_dur(b, since_base(c, e->start_ns),
-                 e->end_ns > e->start_ns ? e->end_ns - e->start_ns : 0);
-    if (number) {
-        zo_buf_lit(b, ",\"args\":{\"seq\":");
-        zo_buf_u64(b, number);
-        zo_buf_char(b, '}');
-    }
-    zo_buf_char(b, '}');
+    char *start = event_room(b, API_SPAN_BYTES + call->len);
+    event_done(b, start, put_api_span(start, c, e, number, submission, call));
 }
 
 static const char *record_kind_name(uint8_t kind)
@@ -312,16 +317,10 @@ int zo_format_launch_text(zo_buf_t *store, const zo_entry_t *e, zo_launch_text_t
     return zo_buf_ok(store) ? 0 : -1;
 }
 
-/* From "kind" to the group size, or the bytes: what the submission was. */
-static void what_ran(zo_buf_t *b, const zo_entry_t *e, const zo_launch_text_t *text)
+/* From "kind" to the group size, or the bytes: what the submission was
+ * (for a launch, what its kept text holds, with its group count). */
+static void what_ran(zo_buf_t *b, const zo_entry_t *e)
 {
-    if (text) {
-        zo_buf_mem(b, text->fields.data, text->fields.len);
-        zo_buf_lit(b, ",\"group_count\":[");
-        u32x3(b, e->group_count);
-        zo_buf_mem(b, text->group_size.data, text->group_size.len);
-        return;
-    }
     if (e->record_kind == ZEIL_RECORD_LAUNCH) {
         launch_fields(b, e);
         zo_buf_lit(b, ",\"group_count\":[");
@@ -341,7 +340,16 @@ static void what_ran(zo_buf_t *b, const zo_entry_t *e, const zo_launch_text_t *t
 
 /* A launch's device span besides its text and waits_on, at most. */
 #define DEVICE_SPAN_BYTES 512
-#define U32_MAX_CHARS 10
+/* The longest JSON zo_buf_json_str makes of n bytes (each escaped to at most
+ * 6, and the quotes): a span's name, and what_ran's five strings. */
+#define JSON_TEXT_BYTES(n) (6 * (n) + 2)
+#define SPAN_NAME_BYTES JSON_TEXT_BYTES(2 * ZO_MAX_FOREIGN_STRING + 32)
+#define WHAT_RAN_BYTES (5 * JSON_TEXT_BYTES(ZO_MAX_FOREIGN_STRING) + 256)
+_Static_assert(SPAN_NAME_BYTES + WHAT_RAN_BYTES <= EVENT_MAX_BYTES &&
+                   DEVICE_SPAN_BYTES + SPAN_NAME_BYTES + WHAT_RAN_BYTES +
+                           ZO_ENTRY_MAX_WAITS * (ZO_U64_MAX_CHARS + 1) <=
+                       EVENT_MAX_BYTES,
+               "a span's pieces and the span fit the scratch");
 
 static char *put_u32x3(char *p, const uint32_t v[3])
 {
@@ -352,25 +360,32 @@ static char *put_u32x3(char *p, const uint32_t v[3])
     return zo_put_u64(p, v[2]);
 }
 
-/* zo_format_device_span of a launch at a cursor, with its text. */
-static char *put_launch_span(char *p, const zo_trace_clock_t *c, const zo_entry_t *e, uint32_t tid,
+/* zo_format_device_span at a cursor: its name, then from "kind" to the
+ * group size either from a launch's kept text (with its group count) or
+ * from what (what_ran's text). */
+static char *put_device_span(char *p, const zo_trace_clock_t *c, const zo_entry_t *e, uint32_t tid,
                              uint64_t start_ns, uint64_t end_ns, zo_span_timing_t timing,
                              const uint64_t *waits_on, uint32_t num_waits_on,
-                             const zo_launch_text_t *text)
+                             const zo_text_piece_t *name, const zo_launch_text_t *text,
+                             const zo_text_piece_t *what)
 {
     p = put_event_head(p, 'X', ZO_PID_DEVICE, tid);
     p = zo_put_lit(p, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
-    p = zo_put_mem(p, text->name[timing].data, text->name[timing].len);
+    p = zo_put_mem(p, name->data, name->len);
     p = zo_put_lit(p, ",\"ts\":");
     p = put_time(p, c, start_ns);
     p = zo_put_lit(p, ",\"dur\":");
     p = zo_put_us(p, end_ns > start_ns ? end_ns - start_ns : 0);
     p = zo_put_lit(p, ",\"args\":{\"seq\":");
     p = zo_put_u64(p, e->seq);
-    p = zo_put_mem(p, text->fields.data, text->fields.len);
-    p = zo_put_lit(p, ",\"group_count\":[");
-    p = put_u32x3(p, e->group_count);
-    p = zo_put_mem(p, text->group_size.data, text->group_size.len);
+    if (text) {
+        p = zo_put_mem(p, text->fields.data, text->fields.len);
+        p = zo_put_lit(p, ",\"group_count\":[");
+        p = put_u32x3(p, e->group_count);
+        p = zo_put_mem(p, text->group_size.data, text->group_size.len);
+    } else {
+        p = zo_put_mem(p, what->data, what->len);
+    }
     p = zo_put_lit(p, ",\"thread\":");
     p = zo_put_u64(p, e->thread);
     p = zo_put_lit(p, ",\"wait_events\":");
@@ -398,46 +413,25 @@ void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entr
                            zo_span_timing_t timing, const uint64_t *waits_on, uint32_t num_waits_on,
                            const zo_launch_text_t *text)
 {
-    char *p = text ? zo_buf_room(b, DEVICE_SPAN_BYTES + text->name[timing].len + text->fields.len +
-                                        text->group_size.len +
-                                        (size_t)num_waits_on * (ZO_U64_MAX_CHARS + 1))
-                   : 0;
-    if (p) {
-        zo_buf_commit(b, put_launch_span(p, c, e, tid, start_ns, end_ns, timing, waits_on,
-                                         num_waits_on, text));
-        return;
+    zo_text_piece_t name, what = {0, 0};
+    if (text) {
+        name = text->name[timing];
+    } else {
+        zo_buf_t store;
+        zo_buf_init(&store, made_store, sizeof made_store);
+        span_name(&store, e, timing);
+        name.data = made_store;
+        name.len = store.len;
+        what_ran(&store, e);
+        what.data = made_store + name.len;
+        what.len = store.len - name.len;
     }
-    begin_event(b, 'X', ZO_PID_DEVICE, tid);
-    zo_buf_lit(b, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":");
-    if (text)
-        zo_buf_mem(b, text->name[timing].data, text->name[timing].len);
-    else
-        span_name(b, e, timing);
-    field_ts_dur(b, since_base(c, start_ns), end_ns > start_ns ? end_ns - start_ns : 0);
-    zo_buf_lit(b, ",\"args\":{\"seq\":");
-    zo_buf_u64(b, e->seq);
-    what_ran(b, e, text);
-    zo_buf_lit(b, ",\"thread\":");
-    zo_buf_u64(b, e->thread);
-    zo_buf_lit(b, ",\"wait_events\":");
-    zo_buf_u64(b, e->num_waits);
-    if (e->waits_cut)
-        zo_buf_lit(b, ",\"wait_events_cut\":true");
-    if (num_waits_on) {
-        zo_buf_lit(b, ",\"waits_on\":[");
-        for (uint32_t i = 0; i < num_waits_on; i++) {
-            if (i)
-                zo_buf_char(b, ',');
-            zo_buf_u64(b, waits_on[i]);
-        }
-        zo_buf_char(b, ']');
-    }
-    zo_buf_lit(b, ",\"host_ts\":");
-    zo_buf_us(b, since_base(c, e->start_ns));
-    if (timing == ZO_TIMING_DEVICE)
-        zo_buf_lit(b, ",\"timing\":\"device\"}}");
-    else
-        zo_buf_lit(b, ",\"timing\":\"nominal: submission order, 10 us each\"}}");
+    size_t pieces = name.len + what.len + (text ? text->fields.len + text->group_size.len : 0);
+    char *start =
+        event_room(b, DEVICE_SPAN_BYTES + pieces + (size_t)num_waits_on * (ZO_U64_MAX_CHARS + 1));
+    event_done(b, start,
+               put_device_span(start, c, e, tid, start_ns, end_ns, timing, waits_on, num_waits_on,
+                               &name, text, &what));
 }
 
 #define FLOW_BYTES (EVENT_HEAD_BYTES + 64 + ZO_U64_MAX_CHARS + 6 + ZO_US_MAX_CHARS + 10)
@@ -445,9 +439,8 @@ void zo_format_device_span(zo_buf_t *b, const zo_trace_clock_t *c, const zo_entr
 void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, zo_arrow_t arrow,
                     uint64_t flow_id, int pid, uint32_t tid, uint64_t ns)
 {
-    char scratch[FLOW_BYTES]; /* when b lacks the room: then cut there */
-    char *start = zo_buf_room(b, FLOW_BYTES);
-    char *p = put_event_head(start ? start : scratch, phase, pid, tid);
+    char *start = event_room(b, FLOW_BYTES);
+    char *p = put_event_head(start, phase, pid, tid);
     if (arrow == ZO_ARROW_SUBMIT)
         p = zo_put_lit(p, ",\"cat\":\"" ZO_CAT_SUBMISSION "\",\"name\":\"submit\",\"id\":");
     else
@@ -460,10 +453,7 @@ void zo_format_flow(zo_buf_t *b, const zo_trace_clock_t *c, char phase, zo_arrow
     if (phase == 'f')
         p = zo_put_lit(p, ",\"bp\":\"e\"");
     *p++ = '}';
-    if (start)
-        zo_buf_commit(b, p);
-    else
-        zo_buf_mem(b, scratch, (size_t)(p - scratch));
+    event_done(b, start, p);
 }
 
 void zo_format_trace_end(zo_buf_t *b, const char *reason, int signo, uint64_t dropped)
