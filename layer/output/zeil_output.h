@@ -92,7 +92,7 @@ static inline int zo_trace_enabled(void)
  * writer formats them (bounded and escaped then): they must live as long as
  * the process (literals, interned names). Call names and a launch
  * description's strings must not change either: the writer escapes them once
- * per pointer (zo_call_text.h, zo_launch_text.h). */
+ * per pointer (zo_launch_text.h). */
 /* A host API span on the calling thread (thread = zeil's thread number;
  * number = the call's zeil call number, 0 when it took none). */
 void zo_trace_api_call(uint32_t thread, const char *call, uint64_t number, uint64_t start_ns,

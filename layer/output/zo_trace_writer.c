@@ -2,7 +2,6 @@
 #include "zo_trace_writer.h"
 #include "zo_now.h"
 #include "zo_file.h"
-#include "zo_call_text.h"
 #include "zo_hash.h"
 #include "zo_launch_text.h"
 #include "zo_ring.h"
